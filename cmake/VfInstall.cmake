@@ -1,0 +1,32 @@
+# install(): headers, library, CMake package config and pkg-config file.
+include(CMakePackageConfigHelpers)
+install(TARGETS viofront EXPORT viofrontTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/viofront DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+install(FILES "${CMAKE_CURRENT_BINARY_DIR}/include/viofront/vf_version.h"
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/viofront)
+install(EXPORT viofrontTargets NAMESPACE viofront:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/viofront)
+
+# A static viofront carries its private dependencies into the consumer's link line.
+set(VF_STATIC_DEPS "")
+set(VF_PC_PRIVATE_LIBS "-lm -lpthread")
+if(NOT BUILD_SHARED_LIBS)
+  set(VF_STATIC_DEPS "find_dependency(Threads)")
+  if(VF_HAVE_CUDA)
+    string(APPEND VF_STATIC_DEPS "\nfind_dependency(CUDAToolkit)")
+  endif()
+endif()
+configure_package_config_file(cmake/viofrontConfig.cmake.in
+  "${CMAKE_CURRENT_BINARY_DIR}/viofrontConfig.cmake"
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/viofront)
+write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/viofrontConfigVersion.cmake"
+  COMPATIBILITY SameMajorVersion)
+install(FILES "${CMAKE_CURRENT_BINARY_DIR}/viofrontConfig.cmake"
+              "${CMAKE_CURRENT_BINARY_DIR}/viofrontConfigVersion.cmake"
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/viofront)
+file(RELATIVE_PATH VF_PC_PREFIX_REL "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+configure_file(cmake/viofront.pc.in "${CMAKE_CURRENT_BINARY_DIR}/viofront.pc" @ONLY)
+install(FILES "${CMAKE_CURRENT_BINARY_DIR}/viofront.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

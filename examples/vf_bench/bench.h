@@ -1,0 +1,58 @@
+/* vf_bench: shared pieces. Each stage benchmark lives in its own bench_<stage>.c and is listed
+ * in bench_stages.c. Results are JSON objects, one per configuration. */
+#ifndef VF_BENCH_H
+#define VF_BENCH_H
+
+#include <stdio.h>
+#include <viofront/viofront.h>
+
+typedef struct bench_options {
+  vf_backend backend;
+  int runs;          /* timed repetitions (median and min reported) */
+  int warmup;        /* untimed repetitions first */
+  int width, height; /* 0 = each stage's default sizes */
+  const char* image; /* PNG to use instead of a generated texture (resized sizes ignored) */
+  const char* data_dir;
+} bench_options;
+
+typedef struct bench_stats {
+  double median_ms;
+  double min_ms;
+  double mean_ms;
+  int runs;
+} bench_stats;
+
+/* A JSON array writer: results are appended as objects. */
+typedef struct bench_out {
+  FILE* json;
+  int count;
+} bench_out;
+
+/* Runs fn `warmup` times untimed, then `runs` times between vf_timer_start/stop. */
+typedef vf_status (*bench_step_fn)(void* arg);
+vf_status bench_time(vf_context* ctx, const bench_options* opt, bench_step_fn fn, void* arg,
+                     bench_stats* out);
+
+/* Starts a result object with the common fields; finish with bench_result_end. */
+void bench_result_begin(bench_out* out, const char* stage, int width, int height,
+                        const bench_stats* st);
+void bench_result_int(bench_out* out, const char* key, long long value);
+void bench_result_num(bench_out* out, const char* key, double value);
+void bench_result_str(bench_out* out, const char* key, const char* value);
+void bench_result_end(bench_out* out);
+
+/* A deterministic textured 8-bit image (host memory, free with vf_image_free). */
+vf_status bench_make_texture(int width, int height, unsigned seed, vf_image* out);
+
+/* A stage benchmark: returns 0 on success, prints its own error otherwise. */
+typedef int (*bench_stage_fn)(vf_context* ctx, const bench_options* opt, bench_out* out);
+typedef struct bench_stage {
+  const char* name;
+  bench_stage_fn run;
+} bench_stage;
+
+extern const bench_stage bench_stages[];
+
+int bench_pyramid(vf_context* ctx, const bench_options* opt, bench_out* out);
+
+#endif

@@ -1,0 +1,24 @@
+/* Log callback. The library never prints: messages go to the callback installed on a context,
+ * and by default nowhere. */
+#ifndef VF_LOG_H
+#define VF_LOG_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum vf_log_level {
+  VF_LOG_SILENT = 0, /* as a threshold: nothing is passed on */
+  VF_LOG_ERROR,
+  VF_LOG_WARN,
+  VF_LOG_INFO,
+  VF_LOG_DEBUG
+} vf_log_level;
+
+/* Called with each message at or above the context's threshold; `message` has no newline. */
+typedef void (*vf_log_fn)(vf_log_level level, const char* message, void* user);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,21 @@
+/* PNG files through libpng: 8-bit grey in (camera images), 8/16-bit grey and RGB out. */
+#ifndef VF_PNG_H
+#define VF_PNG_H
+
+#include <viofront/vf_image.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reads an 8-bit greyscale PNG into a new host image (free with vf_image_free). Other colour
+ * types or bit depths give VF_ERR_FORMAT; a missing file VF_ERR_IO. */
+VF_API vf_status vf_png_read_gray8(const char* path, vf_image* out);
+
+/* Writes a host image: U8 (grey 8), U16 (grey 16) or RGB8. */
+VF_API vf_status vf_png_write(const char* path, const vf_image* image);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,14 @@
+/* viofront: the whole public API. */
+#ifndef VIOFRONT_H
+#define VIOFRONT_H
+
+#include <viofront/vf_context.h>
+#include <viofront/vf_image.h>
+#include <viofront/vf_log.h>
+#include <viofront/vf_png.h>
+#include <viofront/vf_pyramid.h>
+#include <viofront/vf_status.h>
+#include <viofront/vf_timer.h>
+#include <viofront/vf_version.h>
+
+#endif

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: configure and build for the local GPU, run the GPU tests
+# (ctest -L gpu) and vf_bench, and print a short table. Used through the device tool:
+#   scripts/gpu_check.sh [bench args...]      (results in $OUT when set, else ./gpu_out)
+# Libraries missing on the GPU machine (libyaml, libpng, cglm) are taken from .deps/*.deb
+# (Debian packages fetched with `apt-get download`) unpacked into a scratch prefix.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/gpu_out}
+mkdir -p "$out"
+build=${VF_GPU_BUILD:-build-gpu}
+
+if ! echo '#include <yaml.h>
+#include <png.h>
+#include <cglm/cglm.h>' | cc -E -x c - >/dev/null 2>&1 && ls .deps/*.deb >/dev/null 2>&1; then
+  prefix=/tmp/vfdeps
+  for deb in .deps/*.deb; do dpkg -x "$deb" "$prefix"; done
+  export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "gpu_check: dependencies unpacked from .deps into $prefix"
+fi
+
+arch=${VF_CUDA_ARCH:-native}
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+  -DVF_DATA_DIR="${VF_DATA_DIR:-$PWD/.gpu/data}" >"$out/configure.log" 2>&1 ||
+  { tail -30 "$out/configure.log"; exit 1; }
+cmake --build "$build" -j"$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }
+
+ctest --test-dir "$build" -L gpu --output-on-failure >"$out/ctest_gpu.log" 2>&1
+gpu_rc=$?
+grep -E "Test +#|tests passed|checks" "$out/ctest_gpu.log"
+[ $gpu_rc -eq 0 ] || tail -60 "$out/ctest_gpu.log"
+
+"$build/examples/vf_bench" --backend cuda --json "$out/bench_cuda.json" "$@" 2>"$out/bench_cuda.txt"
+bench_rc=$?
+"$build/examples/vf_bench" --backend cpu --runs 30 --warmup 3 --json "$out/bench_cpu.json" "$@" 2>"$out/bench_cpu.txt"
+echo "== vf_bench (GPU) =="; cat "$out/bench_cuda.txt"
+echo "== vf_bench (CPU, $(nproc) cores) =="; cat "$out/bench_cpu.txt"
+echo "gpu tests rc=$gpu_rc bench rc=$bench_rc commit=$(git rev-parse --short HEAD 2>/dev/null || echo none)"
+[ $gpu_rc -eq 0 ] && [ $bench_rc -eq 0 ]

@@ -1,0 +1,165 @@
+/* PNG reading (8-bit grey camera images) and writing (grey 8/16, RGB) through libpng. libpng
+ * reports errors by longjmp, so every libpng call sits behind setjmp and a failure frees what
+ * was allocated. */
+#include <png.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vf_error.h"
+#include "viofront/vf_png.h"
+
+/* libpng's default handlers print to stderr; the library never prints, so errors only jump
+ * back to our setjmp and warnings are dropped. */
+static void vf_png_on_error(png_structp png, png_const_charp message) {
+  (void)message;
+  png_longjmp(png, 1);
+}
+
+static void vf_png_on_warning(png_structp png, png_const_charp message) {
+  (void)png;
+  (void)message;
+}
+
+typedef struct vf_png_read_state {
+  FILE* file;
+  png_structp png;
+  png_infop info;
+  png_bytep* rows;
+  vf_image image;
+} vf_png_read_state;
+
+static void vf_png_read_cleanup(vf_png_read_state* st) {
+  if (st->png != NULL) png_destroy_read_struct(&st->png, st->info != NULL ? &st->info : NULL, NULL);
+  if (st->file != NULL) fclose(st->file);
+  free(st->rows);
+}
+
+/* Split from vf_png_read_gray8 so that no local of the caller is modified after setjmp. */
+static vf_status vf_png_read_body(const char* path, vf_png_read_state* st) {
+  if (setjmp(png_jmpbuf(st->png))) {
+    vf_image_free(&st->image);
+    return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray8: %s: corrupt or truncated PNG", path);
+  }
+  png_init_io(st->png, st->file);
+  png_read_info(st->png, st->info);
+  png_uint_32 w = png_get_image_width(st->png, st->info);
+  png_uint_32 h = png_get_image_height(st->png, st->info);
+  int depth = png_get_bit_depth(st->png, st->info);
+  int type = png_get_color_type(st->png, st->info);
+  if (type != PNG_COLOR_TYPE_GRAY || depth != 8) {
+    return vf_fail(NULL, VF_ERR_FORMAT,
+                   "vf_png_read_gray8: %s: colour type %d, bit depth %d; need 8-bit grey", path,
+                   type, depth);
+  }
+  if (w == 0 || h == 0 || w > 32768 || h > 32768) {
+    return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray8: %s: size %ux%u out of range", path,
+                   (unsigned)w, (unsigned)h);
+  }
+  if (png_get_interlace_type(st->png, st->info) != PNG_INTERLACE_NONE) {
+    png_set_interlace_handling(st->png);
+  }
+  png_read_update_info(st->png, st->info);
+  vf_status s = vf_image_alloc(&st->image, (int)w, (int)h, VF_PIXEL_U8, VF_MEMORY_HOST);
+  if (s != VF_OK) return s;
+  st->rows = malloc(sizeof(png_bytep) * h);
+  if (st->rows == NULL) {
+    vf_image_free(&st->image);
+    return vf_fail(NULL, VF_ERR_NOMEM, "vf_png_read_gray8: row table for %s", path);
+  }
+  for (png_uint_32 y = 0; y < h; ++y) {
+    st->rows[y] = (png_bytep)st->image.data + (size_t)y * st->image.stride_bytes;
+  }
+  png_read_image(st->png, st->rows);
+  png_read_end(st->png, NULL);
+  return VF_OK;
+}
+
+vf_status vf_png_read_gray8(const char* path, vf_image* out) {
+  if (path == NULL || out == NULL) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_png_read_gray8: %s is NULL",
+                   path == NULL ? "path" : "out");
+  }
+  memset(out, 0, sizeof *out);
+  vf_png_read_state st;
+  memset(&st, 0, sizeof st);
+  st.file = fopen(path, "rb");
+  if (st.file == NULL) return vf_fail(NULL, VF_ERR_IO, "vf_png_read_gray8: cannot open %s", path);
+  unsigned char sig[8];
+  if (fread(sig, 1, 8, st.file) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
+    fclose(st.file);
+    return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray8: %s is not a PNG file", path);
+  }
+  rewind(st.file);
+  st.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, vf_png_on_error, vf_png_on_warning);
+  if (st.png != NULL) st.info = png_create_info_struct(st.png);
+  vf_status s = st.info != NULL ? vf_png_read_body(path, &st)
+                                : vf_fail(NULL, VF_ERR_NOMEM, "vf_png_read_gray8: libpng init");
+  vf_png_read_cleanup(&st);
+  if (s == VF_OK) *out = st.image;
+  return s;
+}
+
+typedef struct vf_png_write_state {
+  FILE* file;
+  png_structp png;
+  png_infop info;
+  uint8_t* row16; /* big-endian copy of one 16-bit row */
+} vf_png_write_state;
+
+static vf_status vf_png_write_body(const char* path, const vf_image* img, vf_png_write_state* st) {
+  if (setjmp(png_jmpbuf(st->png))) {
+    return vf_fail(NULL, VF_ERR_IO, "vf_png_write: %s: libpng write failed", path);
+  }
+  png_init_io(st->png, st->file);
+  int type = img->format == VF_PIXEL_RGB8 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY;
+  int depth = img->format == VF_PIXEL_U16 ? 16 : 8;
+  png_set_IHDR(st->png, st->info, (png_uint_32)img->width, (png_uint_32)img->height, depth, type,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(st->png, st->info);
+  for (int y = 0; y < img->height; ++y) {
+    const uint8_t* row = (const uint8_t*)img->data + (size_t)y * img->stride_bytes;
+    if (depth == 16) {
+      const uint16_t* r16 = (const uint16_t*)row;
+      for (int x = 0; x < img->width; ++x) {
+        st->row16[2 * x] = (uint8_t)(r16[x] >> 8);
+        st->row16[2 * x + 1] = (uint8_t)(r16[x] & 0xff);
+      }
+      row = st->row16;
+    }
+    png_write_row(st->png, (png_const_bytep)row);
+  }
+  png_write_end(st->png, NULL);
+  return VF_OK;
+}
+
+vf_status vf_png_write(const char* path, const vf_image* image) {
+  if (path == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_png_write: path is NULL");
+  vf_status s = vf_image_check(image, "vf_png_write");
+  if (s != VF_OK) return s;
+  if (image->location != VF_MEMORY_HOST || image->format == VF_PIXEL_F32) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "vf_png_write: needs a host image of format U8, U16 or RGB8");
+  }
+  vf_png_write_state st;
+  memset(&st, 0, sizeof st);
+  if (image->format == VF_PIXEL_U16) {
+    st.row16 = malloc((size_t)image->width * 2);
+    if (st.row16 == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_png_write: row buffer");
+  }
+  st.file = fopen(path, "wb");
+  if (st.file == NULL) {
+    free(st.row16);
+    return vf_fail(NULL, VF_ERR_IO, "vf_png_write: cannot create %s", path);
+  }
+  st.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, vf_png_on_error, vf_png_on_warning);
+  if (st.png != NULL) st.info = png_create_info_struct(st.png);
+  s = st.info != NULL ? vf_png_write_body(path, image, &st)
+                      : vf_fail(NULL, VF_ERR_NOMEM, "vf_png_write: libpng init");
+  if (st.png != NULL) png_destroy_write_struct(&st.png, st.info != NULL ? &st.info : NULL);
+  if (fclose(st.file) != 0 && s == VF_OK)
+    s = vf_fail(NULL, VF_ERR_IO, "vf_png_write: closing %s", path);
+  free(st.row16);
+  return s;
+}

@@ -1,0 +1,50 @@
+/* Parallel-for: splits a range into contiguous chunks, one POSIX thread each. */
+#include "vf_parallel.h"
+
+#include <pthread.h>
+
+#define VF_PARALLEL_MAX_THREADS 64
+
+typedef struct vf_chunk {
+  int begin;
+  int end;
+  vf_range_fn fn;
+  void* arg;
+} vf_chunk;
+
+static void* vf_chunk_run(void* p) {
+  vf_chunk* c = p;
+  c->fn(c->begin, c->end, c->arg);
+  return NULL;
+}
+
+void vf_parallel_for(int count, int threads, vf_range_fn fn, void* arg) {
+  if (count <= 0) return;
+  if (threads > VF_PARALLEL_MAX_THREADS) threads = VF_PARALLEL_MAX_THREADS;
+  if (threads > count) threads = count;
+  if (threads <= 1) {
+    fn(0, count, arg);
+    return;
+  }
+  vf_chunk chunks[VF_PARALLEL_MAX_THREADS];
+  pthread_t ids[VF_PARALLEL_MAX_THREADS];
+  int started[VF_PARALLEL_MAX_THREADS] = {0};
+  for (int t = 0; t < threads; ++t) {
+    chunks[t].begin = (int)((long long)count * t / threads);
+    chunks[t].end = (int)((long long)count * (t + 1) / threads);
+    chunks[t].fn = fn;
+    chunks[t].arg = arg;
+  }
+  /* Chunk 0 runs on the calling thread; a chunk whose thread fails to start runs inline. */
+  for (int t = 1; t < threads; ++t) {
+    started[t] = pthread_create(&ids[t], NULL, vf_chunk_run, &chunks[t]) == 0;
+  }
+  vf_chunk_run(&chunks[0]);
+  for (int t = 1; t < threads; ++t) {
+    if (started[t]) {
+      pthread_join(ids[t], NULL);
+    } else {
+      vf_chunk_run(&chunks[t]);
+    }
+  }
+}

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs the built viofront into a scratch prefix, then configures, builds and runs the
+# consumer project against it through find_package and through pkg-config.
+set -eu
+build_dir=$1
+work=$2
+src=$3
+rm -rf "$work"
+cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+libdir=$(find "$work/prefix" -name 'libviofront*' -print | head -n 1 | xargs dirname)
+for mode in package pkgconfig; do
+  PKG_CONFIG_PATH="$libdir/pkgconfig" cmake -S "$src" -B "$work/$mode" \
+    -DCMAKE_PREFIX_PATH="$work/prefix" -DVF_CONSUMER_MODE=$mode >/dev/null
+  cmake --build "$work/$mode" >/dev/null
+  LD_LIBRARY_PATH="$libdir" "$work/$mode/consumer"
+done
+echo "consumer test: find_package and pkg-config both link"
