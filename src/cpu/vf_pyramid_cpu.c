@@ -27,6 +27,7 @@ void vf_cpu_downsample2(const uint8_t* src, size_t src_stride, int src_w, int sr
                         size_t dst_stride, int threads) {
   vf_downsample_job job = {src, src_stride, dst, dst_stride, src_w / 2};
   int rows = src_h / 2;
-  /* Threads only pay off on the larger levels. */
-  vf_parallel_for(rows, rows * job.dst_w >= 65536 ? threads : 1, vf_downsample_rows, &job);
+  /* Starting a thread costs about as much as filtering 64K pixels: give each at least that. */
+  int useful = rows * job.dst_w / 65536;
+  vf_parallel_for(rows, useful < threads ? useful : threads, vf_downsample_rows, &job);
 }

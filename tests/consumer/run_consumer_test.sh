@@ -5,12 +5,15 @@ set -eu
 build_dir=$1
 work=$2
 src=$3
+# A sanitizer build of viofront needs the consumer built with the same runtime.
+cflags=${4:-}
 rm -rf "$work"
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 libdir=$(find "$work/prefix" -name 'libviofront*' -print | head -n 1 | xargs dirname)
 for mode in package pkgconfig; do
   PKG_CONFIG_PATH="$libdir/pkgconfig" cmake -S "$src" -B "$work/$mode" \
-    -DCMAKE_PREFIX_PATH="$work/prefix" -DVF_CONSUMER_MODE=$mode >/dev/null
+    -DCMAKE_PREFIX_PATH="$work/prefix" -DVF_CONSUMER_MODE=$mode \
+    -DCMAKE_C_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$cflags" >/dev/null
   cmake --build "$work/$mode" >/dev/null
   LD_LIBRARY_PATH="$libdir" "$work/$mode/consumer"
 done
