@@ -12,6 +12,9 @@ extern "C" {
  * types or bit depths give VF_ERR_FORMAT; a missing file VF_ERR_IO. */
 VF_API vf_status vf_png_read_gray8(const char* path, vf_image* out);
 
+/* The same from a PNG file held in memory. */
+VF_API vf_status vf_png_decode_gray8(const void* data, size_t size, vf_image* out);
+
 /* Writes a host image: U8 (grey 8), U16 (grey 16) or RGB8. */
 VF_API vf_status vf_png_write(const char* path, const vf_image* image);
 

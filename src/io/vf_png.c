@@ -23,7 +23,10 @@ static void vf_png_on_warning(png_structp png, png_const_charp message) {
 }
 
 typedef struct vf_png_read_state {
-  FILE* file;
+  FILE* file;         /* reading a file, or else ... */
+  const uint8_t* mem; /* ... a buffer in memory */
+  size_t mem_size;
+  size_t mem_pos;
   png_structp png;
   png_infop info;
   png_bytep* rows;
@@ -36,13 +39,24 @@ static void vf_png_read_cleanup(vf_png_read_state* st) {
   free(st->rows);
 }
 
-/* Split from vf_png_read_gray8 so that no local of the caller is modified after setjmp. */
+static void vf_png_read_memory(png_structp png, png_bytep out, size_t n) {
+  vf_png_read_state* st = png_get_io_ptr(png);
+  if (n > st->mem_size - st->mem_pos) png_error(png, "read past the end of the buffer");
+  memcpy(out, st->mem + st->mem_pos, n);
+  st->mem_pos += n;
+}
+
+/* Split from the callers so that no local of theirs is modified after setjmp. */
 static vf_status vf_png_read_body(const char* path, vf_png_read_state* st) {
   if (setjmp(png_jmpbuf(st->png))) {
     vf_image_free(&st->image);
     return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray8: %s: corrupt or truncated PNG", path);
   }
-  png_init_io(st->png, st->file);
+  if (st->file != NULL) {
+    png_init_io(st->png, st->file);
+  } else {
+    png_set_read_fn(st->png, st, vf_png_read_memory);
+  }
   png_read_info(st->png, st->info);
   png_uint_32 w = png_get_image_width(st->png, st->info);
   png_uint_32 h = png_get_image_height(st->png, st->info);
@@ -53,7 +67,8 @@ static vf_status vf_png_read_body(const char* path, vf_png_read_state* st) {
                    "vf_png_read_gray8: %s: colour type %d, bit depth %d; need 8-bit grey", path,
                    type, depth);
   }
-  if (w == 0 || h == 0 || w > 32768 || h > 32768) {
+  /* 64 Mpixel at most: a forged header must not make us allocate gigabytes. */
+  if (w == 0 || h == 0 || w > 32768 || h > 32768 || (uint64_t)w * h > ((uint64_t)1 << 26)) {
     return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray8: %s: size %ux%u out of range", path,
                    (unsigned)w, (unsigned)h);
   }
@@ -76,6 +91,33 @@ static vf_status vf_png_read_body(const char* path, vf_png_read_state* st) {
   return VF_OK;
 }
 
+/* Creates the libpng structures, reads, and frees everything but the image. */
+static vf_status vf_png_read_run(const char* path, vf_png_read_state* st, vf_image* out) {
+  st->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, vf_png_on_error, vf_png_on_warning);
+  if (st->png != NULL) st->info = png_create_info_struct(st->png);
+  vf_status s = st->info != NULL ? vf_png_read_body(path, st)
+                                 : vf_fail(NULL, VF_ERR_NOMEM, "vf_png_read_gray8: libpng init");
+  vf_png_read_cleanup(st);
+  if (s == VF_OK) *out = st->image;
+  return s;
+}
+
+vf_status vf_png_decode_gray8(const void* data, size_t size, vf_image* out) {
+  if (data == NULL || out == NULL) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_png_decode_gray8: %s is NULL",
+                   data == NULL ? "data" : "out");
+  }
+  memset(out, 0, sizeof *out);
+  if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+    return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_decode_gray8: buffer is not a PNG");
+  }
+  vf_png_read_state st;
+  memset(&st, 0, sizeof st);
+  st.mem = data;
+  st.mem_size = size;
+  return vf_png_read_run("(memory)", &st, out);
+}
+
 vf_status vf_png_read_gray8(const char* path, vf_image* out) {
   if (path == NULL || out == NULL) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_png_read_gray8: %s is NULL",
@@ -92,13 +134,7 @@ vf_status vf_png_read_gray8(const char* path, vf_image* out) {
     return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray8: %s is not a PNG file", path);
   }
   rewind(st.file);
-  st.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, vf_png_on_error, vf_png_on_warning);
-  if (st.png != NULL) st.info = png_create_info_struct(st.png);
-  vf_status s = st.info != NULL ? vf_png_read_body(path, &st)
-                                : vf_fail(NULL, VF_ERR_NOMEM, "vf_png_read_gray8: libpng init");
-  vf_png_read_cleanup(&st);
-  if (s == VF_OK) *out = st.image;
-  return s;
+  return vf_png_read_run(path, &st, out);
 }
 
 typedef struct vf_png_write_state {
