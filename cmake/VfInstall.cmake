@@ -17,6 +17,7 @@ if(NOT BUILD_SHARED_LIBS)
   set(VF_STATIC_DEPS "find_dependency(Threads)")
   if(VF_HAVE_CUDA)
     string(APPEND VF_STATIC_DEPS "\nfind_dependency(CUDAToolkit)")
+    set(VF_PC_PRIVATE_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lstdc++ ${VF_PC_PRIVATE_LIBS}")
   endif()
 endif()
 configure_package_config_file(cmake/viofrontConfig.cmake.in
