@@ -5,6 +5,7 @@
 #include <viofront/vf_context.h>
 #include <viofront/vf_image.h>
 #include <viofront/vf_imu.h>
+#include <viofront/vf_keypoint.h>
 #include <viofront/vf_log.h>
 #include <viofront/vf_png.h>
 #include <viofront/vf_pyramid.h>
