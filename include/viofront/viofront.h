@@ -9,6 +9,7 @@
 #include <viofront/vf_log.h>
 #include <viofront/vf_png.h>
 #include <viofront/vf_pyramid.h>
+#include <viofront/vf_sampler.h>
 #include <viofront/vf_status.h>
 #include <viofront/vf_timer.h>
 #include <viofront/vf_version.h>
