@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "vf_stereo_rules.h"
+#include "viofront/vf_stereo.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -16,8 +17,8 @@ extern "C" {
 typedef struct vf_cuda_sgm_buffers {
   void* census_l; /* w*h words: uint32 (CS) or uint64 (full) */
   void* census_r;
-  uint8_t* volumes;    /* (paths - 1) * w * h * D aggregated costs of the unfused paths */
-  uint32_t* left_best; /* w*h: winner per pixel before the left-right check */
+  uint8_t* volumes;     /* (paths - 1) * w * h * D aggregated costs of the unfused paths */
+  uint32_t* left_best;  /* w*h: winner per pixel before the left-right check */
   uint16_t* pre_median; /* w*h: output before the median */
 } vf_cuda_sgm_buffers;
 
@@ -25,15 +26,13 @@ typedef struct vf_cuda_sgm_buffers {
 size_t vf_cuda_sgm_buffer_bytes(const vf_sgm_params* p);
 /* Points the buffers into `base` (vf_cuda_sgm_buffer_bytes(p) bytes). */
 void vf_cuda_sgm_buffers_carve(const vf_sgm_params* p, void* base, vf_cuda_sgm_buffers* b);
-/* Once per vf_stereo at create time: kernel attributes (shared memory) for this configuration. */
-int vf_cuda_sgm_prepare(const vf_sgm_params* p);
 
 /* The whole pipeline on `stream`: census, aggregation, selection, median. Images in device
  * memory; out16 required, outf optional (NULL). */
-int vf_cuda_sgm_compute(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
-                        const uint8_t* left, size_t left_stride, const uint8_t* right,
-                        size_t right_stride, uint16_t* out16, size_t out16_stride, float* outf,
-                        size_t outf_stride, void* stream);
+int vf_cuda_sgm_compute(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
+                        size_t left_stride, const uint8_t* right, size_t right_stride,
+                        uint16_t* out16, size_t out16_stride, float* outf, size_t outf_stride,
+                        void* stream);
 
 /* Stages, launched by vf_cuda_sgm_compute (one .cu each). */
 int vf_cuda_census(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
@@ -44,7 +43,6 @@ int vf_cuda_sgm_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, cons
 int vf_cuda_sgm_final(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
                       size_t left_stride, uint16_t* out16, size_t out16_stride, float* outf,
                       size_t outf_stride, void* stream);
-int vf_cuda_sgm_final_prepare(const vf_sgm_params* p);
 int vf_cuda_sgm_median(const vf_sgm_params* p, const uint16_t* in, uint16_t* out16,
                        size_t out16_stride, float* outf, size_t outf_stride, void* stream);
 

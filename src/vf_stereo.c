@@ -70,8 +70,7 @@ static vf_status vf_stereo_alloc_cuda(vf_stereo* s) {
   s->stage_right = b + pipeline + bytes8;
   s->stage_out = (uint16_t*)(b + pipeline + 2 * bytes8);
   s->stage_outf = (float*)(b + pipeline + 2 * bytes8 + vf_round128(px * 2));
-  int rc = vf_cuda_sgm_prepare(&s->p);
-  return rc == 0 ? VF_OK : vf_cuda_fail(NULL, rc, "vf_stereo_create: kernel attributes");
+  return VF_OK;
 }
 #endif
 
@@ -121,9 +120,10 @@ static vf_status vf_check_view(vf_stereo* s, const vf_image* img, vf_pixel_forma
   if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
   if (img->format != format) {
     return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: format %d, expected %s", what,
-                   (int)img->format, format == VF_PIXEL_U8 ? "8-bit grey (VF_PIXEL_U8)"
-                                     : format == VF_PIXEL_U16 ? "VF_PIXEL_U16"
-                                                              : "VF_PIXEL_F32");
+                   (int)img->format,
+                   format == VF_PIXEL_U8    ? "8-bit grey (VF_PIXEL_U8)"
+                   : format == VF_PIXEL_U16 ? "VF_PIXEL_U16"
+                                            : "VF_PIXEL_F32");
   }
   if (img->width != s->p.width || img->height != s->p.height) {
     return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: size %dx%d, stereo was created for %dx%d",
@@ -136,8 +136,7 @@ static vf_status vf_check_view(vf_stereo* s, const vf_image* img, vf_pixel_forma
                    px, img->data, img->stride_bytes);
   }
   if (s->ctx->backend == VF_BACKEND_CPU && img->location != VF_MEMORY_HOST) {
-    return vf_fail(&s->err, VF_ERR_UNSUPPORTED,
-                   "%s: the CPU backend takes host memory only", what);
+    return vf_fail(&s->err, VF_ERR_UNSUPPORTED, "%s: the CPU backend takes host memory only", what);
   }
   return VF_OK;
 }
@@ -200,11 +199,13 @@ static vf_status vf_stereo_compute_cuda(vf_stereo* s, const vf_image* l, const v
   float* of = outf == NULL ? NULL : hostf ? s->stage_outf : outf->data;
   size_t ofs = outf == NULL ? 0 : hostf ? w * 4 : outf->stride_bytes;
   if (rc == 0) rc = vf_cuda_sgm_compute(p, &s->bufs, dl, ls, dr, rs, o16, o16s, of, ofs, stream);
-  if (rc == 0 && host16) rc = vf_cuda_copy_2d_async(out->data, out->stride_bytes, o16, o16s, w * 2, h, stream);
-  if (rc == 0 && hostf) rc = vf_cuda_copy_2d_async(outf->data, outf->stride_bytes, of, ofs, w * 4, h, stream);
+  if (rc == 0 && host16)
+    rc = vf_cuda_copy_2d_async(out->data, out->stride_bytes, o16, o16s, w * 2, h, stream);
+  if (rc == 0 && hostf)
+    rc = vf_cuda_copy_2d_async(outf->data, outf->stride_bytes, of, ofs, w * 4, h, stream);
   /* Host memory given in or out must be settled when the call returns. */
-  if (rc == 0 && (host16 || hostf || l->location == VF_MEMORY_HOST ||
-                  r->location == VF_MEMORY_HOST)) {
+  if (rc == 0 &&
+      (host16 || hostf || l->location == VF_MEMORY_HOST || r->location == VF_MEMORY_HOST)) {
     rc = vf_cuda_stream_synchronize(stream);
   }
   return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_stereo_compute");

@@ -10,8 +10,8 @@
 
 static vf_context* ctx;
 
-static vf_status run(const vf_stereo_config* c, const vf_image* l, const vf_image* r,
-                     vf_image* out, vf_image* outf) {
+static vf_status run(const vf_stereo_config* c, const vf_image* l, const vf_image* r, vf_image* out,
+                     vf_image* outf) {
   vf_stereo* s = NULL;
   vf_status st = vf_stereo_create(ctx, c, &s);
   if (st != VF_OK) return st;
@@ -51,15 +51,19 @@ static void test_random_dots(int paths, vf_census_type census, int min_disp) {
       }
       /* Interior: away from the census window at the image edges and from the occlusion
        * boundary, where the right-image disparities are biased towards the path starts. */
-      if (x < d + 10 || x >= w - VF_CENSUS_RX || y < VF_CENSUS_RY || y >= h - VF_CENSUS_RY) continue;
+      if (x < d + 10 || x >= w - VF_CENSUS_RX || y < VF_CENSUS_RY || y >= h - VF_CENSUS_RY)
+        continue;
       ++n;
-      if (v == VF_STEREO_INVALID) ++invalid;
-      else if (v != d) ++wrong;
+      if (v == VF_STEREO_INVALID)
+        ++invalid;
+      else if (v != d)
+        ++wrong;
     }
   }
-  printf("random dots d=%d paths=%d census=%d min=%d: %ld wrong, %ld invalid of %ld; "
-         "%ld of %d occluded pixels (x in 10..d-1) invalid\n",
-         d, paths, (int)census, min_disp, wrong, invalid, n, border_invalid, (d - 10) * h);
+  printf(
+      "random dots d=%d paths=%d census=%d min=%d: %ld wrong, %ld invalid of %ld; "
+      "%ld of %d occluded pixels (x in 10..d-1) invalid\n",
+      d, paths, (int)census, min_disp, wrong, invalid, n, border_invalid, (d - 10) * h);
   CHECK(wrong == 0);
   CHECK(invalid == 0);
   /* The left-right check flags the occluded band; without it most of the band is "valid". */
@@ -119,12 +123,12 @@ static void test_bad_config(void) {
   CHECK_FAILS(vf_stereo_create(NULL, &c, &s), VF_ERR_INVALID_ARG);
   CHECK_FAILS(vf_stereo_create(ctx, NULL, &s), VF_ERR_INVALID_ARG);
   CHECK_FAILS(vf_stereo_create(ctx, &c, NULL), VF_ERR_INVALID_ARG);
-#define BAD(field, value, status)                        \
-  do {                                                   \
-    vf_stereo_config b = vf_stereo_config_default();     \
-    b.field = value;                                     \
-    CHECK_FAILS(vf_stereo_create(ctx, &b, &s), status);  \
-    CHECK(s == NULL);                                    \
+#define BAD(field, value, status)                           \
+  do {                                                      \
+    vf_stereo_config b = vf_stereo_config_default();        \
+    b.field = value;                                        \
+    CHECK_FAILS(vf_stereo_create(ctx, &b, &s), status);     \
+    CHECK(s == NULL);                                       \
     CHECK(strstr(vf_last_error_message(), #field) != NULL); \
   } while (0)
   BAD(disparities, 0, VF_ERR_INVALID_ARG);

@@ -27,8 +27,7 @@ int main(int argc, char** argv) {
   vf_context* ctx = NULL;
   CHECK_OK(vf_context_create(&cc, &ctx));
   static const double limit_bad2[2] = {12.95, 12.15};
-  printf("Cones %dx%d, 64 disparities, %s backend\n", l.width, l.height,
-         vf_backend_name(backend));
+  printf("Cones %dx%d, 64 disparities, %s backend\n", l.width, l.height, vf_backend_name(backend));
   printf("| paths | bad-1 | bad-2 | bad-3 | bad-4 | bad-2 valid | density | MAE | limit bad-2 |\n");
   for (int i = 0; i < 2; ++i) {
     vf_stereo_config c = vf_stereo_config_default();

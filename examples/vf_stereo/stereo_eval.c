@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static float px_at(const vf_image* im, int x, int y) {
   return ((const float*)((const unsigned char*)im->data + (size_t)y * im->stride_bytes))[x];
 }

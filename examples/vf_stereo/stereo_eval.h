@@ -7,7 +7,7 @@
 #include <viofront/viofront.h>
 
 typedef struct stereo_eval {
-  double bad[5]; /* bad-t for t = 0 (unused), 1, 2, 3, 4, in percent */
+  double bad[5];     /* bad-t for t = 0 (unused), 1, 2, 3, 4, in percent */
   double bad2_valid; /* percent of valid evaluated pixels with |d - gt| > 2 */
   double density;    /* percent of evaluated pixels with a disparity */
   double mae;        /* mean |d - gt| over valid evaluated pixels, px */

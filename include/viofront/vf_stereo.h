@@ -40,10 +40,10 @@ typedef struct vf_stereo_config {
   int min_disparity; /* smallest disparity searched, 0..3839 */
   int disparities;   /* number searched: 64, 128 or 256 */
   vf_census_type census;
-  int p1;          /* penalty for a disparity change of 1, >= 0 */
-  int p2;          /* penalty for larger changes, p1..255 - max cost (224 CS, 193 full) */
-  int adaptive_p2; /* 1: P2 / |I(p) - I(p-r)| along each path (at least P1, Hirschmueller) */
-  int paths;       /* 2 (horizontal), 4 (+ vertical) or 8 (+ diagonal) */
+  int p1;           /* penalty for a disparity change of 1, >= 0 */
+  int p2;           /* penalty for larger changes, p1..255 - max cost (224 CS, 193 full) */
+  int adaptive_p2;  /* 1: P2 / |I(p) - I(p-r)| along each path (at least P1, Hirschmueller) */
+  int paths;        /* 2 (horizontal), 4 (+ vertical) or 8 (+ diagonal) */
   float uniqueness; /* best cost <= uniqueness * best cost at |d - best| > 1; 1 = off; (0, 1] */
   int lr_check;     /* 1: invalidate where the right image's disparity differs */
   int lr_max_diff;  /* allowed difference in whole pixels, 0..255 */
@@ -56,8 +56,7 @@ typedef struct vf_stereo vf_stereo;
 /* 752x480 (EuRoC), SGM, min 0, 64 disparities, CS census, P1 10, P2 120, 4 paths,
  * uniqueness 0.95, LR check 1 px, sub-pixel and median on. */
 VF_API vf_stereo_config vf_stereo_config_default(void);
-VF_API vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config,
-                                  vf_stereo** out);
+VF_API vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_stereo** out);
 VF_API void vf_stereo_destroy(vf_stereo* stereo);
 
 /* Disparity of `left`. left/right: 8-bit, the configured size, host or device memory (host

@@ -16,7 +16,7 @@ static void vf_census_rows(int begin, int end, void* arg) {
   const vf_census_job* j = arg;
   for (int y = begin; y < end; ++y) {
     for (int x = 0; x < j->w; ++x) {
-#define PX(dx, dy)                                                            \
+#define PX(dx, dy)                                              \
   j->img[(size_t)vf_clampi(y + (dy), 0, j->h - 1) * j->stride + \
          (size_t)vf_clampi(x + (dx), 0, j->w - 1)]
       uint64_t bits = 0;

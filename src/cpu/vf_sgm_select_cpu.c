@@ -2,9 +2,9 @@
  * uniqueness against the best cost outside +-1 of the winner, right-image disparities
  * argmin_k S(xr + min + k, k) for the left-right check, parabola sub-pixel (src/vf_stereo_rules.h),
  * and the 3x3 median. Rows run in parallel. */
-#include "viofront/vf_stereo.h"
 #include "vf_parallel.h"
 #include "vf_stereo_cpu.h"
+#include "viofront/vf_stereo.h"
 
 typedef struct vf_select_job {
   const vf_sgm_params* p;
@@ -57,19 +57,21 @@ static uint16_t vf_select_pixel(const vf_select_job* j, int x, int y) {
   int d = p->min_disparity + k_best;
   if (!p->subpixel) return (uint16_t)d;
   int off = 0;
-  if (k_best > 0 && k_best < D - 1) off = vf_sgm_subpixel16(s[k_best - 1], s[k_best], s[k_best + 1]);
+  if (k_best > 0 && k_best < D - 1)
+    off = vf_sgm_subpixel16(s[k_best - 1], s[k_best], s[k_best + 1]);
   return (uint16_t)(d * 16 + off);
 }
 
 static void vf_left_rows(int begin, int end, void* arg) {
   const vf_select_job* j = arg;
   for (int y = begin; y < end; ++y) {
-    for (int x = 0; x < j->p->width; ++x) j->out[(size_t)y * j->p->width + x] = vf_select_pixel(j, x, y);
+    for (int x = 0; x < j->p->width; ++x)
+      j->out[(size_t)y * j->p->width + x] = vf_select_pixel(j, x, y);
   }
 }
 
-void vf_cpu_sgm_select(const vf_sgm_params* p, const uint16_t* sum, int16_t* right_k,
-                       uint16_t* out, int threads) {
+void vf_cpu_sgm_select(const vf_sgm_params* p, const uint16_t* sum, int16_t* right_k, uint16_t* out,
+                       int threads) {
   vf_select_job job = {p, sum, right_k, out};
   int useful = (int)((size_t)p->width * p->height * p->disparities / 262144);
   if (useful > threads) useful = threads;

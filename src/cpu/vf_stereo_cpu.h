@@ -19,8 +19,8 @@ void vf_cpu_sgm_aggregate(const vf_sgm_params* p, const uint8_t* left, size_t le
 
 /* Winner takes all with uniqueness, right-image disparities for the left-right check, sub-pixel:
  * the 16-bit output before the median, w*h values. right_k: w*h scratch. */
-void vf_cpu_sgm_select(const vf_sgm_params* p, const uint16_t* sum, int16_t* right_k,
-                       uint16_t* out, int threads);
+void vf_cpu_sgm_select(const vf_sgm_params* p, const uint16_t* sum, int16_t* right_k, uint16_t* out,
+                       int threads);
 
 /* 3x3 median with replicated edges (VF_STEREO_INVALID sorts as the largest value). */
 void vf_cpu_median3(const uint16_t* in, int w, int h, uint16_t* out, size_t out_stride,

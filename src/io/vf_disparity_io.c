@@ -133,8 +133,8 @@ vf_status vf_png_read_gray16(const char* path, vf_image* out) {
   memset(&st, 0, sizeof st);
   st.file = fopen(path, "rb");
   if (st.file == NULL) return vf_fail(NULL, VF_ERR_IO, "vf_png_read_gray16: cannot open %s", path);
-  st.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, vf_png16_on_error,
-                                  vf_png16_on_warning);
+  st.png =
+      png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, vf_png16_on_error, vf_png16_on_warning);
   if (st.png != NULL) st.info = png_create_info_struct(st.png);
   vf_status s = st.info != NULL ? vf_png16_body(path, &st)
                                 : vf_fail(NULL, VF_ERR_NOMEM, "vf_png_read_gray16: libpng init");
