@@ -1,5 +1,5 @@
-// CUDA stereo pipeline: buffer layout and the launch sequence (census, unfused paths, fused
-// left-to-right path with selection, median), all on the caller's stream.
+// CUDA stereo pipeline: buffer layout and the launch sequence (census, all paths in one
+// launch, selection, median), all on the context's stream.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -10,15 +10,14 @@ namespace {
 size_t vf_round256(size_t v) { return (v + 255) & ~(size_t)255; }
 
 struct vf_layout {
-  size_t census, volumes, left_best, pre_median;
+  size_t census, volumes, pre_median;
 };
 
 vf_layout vf_sgm_layout(const vf_sgm_params* p) {
   const size_t px = (size_t)p->width * p->height;
   vf_layout l;
   l.census = vf_round256(px * (p->census_full ? 8 : 4));
-  l.volumes = vf_round256((size_t)(p->paths - 1) * px * p->disparities);
-  l.left_best = vf_round256(px * 4);
+  l.volumes = vf_round256((size_t)p->paths * px * p->disparities);
   l.pre_median = vf_round256(px * 2);
   return l;
 }
@@ -27,7 +26,7 @@ vf_layout vf_sgm_layout(const vf_sgm_params* p) {
 
 extern "C" size_t vf_cuda_sgm_buffer_bytes(const vf_sgm_params* p) {
   const vf_layout l = vf_sgm_layout(p);
-  return 2 * l.census + l.volumes + l.left_best + l.pre_median;
+  return 2 * l.census + l.volumes + l.pre_median;
 }
 
 extern "C" void vf_cuda_sgm_buffers_carve(const vf_sgm_params* p, void* base,
@@ -37,8 +36,7 @@ extern "C" void vf_cuda_sgm_buffers_carve(const vf_sgm_params* p, void* base,
   b->census_l = at;
   b->census_r = at + l.census;
   b->volumes = at + 2 * l.census;
-  b->left_best = (uint32_t*)(at + 2 * l.census + l.volumes);
-  b->pre_median = (uint16_t*)(at + 2 * l.census + l.volumes + l.left_best);
+  b->pre_median = (uint16_t*)(at + 2 * l.census + l.volumes);
 }
 
 extern "C" int vf_cuda_sgm_compute(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
@@ -47,14 +45,10 @@ extern "C" int vf_cuda_sgm_compute(const vf_sgm_params* p, const vf_cuda_sgm_buf
                                    float* outf, size_t outf_stride, void* stream) {
   int rc =
       vf_cuda_census(p, left, left_stride, right, right_stride, b->census_l, b->census_r, stream);
-  if (rc == 0 && p->paths > 1) rc = vf_cuda_sgm_paths(p, b, left, left_stride, stream);
+  if (rc == 0) rc = vf_cuda_sgm_paths(p, b, left, left_stride, stream);
   if (rc != 0) return rc;
-  if (!p->median) {
-    return vf_cuda_sgm_final(p, b, left, left_stride, out16, out16_stride, outf, outf_stride,
-                             stream);
-  }
-  const size_t pre_stride = (size_t)p->width * 2;
-  rc = vf_cuda_sgm_final(p, b, left, left_stride, b->pre_median, pre_stride, NULL, 0, stream);
+  if (!p->median) return vf_cuda_sgm_select(p, b, out16, out16_stride, outf, outf_stride, stream);
+  rc = vf_cuda_sgm_select(p, b, b->pre_median, (size_t)p->width * 2, NULL, 0, stream);
   if (rc == 0)
     rc = vf_cuda_sgm_median(p, b->pre_median, out16, out16_stride, outf, outf_stride, stream);
   return rc;

@@ -17,8 +17,7 @@ extern "C" {
 typedef struct vf_cuda_sgm_buffers {
   void* census_l; /* w*h words: uint32 (CS) or uint64 (full) */
   void* census_r;
-  uint8_t* volumes;     /* (paths - 1) * w * h * D aggregated costs of the unfused paths */
-  uint32_t* left_best;  /* w*h: winner per pixel before the left-right check */
+  uint8_t* volumes;     /* paths * w * h * D aggregated costs, one byte each */
   uint16_t* pre_median; /* w*h: output before the median */
 } vf_cuda_sgm_buffers;
 
@@ -40,9 +39,8 @@ int vf_cuda_census(const vf_sgm_params* p, const uint8_t* left, size_t left_stri
                    void* stream);
 int vf_cuda_sgm_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
                       size_t left_stride, void* stream);
-int vf_cuda_sgm_final(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
-                      size_t left_stride, uint16_t* out16, size_t out16_stride, float* outf,
-                      size_t outf_stride, void* stream);
+int vf_cuda_sgm_select(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
+                       size_t out16_stride, float* outf, size_t outf_stride, void* stream);
 int vf_cuda_sgm_median(const vf_sgm_params* p, const uint16_t* in, uint16_t* out16,
                        size_t out16_stride, float* outf, size_t outf_stride, void* stream);
 

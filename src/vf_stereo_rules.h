@@ -38,9 +38,10 @@ typedef struct vf_sgm_params {
 /* Aggregation directions (dx, dy) in the order the backends number paths: 2 paths use the first
  * two, 4 the first four, 8 all. Path 0 (left to right) is the one CUDA fuses with the sum. */
 VF_HD void vf_sgm_direction(int path, int* dx, int* dy) {
-  const int8_t table[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
-  *dx = table[path][0];
-  *dy = table[path][1];
+  /* Nibble per path: bits 0-1 dx + 1, bits 2-3 dy + 1 (a table would sit in GPU local memory). */
+  const uint32_t table = 0x028A1946u;
+  *dx = (int)((table >> (4 * path)) & 3u) - 1;
+  *dy = (int)((table >> (4 * path + 2)) & 3u) - 1;
 }
 
 /* Adaptive P2 along a path: P2 / |I(p) - I(p-r)| (a difference of 0 counts as 1), at least P1. */
