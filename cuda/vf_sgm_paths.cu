@@ -1,7 +1,7 @@
 // CUDA aggregation of every path in one launch, so that even the short paths of a small image
 // fill the GPU: block ranges select the direction (longest lines first). One G-lane group per
 // path line; costs computed on the fly from the census words (no cost volume), with the
-// census of the next pixels loaded while the current one is aggregated; L_r stored as bytes
+// census of the next pixel loaded while the current one is aggregated; L_r stored as bytes
 // per pixel for vf_sgm_select.cu. Diagonal lines wrap around the image (one group per column,
 // each H steps long): a group restarts its path where it re-enters through the side column.
 #include <cuda_runtime.h>
@@ -97,8 +97,8 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
   }
 }
 
-template <int G, int SLOTS, int PF, bool FULL>
-__global__ void __launch_bounds__(kWarps * 32, 6)
+template <int G, int SLOTS, bool FULL>
+__global__ void __launch_bounds__(kWarps * 32)
     vf_paths_kernel(vf_sgm_params p, path_table t,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_l,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_r,
@@ -123,31 +123,26 @@ __global__ void __launch_bounds__(kWarps * 32, 6)
   const bool active = line < lines;
   const int ln = active ? line : lines - 1;  // idle groups shadow the last line, never store
   const int steps = lc.dy == 0 ? w : h;      // the same for every group of the block
-  // A ring of PF pixels: the census of step s + PF loads while step s is aggregated, so the
-  // loads of one pixel have PF steps to arrive.
-  pixel<SLOTS, CT> ring[PF];
-  ring[0].x = lc.dy == 0 ? (lc.dx > 0 ? 0 : w - 1) : ln;
-  ring[0].y = lc.dy == 0 ? ln : (lc.dy > 0 ? 0 : h - 1);
-  ring[0].start = true;
-  load<G, SLOTS, CT>(lc, census_l, census_r, lane, ring[0]);
-#pragma unroll
-  for (int j = 1; j < PF; ++j) {
-    if (j < steps) {
-      advance(lc, ring[j - 1], ring[j]);
-      load<G, SLOTS, CT>(lc, census_l, census_r, lane, ring[j]);
-    }
-  }
+  pixel<SLOTS, CT> a, b;
+  a.x = lc.dy == 0 ? (lc.dx > 0 ? 0 : w - 1) : ln;
+  a.y = lc.dy == 0 ? ln : (lc.dy > 0 ? 0 : h - 1);
+  a.start = true;
   uint32_t L[SLOTS / 2], min_l = 0;
-  for (int s = 0; s < steps; s += PF) {
-#pragma unroll
-    for (int j = 0; j < PF; ++j) {
-      if (s + j >= steps) break;  // the same for the whole block
-      aggregate<G, SLOTS, CT>(p, ring[j], lane, active, L, min_l, vol);
-      if (s + j + PF < steps) {
-        advance(lc, ring[(j + PF - 1) % PF], ring[j]);
-        load<G, SLOTS, CT>(lc, census_l, census_r, lane, ring[j]);
-      }
+  load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+  // Two pixels per iteration, each loaded while the other is aggregated.
+  for (int s = 0; s < steps; s += 2) {
+    const bool has_b = s + 1 < steps;
+    if (has_b) {
+      advance(lc, a, b);
+      load<G, SLOTS, CT>(lc, census_l, census_r, lane, b);
     }
+    aggregate<G, SLOTS, CT>(p, a, lane, active, L, min_l, vol);
+    if (!has_b) break;
+    if (s + 2 < steps) {
+      advance(lc, b, a);
+      load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+    }
+    aggregate<G, SLOTS, CT>(p, b, lane, active, L, min_l, vol);
   }
 }
 
@@ -173,9 +168,7 @@ int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_
     }
   }
   t.first_block[n] = blocks;
-  // Prefetch depth: 4 pixels ahead, fewer where a pixel's census words fill more registers.
-  constexpr int PF = SLOTS * sizeof(CT) <= 16 ? 4 : SLOTS * sizeof(CT) <= 32 ? 3 : 2;
-  vf_paths_kernel<G, SLOTS, PF, FULL><<<blocks, kWarps * 32, 0, stream>>>(
+  vf_paths_kernel<G, SLOTS, FULL><<<blocks, kWarps * 32, 0, stream>>>(
       *p, t, (const CT*)b->census_l, (const CT*)b->census_r, left, left_stride, b->volumes);
   return (int)cudaGetLastError();
 }

@@ -12,7 +12,7 @@
 
 namespace {
 
-constexpr int kThreads = 512;
+constexpr int kThreads = 256;
 constexpr uint32_t kNone = 0xffffffffu;
 
 // The sum of slot s (= 4m + b) from the 16-bit pair sums lo (bytes 0, 2) and hi (1, 3).
@@ -107,7 +107,7 @@ __device__ __forceinline__ void select_pixel(const vf_sgm_params& p,
 }
 
 template <int G, int SLOTS, int PATHS>
-__global__ void __launch_bounds__(kThreads, 2)
+__global__ void __launch_bounds__(kThreads)
     vf_select_kernel(vf_sgm_params p, const uint8_t* __restrict__ volumes, uint16_t* out16,
                      size_t out16_stride, float* outf, size_t outf_stride) {
   constexpr int D = G * SLOTS, WB = SLOTS / 4, GROUPS = kThreads / G;

@@ -63,16 +63,6 @@ __device__ __forceinline__ uint32_t group_min<16>(uint32_t v) {
 #endif
 }
 
-// min(a + b, c) per 16-bit half (no half ever exceeds 16 bits here): one DPX instruction
-// (VIADDMNMX) on sm_90, an add and a VIMNMX elsewhere.
-__device__ __forceinline__ uint32_t add_min(uint32_t a, uint32_t b, uint32_t c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDACC_VER_MAJOR__ >= 12
-  return __viaddmin_u16x2(a, b, c);
-#else
-  return __vminu2(a + b, c);
-#endif
-}
-
 // One path step. L: the previous pixel's costs as 16-bit pairs (zeros at a path start), min_l
 // their minimum; c: this pixel's matching costs as 16-bit pairs. Computes
 //   L(p,k) = C + min(L(p-r,k), L(p-r,k+-1) + P1, min_l + P2) - min_l
@@ -97,8 +87,8 @@ __device__ __forceinline__ uint32_t path_step(uint32_t (&L)[W16], uint32_t min_l
     const uint32_t u = lane == 0 ? (up[w] << 16) | (w > 0 ? up[w - 1] >> 16 : 0xffu) : up[w];
     const uint32_t d =
         lane == G - 1 ? (dn[w] >> 16) | ((w + 1 < W16 ? dn[w + 1] & 0xffffu : 0xffu) << 16) : dn[w];
-    uint32_t t = add_min(u, p1x2, L[w]);
-    t = add_min(d, p1x2, t);
+    uint32_t t = __vminu2(L[w], u + p1x2);
+    t = __vminu2(t, d + p1x2);
     t = __vminu2(t, lim);
     L[w] = c[w] + (t - minx2);  // t >= min_l in both halves: no borrow, no carry
     local = __vminu2(local, L[w]);
