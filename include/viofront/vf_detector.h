@@ -40,8 +40,9 @@ typedef struct vf_detector_config {
   int min_level, max_level; /* levels searched, 0 <= min_level <= max_level < pyramid levels */
   int cell_width;           /* level-0 pixels: a multiple of 32 and of 2^max_level, <= 8192 */
   int cell_height;          /* level-0 pixels: a multiple of 2^max_level, <= 8192 */
-  int host_results;         /* 1: detect waits and fills the host list; 0 (CUDA only): detect
-                               only queues the work, results stay in device memory */
+  int host_results;         /* 1: detect waits and fills the host list; 0: on CUDA, detect only
+                               queues the work and the results stay in device memory
+                               (vf_detector_cells); the CPU backend always fills the list */
 } vf_detector_config;
 
 typedef struct vf_detector vf_detector;

@@ -1,0 +1,28 @@
+/* The C ABI of the CUDA FAST detector (cuda/vf_fast_*.cu, extern "C"). Only compiled in with
+ * VF_HAVE_CUDA. Functions return a cudaError_t as int (0 = success). */
+#ifndef VF_CUDA_FAST_H
+#define VF_CUDA_FAST_H
+
+#include <stddef.h>
+
+#include "cpu/vf_fast_cpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Response maps of every searched level, one launch (cuda/vf_fast_response.cu). */
+int vf_cuda_fast_response(const vf_fast_job* job, void* stream);
+
+/* Non-maxima suppression and the best keypoint per cell over all levels into job->cells, one
+ * launch (cuda/vf_fast_grid.cu). */
+int vf_cuda_fast_grid(const vf_fast_job* job, void* stream);
+
+/* Page-locked host memory, so that result and mask copies run asynchronously. */
+int vf_cuda_host_alloc(void** ptr, size_t bytes);
+int vf_cuda_host_free(void* ptr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
