@@ -34,6 +34,8 @@ __device__ __forceinline__ unsigned long long vf_walk(const vf_fast_level& lv, i
   float a0 = p[-1], a1 = p[0], a2 = p[1];
   p += lv.pitch;
   float m0 = p[-1], m1 = p[0], m2 = p[1];
+  // Unrolled so that the loads of several rows are in flight together.
+#pragma unroll 4
   for (int y = ya; y < yb; ++y) {
     p += lv.pitch;
     const float c0 = p[-1], c1 = p[0], c2 = p[1];
@@ -51,13 +53,12 @@ __device__ __forceinline__ unsigned long long vf_walk(const vf_fast_level& lv, i
   return best;
 }
 
-__global__ void __launch_bounds__(kWarps * 32) vf_fast_grid_kernel(vf_fast_job job) {
-  __shared__ unsigned long long s_best[kWarps];
-  const int cell = blockIdx.x, cx = cell % job.cols, cy = cell / job.cols;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, b = job.border;
-  const bool skip = job.occupancy != nullptr && job.occupancy[cell] != 0;
+// The best candidate key one lane (of warp `warp`) finds in `cell` over all searched levels.
+__device__ __forceinline__ unsigned long long vf_lane_best(const vf_fast_job& job, int cell,
+                                                           int warp, int lane) {
+  const int cx = cell % job.cols, cy = cell / job.cols, b = job.border;
   unsigned long long best = 0;
-  for (int l = 0; l < job.levels && !skip; ++l) {
+  for (int l = 0; l < job.levels; ++l) {
     const vf_fast_level& lv = job.level[l];
     const int k = job.first_level + l;
     const int cw = job.cell_width >> k, ch = job.cell_height >> k;
@@ -77,6 +78,30 @@ __global__ void __launch_bounds__(kWarps * 32) vf_fast_grid_kernel(vf_fast_job j
                      y0 + rows * (s + 1) / stripes, k, ox, oy, best);
     }
   }
+  return best;
+}
+
+// The keypoint a cell's best key stands for (key 0: none).
+__device__ __forceinline__ vf_keypoint vf_decode(const vf_fast_job& job, int cell,
+                                                 unsigned long long best) {
+  vf_keypoint kp = {0.0f, 0.0f, 0.0f, -1, cell};
+  if (best != 0) {
+    const unsigned where = 0xffffffffu - (unsigned)best;
+    const int k = (int)(where >> 28), ly = (int)((where >> 14) & 0x3fffu);
+    const int lx = (int)(where & 0x3fffu);
+    kp.x = vf_level0((cell % job.cols) * (job.cell_width >> k) + lx, k);
+    kp.y = vf_level0((cell / job.cols) * (job.cell_height >> k) + ly, k);
+    kp.score = __uint_as_float((unsigned)(best >> 32));
+    kp.level = k;
+  }
+  return kp;
+}
+
+__global__ void __launch_bounds__(kWarps * 32) vf_fast_grid_kernel(vf_fast_job job) {
+  __shared__ unsigned long long s_best[kWarps];
+  const int cell = blockIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const bool skip = job.occupancy != nullptr && job.occupancy[cell] != 0;
+  unsigned long long best = skip ? 0ull : vf_lane_best(job, cell, warp, lane);
 #pragma unroll
   for (int offset = 16; offset > 0; offset >>= 1) {
     best = max(best, __shfl_xor_sync(kFull, best, offset));
@@ -86,17 +111,7 @@ __global__ void __launch_bounds__(kWarps * 32) vf_fast_grid_kernel(vf_fast_job j
   if (threadIdx.x != 0) return;
 #pragma unroll
   for (int w = 1; w < kWarps; ++w) best = max(best, s_best[w]);
-  vf_keypoint kp = {0.0f, 0.0f, 0.0f, -1, cell};
-  if (best != 0) {
-    const unsigned where = 0xffffffffu - (unsigned)best;
-    const int k = (int)(where >> 28), ly = (int)((where >> 14) & 0x3fffu);
-    const int lx = (int)(where & 0x3fffu);
-    kp.x = vf_level0(cx * (job.cell_width >> k) + lx, k);
-    kp.y = vf_level0(cy * (job.cell_height >> k) + ly, k);
-    kp.score = __uint_as_float((unsigned)(best >> 32));
-    kp.level = k;
-  }
-  job.cells[cell] = kp;
+  job.cells[cell] = vf_decode(job, cell, best);
 }
 
 }  // namespace

@@ -64,7 +64,8 @@ VF_API vf_status vf_detector_detect(vf_detector* detector, const vf_pyramid* pyr
 
 /* The last detection's keypoints in increasing cell order (x, y in level-0 pixels: a level-k
  * pixel (u, v) maps to ((u + 0.5) * 2^k - 0.5, (v + 0.5) * 2^k - 0.5)). Valid until the next
- * detect or destroy. VF_ERR_STATE before the first detect or with host_results = 0. */
+ * detect or destroy. VF_ERR_STATE before a successful detect, or after one on CUDA with
+ * host_results = 0. */
 VF_API vf_status vf_detector_keypoints(const vf_detector* detector, const vf_keypoint** keypoints,
                                        int* count);
 

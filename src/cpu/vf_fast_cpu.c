@@ -12,21 +12,21 @@ static const int vf_circle[16][2] = {{0, -3}, {1, -3},  {2, -2},  {3, -1}, {3, 0
                                      {2, 2},  {1, 3},   {0, 3},   {-1, 3}, {-2, 2}, {-3, 1},
                                      {-3, 0}, {-3, -1}, {-2, -2}, {-1, -3}};
 
-/* +1 for an arc of >= n brighter pixels (d > t), -1 for darker (d < -t), else 0. */
-static int vf_segment_test(const int d[16], int t, int n) {
-  /* Any arc of 9 or more contains two compass points: reject most pixels with four reads. */
-  int bright = (d[0] > t) + (d[4] > t) + (d[8] > t) + (d[12] > t);
-  int dark = (d[0] < -t) + (d[4] < -t) + (d[8] < -t) + (d[12] < -t);
-  if (bright < 2 && dark < 2) return 0;
-  int run_b = 0, run_d = 0;
+/* Whether the circle holds n contiguous pixels with side * d > t (side +1: brighter, -1:
+ * darker). The walk goes round once plus n - 1 pixels so that arcs across pixel 0 count. */
+static int vf_has_arc(const int d[16], int side, int t, int n) {
+  int run = 0;
   for (int i = 0; i < 16 + n - 1; ++i) {
-    int v = d[i & 15];
-    run_b = v > t ? run_b + 1 : 0;
-    run_d = v < -t ? run_d + 1 : 0;
-    if (run_b >= n) return 1;
-    if (run_d >= n) return -1;
+    run = side * d[i & 15] > t ? run + 1 : 0;
+    if (run >= n) return 1;
   }
   return 0;
+}
+
+/* +1 for an arc of >= n brighter pixels (d > t), -1 for darker (d < -t), else 0. */
+static int vf_segment_test(const int d[16], int t, int n) {
+  if (vf_has_arc(d, 1, t, n)) return 1;
+  return vf_has_arc(d, -1, t, n) ? -1 : 0;
 }
 
 /* The score of a corner of the given side at threshold t (integer, > 0). */
@@ -80,22 +80,33 @@ static vf_row_ref vf_response_row(const vf_fast_job* job, int i) {
 
 static void vf_response_rows(int begin, int end, void* arg) {
   const vf_fast_job* job = arg;
-  int lo = vf_fast_response_margin(job->border);
+  int lo = vf_fast_response_margin(job->border), t = job->threshold;
   for (int i = begin; i < end; ++i) {
     vf_row_ref r = vf_response_row(job, i);
     const vf_fast_level* lv = &job->level[r.level];
+    ptrdiff_t off[16];
+    for (int k = 0; k < 16; ++k) off[k] = vf_circle[k][1] * (ptrdiff_t)lv->stride + vf_circle[k][0];
     const uint8_t* row = lv->image + (size_t)r.y * lv->stride;
     float* out = lv->response + (size_t)r.y * (size_t)lv->pitch;
     for (int x = lo; x < lv->width - lo; ++x) {
-      int c = row[x], d[16];
-      for (int k = 0; k < 16; ++k) {
-        d[k] =
-            (int)row[(ptrdiff_t)vf_circle[k][1] * (ptrdiff_t)lv->stride + x + vf_circle[k][0]] - c;
+      const uint8_t* p = row + x;
+      int c = p[0], d[16];
+      out[x] = 0.0f;
+      /* An arc of n holds at least n / 4 of the compass points 0, 4, 8, 12 (the high-speed
+       * test): most pixels are rejected after reading those four. */
+      int up = 0, down = 0, need = job->arc_length / 4;
+      for (int k = 0; k < 16; k += 4) {
+        d[k] = (int)p[off[k]] - c;
+        up += d[k] > t;
+        down += d[k] < -t;
       }
-      int side = vf_segment_test(d, job->threshold, job->arc_length);
-      out[x] = side == 0
-                   ? 0.0f
-                   : (float)vf_corner_score(d, side, job->threshold, job->arc_length, job->score);
+      if (up < need && down < need) continue;
+      for (int k = 0; k < 16; ++k) d[k] = (int)p[off[k]] - c;
+      /* n >= 9 > 16 / 2: at most one side can hold an arc. */
+      int side = up >= need && vf_has_arc(d, 1, t, job->arc_length)      ? 1
+                 : down >= need && vf_has_arc(d, -1, t, job->arc_length) ? -1
+                                                                         : 0;
+      if (side != 0) out[x] = (float)vf_corner_score(d, side, t, job->arc_length, job->score);
     }
   }
 }
