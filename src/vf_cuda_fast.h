@@ -11,12 +11,9 @@
 extern "C" {
 #endif
 
-/* Response maps of every searched level, one launch (cuda/vf_fast_response.cu). */
-int vf_cuda_fast_response(const vf_fast_job* job, void* stream);
-
-/* Non-maxima suppression and the best keypoint per cell over all levels into job->cells, one
- * launch (cuda/vf_fast_grid.cu). */
-int vf_cuda_fast_grid(const vf_fast_job* job, void* stream);
+/* Responses, non-maxima suppression and the best keypoint per cell over every searched level
+ * into job->cells: one launch, no response maps in global memory (cuda/vf_fast_detect.cu). */
+int vf_cuda_fast_detect(const vf_fast_job* job, void* stream);
 
 /* Page-locked host memory, so that result and mask copies run asynchronously. */
 int vf_cuda_host_alloc(void** ptr, size_t bytes);

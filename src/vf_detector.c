@@ -1,5 +1,6 @@
-/* Detector stage: validation, allocation at create time (response maps, per-cell results, the
- * arc table on CUDA), dispatch to the CPU reference or the CUDA kernels, host result list. */
+/* Detector stage: validation, allocation at create time (per-cell results; response maps on
+ * the CPU, the arc table on CUDA), dispatch to the CPU reference or the CUDA kernel, host
+ * result list. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +21,8 @@ struct vf_detector {
   vf_detector_config config;
   vf_grid grid;
   int ncells;
-  vf_fast_job job;      /* response maps and sizes set at create, images at detect */
-  void* response;       /* every level's response map, one block, context memory */
+  vf_fast_job job;      /* sizes (and CPU response maps) set at create, images at detect */
+  void* response;       /* CPU: every level's response map, one block */
   vf_keypoint* cells;   /* per-cell results, context memory */
   vf_keypoint* staged;  /* CUDA: page-locked host copy of cells */
   uint32_t* lut;        /* CUDA: the arc table in device memory */
@@ -93,11 +94,10 @@ static void vf_detector_mark_empty(vf_keypoint* cells, int n) {
 
 #ifdef VF_HAVE_CUDA
 /* Device buffers, page-locked staging, and the arc table uploaded once. */
-static vf_status vf_detector_create_cuda(vf_detector* d, size_t response_bytes) {
+static vf_status vf_detector_create_cuda(vf_detector* d) {
   const char* what = "vf_detector_create";
   size_t cell_bytes = (size_t)d->ncells * sizeof(vf_keypoint);
-  vf_status s = vf_device_alloc(NULL, &d->response, response_bytes, what);
-  if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&d->cells, cell_bytes, what);
+  vf_status s = vf_device_alloc(NULL, (void**)&d->cells, cell_bytes, what);
   if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&d->lut, VF_FAST_LUT_WORDS * 4, what);
   if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&d->mask, (size_t)d->ncells, what);
   if (s != VF_OK) return s;
@@ -105,12 +105,10 @@ static vf_status vf_detector_create_cuda(vf_detector* d, size_t response_bytes) 
   if (rc == 0) rc = vf_cuda_host_alloc((void**)&d->mask_staged, (size_t)d->ncells);
   if (rc == 0) rc = vf_cuda_event_create(&d->mask_event);
   if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_detector_create: page-locked staging");
-  /* Responses outside the computed band must read 0 forever: clear them once. */
   uint32_t lut[VF_FAST_LUT_WORDS];
   vf_fast_lut_build(d->config.arc_length, lut);
   vf_detector_mark_empty(d->staged, d->ncells);
-  rc = vf_cuda_memset_async(d->response, 0, response_bytes, d->ctx->stream);
-  if (rc == 0) rc = vf_cuda_copy_async(d->lut, lut, sizeof lut, d->ctx->stream);
+  rc = vf_cuda_copy_async(d->lut, lut, sizeof lut, d->ctx->stream);
   if (rc == 0) rc = vf_cuda_copy_async(d->cells, d->staged, cell_bytes, d->ctx->stream);
   if (rc == 0) rc = vf_cuda_stream_synchronize(d->ctx->stream);
   if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_detector_create: device initialisation");
@@ -119,12 +117,23 @@ static vf_status vf_detector_create_cuda(vf_detector* d, size_t response_bytes) 
 }
 #endif
 
-static vf_status vf_detector_create_host(vf_detector* d, size_t response_bytes) {
-  d->response = calloc(1, response_bytes);
+/* Host results and the CPU reference's response maps, zeroed: the band outside the computed
+ * pixels must read 0 forever. */
+static vf_status vf_detector_create_host(vf_detector* d) {
+  vf_fast_job* j = &d->job;
+  size_t offset[VF_FAST_MAX_LEVELS], total = 0;
+  for (int l = 0; l < j->levels; ++l) {
+    j->level[l].pitch = j->level[l].width;
+    offset[l] = total;
+    total += (size_t)j->level[l].pitch * (size_t)j->level[l].height * sizeof(float);
+  }
+  d->response = calloc(1, total);
   d->cells = malloc((size_t)d->ncells * sizeof(vf_keypoint));
   if (d->response == NULL || d->cells == NULL) {
-    return vf_fail(NULL, VF_ERR_NOMEM, "vf_detector_create: %zu bytes of response maps",
-                   response_bytes);
+    return vf_fail(NULL, VF_ERR_NOMEM, "vf_detector_create: %zu bytes of response maps", total);
+  }
+  for (int l = 0; l < j->levels; ++l) {
+    j->level[l].response = (float*)((char*)d->response + offset[l]);
   }
   vf_detector_mark_empty(d->cells, d->ncells);
   return VF_OK;
@@ -159,32 +168,24 @@ vf_status vf_detector_create(vf_context* ctx, const vf_detector_config* config, 
   j->cell_height = config->cell_height;
   j->cols = g.cols;
   j->rows = g.rows;
-  size_t offset[VF_FAST_MAX_LEVELS], total = 0;
   for (int l = 0; l < j->levels; ++l) {
-    vf_fast_level* lv = &j->level[l];
-    lv->width = config->width >> (config->min_level + l);
-    lv->height = config->height >> (config->min_level + l);
-    /* Rows of 32 floats: one warp reads a 128-byte line per row fragment. */
-    lv->pitch = (lv->width + 31) & ~31;
-    offset[l] = total;
-    total += (size_t)lv->pitch * (size_t)lv->height * sizeof(float);
+    j->level[l].width = config->width >> (config->min_level + l);
+    j->level[l].height = config->height >> (config->min_level + l);
   }
   d->list = malloc((size_t)d->ncells * sizeof(vf_keypoint));
   s = d->list != NULL ? VF_OK : vf_fail(NULL, VF_ERR_NOMEM, "vf_detector_create: out of memory");
 #ifdef VF_HAVE_CUDA
   if (s == VF_OK && ctx->backend == VF_BACKEND_CUDA) {
-    s = vf_detector_create_cuda(d, total);
+    s = vf_detector_create_cuda(d);
   } else
 #endif
       if (s == VF_OK) {
-    s = vf_detector_create_host(d, total);
+    s = vf_detector_create_host(d);
   }
   if (s != VF_OK) {
     vf_detector_destroy(d);
     return s;
   }
-  for (int l = 0; l < j->levels; ++l)
-    j->level[l].response = (float*)((char*)d->response + offset[l]);
   j->cells = d->cells;
   *out = d;
   return VF_OK;
@@ -194,7 +195,6 @@ void vf_detector_destroy(vf_detector* d) {
   if (d == NULL) return;
   if (d->ctx->backend == VF_BACKEND_CUDA) {
 #ifdef VF_HAVE_CUDA
-    vf_device_free(d->response);
     vf_device_free(d->cells);
     vf_device_free(d->lut);
     vf_device_free(d->mask);
@@ -268,8 +268,7 @@ static vf_status vf_detector_detect_cuda(vf_detector* d, const uint8_t* occupanc
     if (rc == 0) rc = vf_cuda_event_record(d->mask_event, stream);
     d->job.occupancy = d->mask;
   }
-  if (rc == 0) rc = vf_cuda_fast_response(&d->job, stream);
-  if (rc == 0) rc = vf_cuda_fast_grid(&d->job, stream);
+  if (rc == 0) rc = vf_cuda_fast_detect(&d->job, stream);
   if (rc == 0 && d->config.host_results) {
     rc = vf_cuda_copy_async(d->staged, d->cells, (size_t)d->ncells * sizeof(vf_keypoint), stream);
     if (rc == 0) rc = vf_cuda_stream_synchronize(stream);

@@ -15,7 +15,8 @@ extern "C" {
 #define VF_FAST_LUT_WORDS 2048 /* 2^16 bits */
 #define VF_FAST_MAX_LEVELS 8
 
-/* One searched pyramid level: its pixels and its response map (floats, `pitch` per row). */
+/* One searched pyramid level: its pixels and (CPU only) its response map, `pitch` floats per
+ * row. */
 typedef struct vf_fast_level {
   const uint8_t* image;
   size_t stride;
