@@ -11,6 +11,7 @@
 #include <viofront/vf_pyramid.h>
 #include <viofront/vf_status.h>
 #include <viofront/vf_timer.h>
+#include <viofront/vf_tracker.h>
 #include <viofront/vf_version.h>
 
 #endif
