@@ -15,6 +15,7 @@
 #include <viofront/vf_status.h>
 #include <viofront/vf_stereo.h>
 #include <viofront/vf_timer.h>
+#include <viofront/vf_tracker.h>
 #include <viofront/vf_version.h>
 
 #endif
