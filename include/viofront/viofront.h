@@ -2,6 +2,7 @@
 #ifndef VIOFRONT_H
 #define VIOFRONT_H
 
+#include <viofront/vf_camera.h>
 #include <viofront/vf_context.h>
 #include <viofront/vf_image.h>
 #include <viofront/vf_imu.h>
@@ -9,6 +10,7 @@
 #include <viofront/vf_log.h>
 #include <viofront/vf_png.h>
 #include <viofront/vf_pyramid.h>
+#include <viofront/vf_rectify.h>
 #include <viofront/vf_status.h>
 #include <viofront/vf_timer.h>
 #include <viofront/vf_version.h>
