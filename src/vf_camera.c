@@ -26,33 +26,6 @@ vf_camera vf_camera_default(void) {
   return c;
 }
 
-static int vf_all_finite(const double* v, int n) {
-  for (int i = 0; i < n; ++i) {
-    if (!isfinite(v[i])) return 0;
-  }
-  return 1;
-}
-
-/* Checks that a row-major 4x4 is a rigid transform: finite, last row 0 0 0 1, rotation
- * orthonormal to 1e-6 (calibration files print 9 to 12 digits) with determinant +1. */
-static vf_status vf_check_rigid(const double T[16], const char* what) {
-  if (!vf_all_finite(T, 16))
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s has a NaN or infinity", what);
-  if (fabs(T[12]) > 1e-9 || fabs(T[13]) > 1e-9 || fabs(T[14]) > 1e-9 || fabs(T[15] - 1.0) > 1e-9) {
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: last row is not 0 0 0 1", what);
-  }
-  double R[9] = {T[0], T[1], T[2], T[4], T[5], T[6], T[8], T[9], T[10]};
-  double err = vf_m3_orthonormality_error(R);
-  double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
-               R[2] * (R[3] * R[7] - R[4] * R[6]);
-  if (!(err < 1e-6) || det < 0) {
-    return vf_fail(NULL, VF_ERR_INVALID_ARG,
-                   "%s: rotation part is not a rotation (|R^T R - I| = %.3g, det = %.6f)", what,
-                   err, det);
-  }
-  return VF_OK;
-}
-
 vf_status vf_camera_check(const vf_camera* c) {
   if (c == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_camera_check: camera is NULL");
   if (c->width < 1 || c->height < 1 || c->width > 32768 || c->height > 32768) {
@@ -77,7 +50,7 @@ vf_status vf_camera_check(const vf_camera* c) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "camera: rate_hz %g must be finite and >= 0",
                    c->rate_hz);
   }
-  return vf_check_rigid(c->T_BS, "camera: T_BS");
+  return vf_rigid_check(c->T_BS, "camera: T_BS");
 }
 
 /* Radial-tangential distortion and, when J is non-NULL, its Jacobian d(xy_d)/d(xy). */
@@ -236,8 +209,8 @@ vf_status vf_camera_relative_pose(const vf_camera* a, const vf_camera* b, double
   if (a == NULL || b == NULL || R == NULL || T == NULL) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_camera_relative_pose: an argument is NULL");
   }
-  vf_status s = vf_check_rigid(a->T_BS, "vf_camera_relative_pose: first camera's T_BS");
-  if (s == VF_OK) s = vf_check_rigid(b->T_BS, "vf_camera_relative_pose: second camera's T_BS");
+  vf_status s = vf_rigid_check(a->T_BS, "vf_camera_relative_pose: first camera's T_BS");
+  if (s == VF_OK) s = vf_rigid_check(b->T_BS, "vf_camera_relative_pose: second camera's T_BS");
   if (s != VF_OK) return s;
   /* T_ba = T_BS_b^-1 T_BS_a, with the rigid inverse (R^T, -R^T t). */
   const double* A = a->T_BS;

@@ -2,8 +2,11 @@
  * (modules/calib3d/src/calibration.cpp, cvRodrigues2). */
 #include "vf_rectify_math.h"
 
+#include "vf_error.h"
+
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 
 void vf_m3_mul(const double a[9], const double b[9], double c[9]) {
   double t[9];
@@ -117,4 +120,31 @@ double vf_m3_orthonormality_error(const double R[9]) {
     if (e > worst) worst = e;
   }
   return worst;
+}
+
+int vf_all_finite(const double* v, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (!isfinite(v[i])) return 0;
+  }
+  return 1;
+}
+
+/* Checks that a row-major 4x4 is a rigid transform: finite, last row 0 0 0 1, rotation
+ * orthonormal to 1e-6 (calibration files print 9 to 12 digits) with determinant +1. */
+vf_status vf_rigid_check(const double T[16], const char* what) {
+  if (!vf_all_finite(T, 16))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s has a NaN or infinity", what);
+  if (fabs(T[12]) > 1e-9 || fabs(T[13]) > 1e-9 || fabs(T[14]) > 1e-9 || fabs(T[15] - 1.0) > 1e-9) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: last row is not 0 0 0 1", what);
+  }
+  double R[9] = {T[0], T[1], T[2], T[4], T[5], T[6], T[8], T[9], T[10]};
+  double err = vf_m3_orthonormality_error(R);
+  double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
+               R[2] * (R[3] * R[7] - R[4] * R[6]);
+  if (!(err < 1e-6) || det < 0) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: rotation part is not a rotation (|R^T R - I| = %.3g, det = %.6f)", what,
+                   err, det);
+  }
+  return VF_OK;
 }

@@ -4,6 +4,8 @@
 #ifndef VF_RECTIFY_MATH_H
 #define VF_RECTIFY_MATH_H
 
+#include "viofront/vf_status.h"
+
 /* c = a b */
 void vf_m3_mul(const double a[9], const double b[9], double c[9]);
 /* c = a b^T */
@@ -25,5 +27,12 @@ void vf_rodrigues_from_matrix(const double R[9], double r[3]);
 
 /* Largest deviation of R^T R from the identity. */
 double vf_m3_orthonormality_error(const double R[9]);
+
+/* 1 when all n values are finite. */
+int vf_all_finite(const double* v, int n);
+
+/* VF_OK when a row-major 4x4 is a rigid transform (finite, last row 0 0 0 1, rotation
+ * orthonormal to 1e-6 with determinant +1); else VF_ERR_INVALID_ARG naming `what`. */
+vf_status vf_rigid_check(const double T[16], const char* what);
 
 #endif

@@ -141,7 +141,9 @@ vf_status vf_remap_create(vf_context* ctx, const vf_remap_config* config, vf_rem
   r->ctx = ctx;
   r->config = *config;
   r->map_stride = (config->out_width + 3) & ~3;
-  size_t map_bytes = (size_t)r->map_stride * config->out_height * 2 * sizeof(int32_t);
+  /* A whole number of 64-byte lines: aligned_alloc wants a multiple of the alignment. */
+  size_t map_bytes =
+      ((size_t)r->map_stride * config->out_height * 2 * sizeof(int32_t) + 63) & ~(size_t)63;
   r->map_host = aligned_alloc(64, map_bytes);
   if (r->map_host != NULL) {
     vf_remap_build(r, iKR);

@@ -56,4 +56,12 @@ static inline vf_camera euroc_camera(int which) {
   return c;
 }
 
+/* Field by field (a struct may hold padding bytes that memcmp would see). */
+static inline int camera_equal(const vf_camera* a, const vf_camera* b) {
+  return a->width == b->width && a->height == b->height && a->fx == b->fx && a->fy == b->fy &&
+         a->cx == b->cx && a->cy == b->cy && a->distortion == b->distortion &&
+         memcmp(a->k, b->k, sizeof a->k) == 0 && memcmp(a->T_BS, b->T_BS, sizeof a->T_BS) == 0 &&
+         a->rate_hz == b->rate_hz;
+}
+
 #endif

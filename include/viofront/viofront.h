@@ -3,7 +3,9 @@
 #define VIOFRONT_H
 
 #include <viofront/vf_camera.h>
+#include <viofront/vf_config.h>
 #include <viofront/vf_context.h>
+#include <viofront/vf_euroc.h>
 #include <viofront/vf_image.h>
 #include <viofront/vf_imu.h>
 #include <viofront/vf_keypoint.h>
