@@ -1,6 +1,7 @@
 /* The frontend handle: configuration, creation of every stage and buffer, the IMU input, the
  * back channel, and vf_frontend_process's bookkeeping around the frame steps. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,17 +35,15 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
   const char* fn = "vf_frontend_create";
   const vf_track_policy* f = &c->features;
   if (f->max_features < 1 || f->max_features > 65536)
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.max_features %d is outside 1..65536",
-                   fn, f->max_features);
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.max_features %d is outside 1..65536", fn,
+                   f->max_features);
   if (f->min_tracks < 0 || f->min_tracks > f->max_features)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.min_tracks %d is outside 0..%d", fn,
                    f->min_tracks, f->max_features);
   if (!(f->min_distance_px >= 0 && f->min_distance_px < 1e4f))
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.min_distance_px is not in [0, 1e4)",
-                   fn);
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.min_distance_px is not in [0, 1e4)", fn);
   if (!(f->fb_threshold_px >= 0 && f->fb_threshold_px < 1e4f))
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.fb_threshold_px is not in [0, 1e4)",
-                   fn);
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.fb_threshold_px is not in [0, 1e4)", fn);
   if (f->border_px < 0 || f->border_px > 1000)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.border_px %d is outside 0..1000", fn,
                    f->border_px);
@@ -53,8 +52,8 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
                    c->pyramid_levels, VF_PYRAMID_MAX_LEVELS);
   if (c->tracker.levels > c->pyramid_levels || c->detector.max_level >= c->pyramid_levels)
     return vf_fail(NULL, VF_ERR_INVALID_ARG,
-                   "%s: tracker.levels %d and detector.max_level %d need pyramid_levels %d",
-                   fn, c->tracker.levels, c->detector.max_level, c->pyramid_levels);
+                   "%s: tracker.levels %d and detector.max_level %d need pyramid_levels %d", fn,
+                   c->tracker.levels, c->detector.max_level, c->pyramid_levels);
   if (c->imu_capacity < 2 || c->imu_capacity > 1000000 || c->imu_max_gap_ns <= 0)
     return vf_fail(NULL, VF_ERR_INVALID_ARG,
                    "%s: imu_capacity %d (2..1000000) or imu_max_gap_ns is out of range", fn,
@@ -162,8 +161,8 @@ vf_status vf_frontend_create(vf_context* ctx, const vf_frontend_config* config,
   }
   if (s == VF_OK) s = vf_frontend_alloc_host(fe);
   if (s == VF_OK)
-    s = vf_frontend_alloc_images(fe, ctx->backend == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE
-                                                                     : VF_MEMORY_HOST);
+    s = vf_frontend_alloc_images(
+        fe, ctx->backend == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST);
   if (s != VF_OK) {
     /* Keep the failing stage's message through the clean-up. */
     char msg[VF_ERROR_MESSAGE_MAX];

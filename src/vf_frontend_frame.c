@@ -33,7 +33,7 @@ static void vf_frontend_guesses(vf_frontend* fe, int64_t t_ns, int n) {
 
 /* Forward tracking, then backward from the results: a track survives when both converge and
  * the backward result lands within fb_threshold_px of where the track started. */
-static vf_status vf_frontend_track(vf_frontend* fe, int64_t t_ns, int* lost) {
+static vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
   int n = vf_frontend_tracks_requests(fe, fe->requests);
   *lost = 0;
   if (n == 0 || !fe->have_previous) return VF_OK;
@@ -56,8 +56,8 @@ static vf_status vf_frontend_track(vf_frontend* fe, int64_t t_ns, int* lost) {
     }
   }
   fe->frame_committed = 1;
-  *lost = vf_frontend_tracks_update(fe, fe->requests, fe->results, fb > 0 ? fe->back_results : NULL,
-                                    n);
+  *lost =
+      vf_frontend_tracks_update(fe, fe->requests, fe->results, fb > 0 ? fe->back_results : NULL, n);
   return VF_OK;
 }
 
@@ -66,12 +66,13 @@ static vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   *added = 0;
   if (vf_frontend_tracks_live(fe) >= fe->cfg.features.min_tracks) return VF_OK;
   vf_frontend_tracks_occupancy(fe, fe->occupancy);
-  vf_status s = vf_detector_detect(fe->detector, fe->pyramid[fe->cur], fe->occupancy,
-                                   VF_MEMORY_HOST);
+  vf_status s =
+      vf_detector_detect(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
   const vf_keypoint* kp = NULL;
   int count = 0;
   if (s == VF_OK) s = vf_detector_keypoints(fe->detector, &kp, &count);
-  if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_detector_last_error(fe->detector));
+  if (s != VF_OK)
+    return vf_fail(&fe->err, s, "detection: %s", vf_detector_last_error(fe->detector));
   fe->frame_committed = 1;
   *added = vf_frontend_tracks_add(fe, kp, count);
   return VF_OK;
@@ -91,7 +92,7 @@ vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* l
 
   int lost = 0, added = 0;
   vf_stage_clock_mark(clk, VF_STAGE_TRACK);
-  s = vf_frontend_track(fe, t_ns, &lost);
+  s = vf_frontend_track_all(fe, t_ns, &lost);
   vf_stage_clock_mark(clk, VF_STAGE_DETECT);
   if (s == VF_OK) s = vf_frontend_replenish(fe, &added);
   vf_stage_clock_mark(clk, VF_STAGE_STEREO);

@@ -49,15 +49,15 @@ struct vf_frontend {
 
   /* stages */
   vf_remap* remap[2];
-  vf_image rectified[2];    /* context memory */
-  vf_pyramid* pyramid[2];   /* ping-pong: [cur] is this frame's, [!cur] the previous one */
+  vf_image rectified[2];  /* context memory */
+  vf_pyramid* pyramid[2]; /* ping-pong: [cur] is this frame's, [!cur] the previous one */
   int cur;
   vf_detector* detector;
   vf_tracker* tracker;
   vf_grid grid;
   vf_stereo* stereo;
-  vf_image disparity;       /* U16, context memory */
-  vf_image disparity_host;  /* CUDA with host output: the map and the rectified left copied */
+  vf_image disparity;      /* U16, context memory */
+  vf_image disparity_host; /* CUDA with host output: the map and the rectified left copied */
   vf_image rectified_host;
   vf_sampler* sampler;
   vf_imu_buffer* imu;
@@ -75,7 +75,7 @@ struct vf_frontend {
   vf_track_result* results;
   vf_track_request* back_requests;
   vf_track_result* back_results;
-  float* xy;           /* feature positions for the sampler */
+  float* xy; /* feature positions for the sampler */
   uint16_t* disp_values;
   uint8_t* occupancy;  /* one byte per detector cell */
   vf_feature* records; /* what the callback gets: left records, then right ones */

@@ -25,8 +25,7 @@ vf_status vf_frontend_predict(vf_frontend* fe, const uint64_t* ids, const float*
   VF_CHECK_ARG_NOT_NULL(&fe->err, uv);
   for (int i = 0; i < count; ++i) {
     if (!isfinite(uv[2 * i]) || !isfinite(uv[2 * i + 1])) {
-      return vf_fail(&fe->err, VF_ERR_INVALID_ARG, "vf_frontend_predict: uv[%d] is not finite",
-                     i);
+      return vf_fail(&fe->err, VF_ERR_INVALID_ARG, "vf_frontend_predict: uv[%d] is not finite", i);
     }
   }
   /* Later predictions of an id replace earlier ones; at most one per live track is kept. */

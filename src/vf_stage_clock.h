@@ -4,6 +4,7 @@
 #ifndef VF_STAGE_CLOCK_H
 #define VF_STAGE_CLOCK_H
 
+#include <stddef.h>
 #include <time.h>
 
 #include "vf_context_internal.h"

@@ -12,9 +12,9 @@ typedef struct replay_options {
   const char* sequence; /* folder holding mav0 */
   const char* config;   /* viofront YAML, or NULL for the defaults */
   vf_backend backend;
-  int realtime;        /* 1: pace the replay at the recorded rate */
-  int max_frames;      /* 0 = all */
-  const char* csv;     /* features CSV path, or NULL */
+  int realtime;              /* 1: pace the replay at the recorded rate */
+  int max_frames;            /* 0 = all */
+  const char* csv;           /* features CSV path, or NULL */
   const char* disparity_dir; /* 16-bit PNG disparity maps written here, or NULL */
   const char* overlay_dir;   /* overlay pictures written here, or NULL */
   int overlay_frames[16];    /* frame numbers to draw */

@@ -12,8 +12,7 @@ FILE* replay_csv_open(const char* path) {
 void replay_csv_write(FILE* f, const vf_feature_frame* frame) {
   for (int i = 0; i < frame->count; ++i) {
     const vf_feature* p = &frame->features[i];
-    fprintf(f, "%" PRId64 ",%" PRIu64 ",%d,%.3f,%.3f,%.6f,%.6f,%.5f,%.5f,%.3f,%.4f\n",
-            frame->t_ns, p->id, p->camera, p->u, p->v, p->x, p->y, p->vx, p->vy, p->disparity,
-            p->depth_m);
+    fprintf(f, "%" PRId64 ",%" PRIu64 ",%d,%.3f,%.3f,%.6f,%.6f,%.5f,%.5f,%.3f,%.4f\n", frame->t_ns,
+            p->id, p->camera, p->u, p->v, p->x, p->y, p->vx, p->vy, p->disparity, p->depth_m);
   }
 }

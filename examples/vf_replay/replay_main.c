@@ -50,7 +50,8 @@ static void on_features(const vf_feature_frame* frame, void* user) {
     st->last_frame = *frame;
     st->last_frame.features = copy;
   }
-  if (!st->opt->quiet && (frame->sequence % 20 == 0 || (long)frame->sequence + 1 == st->total_pairs)) {
+  if (!st->opt->quiet &&
+      (frame->sequence % 20 == 0 || (long)frame->sequence + 1 == st->total_pairs)) {
     double fps = st->stats.frames / (st->stats.wall_s > 0 ? st->stats.wall_s : 1.0);
     fprintf(stderr, "\rframe %5llu/%ld  %7.1f fps  %4d tracked  %4d new  ",
             (unsigned long long)frame->sequence + 1, st->total_pairs, fps, frame->tracked,
@@ -105,13 +106,13 @@ static int configure(const replay_options* opt, vf_euroc* reader, vf_frontend_co
     fprintf(stderr, "vf_replay: %s\n", vf_euroc_last_error(reader));
     return -1;
   }
-  if (opt->disparity_dir != NULL || opt->overlay_dir != NULL || vf_euroc_groundtruth_count(reader) > 0)
+  if (opt->disparity_dir != NULL || opt->overlay_dir != NULL ||
+      vf_euroc_groundtruth_count(reader) > 0)
     fc->disparity_location = VF_MEMORY_HOST;
   return 0;
 }
 
-static int replay(const replay_options* opt, vf_context* ctx, vf_euroc* reader,
-                  replay_state* st) {
+static int replay(const replay_options* opt, vf_context* ctx, vf_euroc* reader, replay_state* st) {
   vf_frontend_config fc;
   if (configure(opt, reader, &fc) != 0) return 1;
   vf_frontend_callbacks cb = {on_features, on_disparity, st};
@@ -191,8 +192,8 @@ int main(int argc, char** argv) {
   replay_state st;
   memset(&st, 0, sizeof st);
   st.opt = &opt;
-  st.total_pairs = opt.max_frames > 0 && opt.max_frames < info.stereo_pairs ? opt.max_frames
-                                                                            : info.stereo_pairs;
+  st.total_pairs =
+      opt.max_frames > 0 && opt.max_frames < info.stereo_pairs ? opt.max_frames : info.stereo_pairs;
   int rc = 0;
   if (opt.csv != NULL && (st.csv = replay_csv_open(opt.csv)) == NULL) {
     fprintf(stderr, "vf_replay: cannot write %s\n", opt.csv);

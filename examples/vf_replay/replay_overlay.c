@@ -33,8 +33,8 @@ vf_status replay_overlay_write(const char* path, const vf_image* left,
   if (s != VF_OK) return s;
   for (int y = 0; y < h; ++y) {
     const uint8_t* g = (const uint8_t*)left->data + (size_t)y * left->stride_bytes;
-    const uint16_t* d = (const uint16_t*)((const uint8_t*)disparity->data +
-                                          (size_t)y * disparity->stride_bytes);
+    const uint16_t* d =
+        (const uint16_t*)((const uint8_t*)disparity->data + (size_t)y * disparity->stride_bytes);
     for (int x = 0; x < w; ++x) {
       uint8_t grey[3] = {g[x], g[x], g[x]}, col[3] = {0, 0, 0};
       put(&out, x, y, grey);

@@ -56,8 +56,8 @@ void replay_stats_print(const replay_stats* st, FILE* out) {
   fprintf(out,
           "mean ms per frame: rectify %.3f pyramid %.3f track %.3f detect %.3f "
           "stereo %.3f features %.3f total %.3f\n",
-          s->rectify_ms / n, s->pyramid_ms / n, s->track_ms / n,
-          s->detect_ms / n, s->stereo_ms / n, s->features_ms / n, s->total_ms / n);
+          s->rectify_ms / n, s->pyramid_ms / n, s->track_ms / n, s->detect_ms / n, s->stereo_ms / n,
+          s->features_ms / n, s->total_ms / n);
 }
 
 void replay_stats_free(replay_stats* st) {

@@ -6,6 +6,7 @@
  *
  *   vf_vo SEQUENCE [--backend auto|cpu|cuda] [--max-frames N] */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <viofront/viofront.h>
@@ -20,16 +21,13 @@ typedef struct vo_point {
 typedef struct vo_state {
   vo_point* prev; /* previous frame's points, sorted by id */
   int prev_count;
-  double* P;  /* scratch: matched points and pixels */
+  double* P; /* scratch: matched points and pixels */
   double* uv;
   int capacity;
-  vo_pose motion;  /* previous frame -> current, the guess for the next solve */
-  vo_pose T_w_c;   /* camera (rectified left) in the first camera's frame */
-  int64_t t_first_ns;
-  double traj[3];
+  vo_pose motion; /* previous frame -> current, the guess for the next solve */
+  vo_pose T_w_c;  /* camera (rectified left) in the first camera's frame */
   int frames, solved, failed;
-  double path_m, last[3];
-  int64_t* times;  /* per frame: time and estimated position, for the evaluation */
+  int64_t* times; /* per frame: time and estimated position, for the evaluation */
   double* positions;
   int history_cap;
 } vo_state;
@@ -88,7 +86,6 @@ static void on_features(const vf_feature_frame* fr, void* user) {
     ++n;
   }
   if (s->frames == 0) {
-    s->t_first_ns = fr->t_ns;
     vo_pose_identity(&s->T_w_c);
     vo_pose_identity(&s->motion);
   } else {
@@ -162,9 +159,10 @@ static void evaluate(const vo_state* s, const vf_euroc* reader, const vf_fronten
     err = sqrt(d);
     if (err > max_err) max_err = err;
   }
-  printf("vf_vo: %d frames, PnP solved %d; path %.3f m, final position error %.3f m (%.2f%% of "
-         "the path), largest %.3f m\n",
-         s->frames, s->solved, path, err, path > 0 ? 100 * err / path : 0.0, max_err);
+  printf(
+      "vf_vo: %d frames, PnP solved %d; path %.3f m, final position error %.3f m (%.2f%% of "
+      "the path), largest %.3f m\n",
+      s->frames, s->solved, path, err, path > 0 ? 100 * err / path : 0.0, max_err);
 }
 
 int main(int argc, char** argv) {

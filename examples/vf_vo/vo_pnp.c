@@ -82,8 +82,8 @@ static int solve6(double A[36], double b[6], double x[6]) {
 }
 
 /* One Gauss-Newton pass over the points flagged in `use`; returns the step's size. */
-static double gn_step(const double* P, const double* uv, int n, const unsigned char* use,
-                      double f, double cx, double cy, vo_pose* pose) {
+static double gn_step(const double* P, const double* uv, int n, const unsigned char* use, double f,
+                      double cx, double cy, vo_pose* pose) {
   double A[36] = {0}, g[6] = {0};
   for (int i = 0; i < n; ++i) {
     if (!use[i]) continue;

@@ -16,7 +16,7 @@ void vo_pose_inverse(const vo_pose* a, vo_pose* out);
 /* points: n (X, Y, Z) in the previous camera; pixels: n (u, v) in the current one; camera
  * f, cx, cy. Returns the number of inliers (reprojection error under 2 px), or -1 when fewer
  * than 6 points are usable. */
-int vo_pnp_solve(const double* points, const double* pixels, int n, double f, double cx,
-                 double cy, vo_pose* pose);
+int vo_pnp_solve(const double* points, const double* pixels, int n, double f, double cx, double cy,
+                 vo_pose* pose);
 
 #endif

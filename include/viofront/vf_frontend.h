@@ -68,13 +68,13 @@ typedef struct vf_feature_frame {
 typedef struct vf_disparity_frame {
   int64_t t_ns;
   uint64_t sequence;
-  vf_image disparity;  /* U16 of the rectified size: value / 2^VF_STEREO_SUBPIXEL_BITS pixels
-                          with sub-pixel on, whole pixels otherwise; VF_STEREO_INVALID where
-                          unknown. Host or device memory (vf_frontend_config.disparity_location);
-                          valid during the callback only. */
+  vf_image disparity;      /* U16 of the rectified size: value / 2^VF_STEREO_SUBPIXEL_BITS pixels
+                              with sub-pixel on, whole pixels otherwise; VF_STEREO_INVALID where
+                              unknown. Host or device memory (vf_frontend_config.disparity_location);
+                              valid during the callback only. */
   vf_image rectified_left; /* the 8-bit rectified left image the map belongs to, in the same
                               memory as the map; valid during the callback only */
-  int fractional_bits;      /* 4 with sub-pixel on, else 0 */
+  int fractional_bits;     /* 4 with sub-pixel on, else 0 */
   int min_disparity, max_disparity; /* the searched range, pixels */
   double f, cx, cy, baseline_m;
 } vf_disparity_frame;
