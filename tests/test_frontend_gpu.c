@@ -89,9 +89,10 @@ static void compare(const run* a, const run* b) {
       }
     }
   }
-  printf("tracks compared %ld (%ld in one backend only), within 0.02 px %.2f%%, same disparity "
-         "%.2f%%\n",
-         pairs, only_one, 100.0 * close / pairs, 100.0 * same_disp / both_disp);
+  printf(
+      "tracks compared %ld (%ld in one backend only), within 0.02 px %.2f%%, same disparity "
+      "%.2f%%\n",
+      pairs, only_one, 100.0 * close / pairs, 100.0 * same_disp / both_disp);
   CHECK(pairs > 1000);
   CHECK(only_one <= pairs / 50);
   CHECK(close >= pairs * 98 / 100);

@@ -3,6 +3,7 @@
 
 const bench_stage bench_stages[] = {
     {"pyramid", bench_pyramid},
+    {"frontend", bench_frontend},
     {"stereo", bench_stereo},
     {"detector", bench_detector},
     {NULL, NULL},
