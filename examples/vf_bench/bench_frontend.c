@@ -64,8 +64,10 @@ static int bench_frontend_input(vf_context* ctx, const bench_options* opt, bench
   if (j == NULL) return 1;
   j->t_ns = 1000000000;
   vf_frontend_config fc = vf_frontend_config_default();
-  fc.cam0 = vf_camera_euroc(0);
-  fc.cam1 = vf_camera_euroc(1);
+  vf_camera rig[2];
+  vf_euroc_vi_sensor(rig, NULL);
+  fc.cam0 = rig[0];
+  fc.cam1 = rig[1];
   fc.features.max_features = 200;
   fc.features.min_tracks = 200;
   fc.stereo.median = 0;

@@ -34,10 +34,6 @@ typedef struct vf_camera {
 /* 752x480, f = 458, principal point at the centre, no distortion, T_BS = identity, 20 Hz. */
 VF_API vf_camera vf_camera_default(void);
 
-/* EuRoC MAV's VI-Sensor camera `which` (0 = cam0, the left; 1 = cam1) with the official
- * calibration: 752x480, radial-tangential distortion, T_BS, 20 Hz. */
-VF_API vf_camera vf_camera_euroc(int which);
-
 /* VF_OK when every field is finite and in range (size 1..32768, focal lengths > 0, T_BS a rigid
  * transform); otherwise VF_ERR_INVALID_ARG naming the field. */
 VF_API vf_status vf_camera_check(const vf_camera* cam);
