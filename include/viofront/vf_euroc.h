@@ -112,6 +112,11 @@ VF_API vf_status vf_euroc_groundtruth_at(const vf_euroc* reader, int64_t t_ns, v
 
 VF_API const char* vf_euroc_last_error(const vf_euroc* reader);
 
+/* The official calibration of EuRoC's VI-Sensor (the cam0, cam1 and imu0 sensor.yaml of the
+ * MAV datasets: 752x480 at 20 Hz, radial-tangential; IMU at 200 Hz), for tools and tests that
+ * have no dataset at hand. Either pointer may be NULL. */
+VF_API void vf_euroc_vi_sensor(vf_camera cams[2], vf_imu_calib* imu);
+
 #ifdef __cplusplus
 }
 #endif
