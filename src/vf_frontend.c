@@ -16,6 +16,7 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.pyramid_levels = 4;
   c.detector = vf_detector_config_default();
   c.tracker = vf_tracker_config_default();
+  c.tracker.template_mode = VF_TEMPLATE_FIRST_OBSERVATION;
   c.stereo = vf_stereo_config_default();
   c.features.max_features = 1000;
   c.features.min_tracks = 200;

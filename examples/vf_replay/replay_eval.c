@@ -1,8 +1,10 @@
-/* Ground-truth evaluation of a replay on a vf_synth sequence. A feature's 3-D point comes from
- * the rendered depth at its first observation (raw cam0 pixel, depth0/<t>.png, 1/5000 m) and the
- * true pose; every later observation of the track is compared with that point's projection at
- * the frame's true pose. Disparity maps are compared with disparity/<t>.png (1/256 px) when the
- * ground truth was rendered for the same rectification. */
+/* Ground-truth evaluation of a replay on a vf_synth sequence. An observation's 3-D point comes
+ * from the rendered depth at it (raw cam0 pixel, depth0/<t>.png, 1/5000 m) and the true pose.
+ * Two errors per tracked observation: the step error against the projection of the track's
+ * previous observation's point (what one tracking step got wrong), and the drift against the
+ * projection of its first observation's point (what the track accumulated). Disparity maps are
+ * compared with disparity/<t>.png (1/256 px) when the ground truth was rendered for the same
+ * rectification. */
 #include "replay_eval.h"
 
 #include <math.h>
@@ -11,9 +13,14 @@
 #include <sys/stat.h>
 
 typedef struct eval_point {
-  double X[3]; /* world */
-  int valid;
+  double first[3], last[3]; /* world points of the first and the previous observation */
+  int first_valid, last_valid;
 } eval_point;
+
+typedef struct eval_errors {
+  double* v;
+  long count, cap;
+} eval_errors;
 
 struct replay_eval {
   char root[2048];
@@ -21,8 +28,7 @@ struct replay_eval {
   vf_camera cam0;
   eval_point* points; /* by track id */
   size_t point_cap;
-  double* errors;
-  long error_count, error_cap;
+  eval_errors step, drift;
   double gt_f, gt_cx, gt_cy; /* rectification of the disparity ground truth */
   long disparity_frames, gt_pixels, valid, bad[3];
 };
@@ -88,15 +94,38 @@ static eval_point* eval_slot(replay_eval* e, uint64_t id) {
   return &e->points[id];
 }
 
-static void eval_add_error(replay_eval* e, double err) {
-  if (e->error_count == e->error_cap) {
-    long cap = e->error_cap ? 2 * e->error_cap : 4096;
-    double* p = realloc(e->errors, (size_t)cap * sizeof *p);
+static void eval_add_error(eval_errors* e, double err) {
+  if (e->count == e->cap) {
+    long cap = e->cap ? 2 * e->cap : 4096;
+    double* p = realloc(e->v, (size_t)cap * sizeof *p);
     if (p == NULL) return;
-    e->errors = p;
-    e->error_cap = cap;
+    e->v = p;
+    e->cap = cap;
   }
-  e->errors[e->error_count++] = err;
+  e->v[e->count++] = err;
+}
+
+/* The pixel error of an observation against world point X seen at pose (R, p). */
+static void eval_compare(const replay_eval* e, const double R[9], const double p[3],
+                         const double X[3], const vf_feature* f, eval_errors* out) {
+  double d[3] = {X[0] - p[0], X[1] - p[1], X[2] - p[2]}, Xc[3], uv[2];
+  for (int k = 0; k < 3; ++k) Xc[k] = R[k] * d[0] + R[3 + k] * d[1] + R[6 + k] * d[2];
+  if (vf_camera_project(&e->cam0, Xc, uv) == VF_OK)
+    eval_add_error(out, hypot(uv[0] - f->u, uv[1] - f->v));
+}
+
+/* The world point of an observation from the rendered depth at its nearest pixel. */
+static int eval_backproject(const vf_image* depth, const double R[9], const double p[3],
+                            const vf_feature* f, double X[3]) {
+  int x = (int)lrint(f->u), y = (int)lrint(f->v);
+  if (depth->data == NULL || x < 0 || y < 0 || x >= depth->width || y >= depth->height) return 0;
+  uint16_t z16 =
+      ((const uint16_t*)((const uint8_t*)depth->data + (size_t)y * depth->stride_bytes))[x];
+  if (z16 == 0) return 0;
+  double z = z16 / 5000.0, Xc[3] = {f->x * z, f->y * z, z};
+  for (int k = 0; k < 3; ++k)
+    X[k] = R[3 * k] * Xc[0] + R[3 * k + 1] * Xc[1] + R[3 * k + 2] * Xc[2] + p[k];
+  return 1;
 }
 
 void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
@@ -105,30 +134,18 @@ void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
   vf_image depth = {0};
   char path[2200];
   snprintf(path, sizeof path, "%s/groundtruth/depth0/%lld.png", e->root, (long long)fr->t_ns);
-  int have_depth = vf_png_read_gray16(path, &depth) == VF_OK;
+  if (vf_png_read_gray16(path, &depth) != VF_OK) memset(&depth, 0, sizeof depth);
   for (int i = 0; i < fr->count; ++i) {
     const vf_feature* f = &fr->features[i];
     eval_point* pt = f->camera == 0 ? eval_slot(e, f->id) : NULL;
     if (pt == NULL || isnan(f->u)) continue;
     if (f->age == 1) {
-      /* A new track: its point from the rendered depth at the nearest pixel. */
-      int x = (int)lrint(f->u), y = (int)lrint(f->v);
-      pt->valid = 0;
-      if (!have_depth || x < 0 || y < 0 || x >= depth.width || y >= depth.height) continue;
-      uint16_t z16 =
-          ((const uint16_t*)((const uint8_t*)depth.data + (size_t)y * depth.stride_bytes))[x];
-      if (z16 == 0) continue;
-      double z = z16 / 5000.0, Xc[3] = {f->x * z, f->y * z, z};
-      for (int k = 0; k < 3; ++k)
-        pt->X[k] = R[3 * k] * Xc[0] + R[3 * k + 1] * Xc[1] + R[3 * k + 2] * Xc[2] + p[k];
-      pt->valid = 1;
-      continue;
+      pt->first_valid = eval_backproject(&depth, R, p, f, pt->first);
+    } else {
+      if (pt->first_valid) eval_compare(e, R, p, pt->first, f, &e->drift);
+      if (pt->last_valid) eval_compare(e, R, p, pt->last, f, &e->step);
     }
-    if (!pt->valid) continue;
-    double d[3] = {pt->X[0] - p[0], pt->X[1] - p[1], pt->X[2] - p[2]}, Xc[3], uv[2];
-    for (int k = 0; k < 3; ++k) Xc[k] = R[k] * d[0] + R[3 + k] * d[1] + R[6 + k] * d[2];
-    if (vf_camera_project(&e->cam0, Xc, uv) != VF_OK) continue;
-    eval_add_error(e, hypot(uv[0] - f->u, uv[1] - f->v));
+    pt->last_valid = eval_backproject(&depth, R, p, f, pt->last);
   }
   vf_image_free(&depth);
 }
@@ -169,21 +186,26 @@ static int cmp_double(const void* a, const void* b) {
   return x < y ? -1 : x > y;
 }
 
-void replay_eval_get(const replay_eval* e, replay_eval_summary* s) {
-  memset(s, 0, sizeof *s);
-  s->observations = e->error_count;
-  if (e->error_count > 0) {
-    qsort(e->errors, (size_t)e->error_count, sizeof *e->errors, cmp_double);
-    double sum = 0;
-    long within = 0;
-    for (long i = 0; i < e->error_count; ++i) {
-      sum += e->errors[i];
-      within += e->errors[i] <= 1.0;
-    }
-    s->median_px = e->errors[e->error_count / 2];
-    s->mean_px = sum / e->error_count;
-    s->within_1px = (double)within / e->error_count;
+static void eval_stats(eval_errors* e, replay_eval_errors* out) {
+  memset(out, 0, sizeof *out);
+  out->observations = e->count;
+  if (e->count == 0) return;
+  qsort(e->v, (size_t)e->count, sizeof *e->v, cmp_double);
+  double sum = 0;
+  long within = 0;
+  for (long i = 0; i < e->count; ++i) {
+    sum += e->v[i];
+    within += e->v[i] <= 1.0;
   }
+  out->median_px = e->v[e->count / 2];
+  out->mean_px = sum / e->count;
+  out->within_1px = (double)within / e->count;
+}
+
+void replay_eval_get(replay_eval* e, replay_eval_summary* s) {
+  memset(s, 0, sizeof *s);
+  eval_stats(&e->step, &s->step);
+  eval_stats(&e->drift, &s->drift);
   s->disparity_frames = e->disparity_frames;
   if (e->gt_pixels > 0) {
     s->bad1 = (double)e->bad[0] / e->gt_pixels;
@@ -193,13 +215,17 @@ void replay_eval_get(const replay_eval* e, replay_eval_summary* s) {
   }
 }
 
-void replay_eval_print(const replay_eval* e, FILE* out) {
+void replay_eval_print(replay_eval* e, FILE* out) {
   replay_eval_summary s;
   replay_eval_get(e, &s);
-  fprintf(out,
-          "ground truth: tracking error over %ld observations: median %.3f px, mean %.3f px, "
-          "%.1f%% within 1 px\n",
-          s.observations, s.median_px, s.mean_px, 100 * s.within_1px);
+  const replay_eval_errors* t[2] = {&s.step, &s.drift};
+  const char* name[2] = {"step (from the previous frame)", "drift (from the first observation)"};
+  for (int k = 0; k < 2; ++k) {
+    fprintf(out,
+            "ground truth: tracking %s over %ld observations: median %.3f px, mean %.3f px, "
+            "%.1f%% within 1 px\n",
+            name[k], t[k]->observations, t[k]->median_px, t[k]->mean_px, 100 * t[k]->within_1px);
+  }
   if (s.disparity_frames > 0) {
     fprintf(out,
             "ground truth: disparity over %ld frames: bad-1 %.2f%%, bad-2 %.2f%%, bad-3 %.2f%%, "
@@ -213,6 +239,7 @@ void replay_eval_print(const replay_eval* e, FILE* out) {
 void replay_eval_close(replay_eval* e) {
   if (e == NULL) return;
   free(e->points);
-  free(e->errors);
+  free(e->step.v);
+  free(e->drift.v);
   free(e);
 }
