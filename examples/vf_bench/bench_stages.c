@@ -4,5 +4,6 @@
 const bench_stage bench_stages[] = {
     {"pyramid", bench_pyramid},
     {"stereo", bench_stereo},
+    {"detector", bench_detector},
     {NULL, NULL},
 };

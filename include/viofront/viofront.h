@@ -4,6 +4,7 @@
 
 #include <viofront/vf_context.h>
 #include <viofront/vf_disparity_io.h>
+#include <viofront/vf_detector.h>
 #include <viofront/vf_image.h>
 #include <viofront/vf_imu.h>
 #include <viofront/vf_keypoint.h>

@@ -1,0 +1,55 @@
+/* FAST detection shared by the backends: the job description both execute, the one-bit arc
+ * lookup table (built on the host, used by the CUDA kernels) and the CPU reference. */
+#ifndef VF_FAST_CPU_H
+#define VF_FAST_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "viofront/vf_keypoint.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VF_FAST_LUT_WORDS 2048 /* 2^16 bits */
+#define VF_FAST_MAX_LEVELS 8
+
+/* One searched pyramid level: its pixels and (CPU only) its response map, `pitch` floats per
+ * row. */
+typedef struct vf_fast_level {
+  const uint8_t* image;
+  size_t stride;
+  int width, height;
+  float* response;
+  int pitch;
+} vf_fast_level;
+
+/* Everything one detection needs; pointers are in the backend's memory. */
+typedef struct vf_fast_job {
+  int first_level; /* pyramid level of level[0] */
+  int levels;      /* searched levels: first_level .. first_level + levels - 1 */
+  vf_fast_level level[VF_FAST_MAX_LEVELS];
+  int threshold, arc_length, score, border;
+  int cell_width, cell_height; /* level-0 pixels */
+  int cols, rows;
+  const uint32_t* lut;      /* CUDA only: the arc table for arc_length */
+  const uint8_t* occupancy; /* NULL or one byte per cell, nonzero = skip */
+  vf_keypoint* cells;       /* out: cols * rows entries */
+} vf_fast_job;
+
+/* Responses are computed on [lo, size - lo) in both directions, lo = max(3, border - 1): every
+ * pixel a candidate (inside the border) or its neighbour can read; the rest stays 0. */
+static inline int vf_fast_response_margin(int border) { return border - 1 > 3 ? border - 1 : 3; }
+
+/* Bit m of `lut` is 1 when the 16-bit circular pattern m holds >= arc_length contiguous ones. */
+void vf_fast_lut_build(int arc_length, uint32_t lut[VF_FAST_LUT_WORDS]);
+
+/* The CPU reference: textbook segment test into the response maps, then plain non-maxima
+ * suppression and the per-cell maximum over the levels, into job->cells. */
+void vf_cpu_fast_detect(const vf_fast_job* job, int threads);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,230 @@
+/* CPU detector: known answers (isolated dots with exact scores, the tie rule across levels, a
+ * rectangle's corners), uniform and smooth images give nothing, the occupancy mask removes
+ * exactly the masked cells, at most one keypoint per cell inside its cell and border, and the
+ * result does not depend on the thread count. */
+#include "test_detector_util.h"
+
+static vf_context* ctx;
+
+static vf_detector_config small_config(int w, int h, int min_level, int max_level) {
+  vf_detector_config c = vf_detector_config_default();
+  c.width = w;
+  c.height = h;
+  c.min_level = min_level;
+  c.max_level = max_level;
+  return c;
+}
+
+/* Single-pixel dots of contrast +-60 on grey 100: every circle pixel differs by 60, so the
+ * scores are known exactly; the dot's neighbours are no corners. */
+static void test_dots(void) {
+  static const int dots[][3] = {{40, 40, 160}, {77, 13, 40}, {100, 70, 160}, {20, 80, 40}};
+  vf_image img;
+  CHECK_OK(vf_image_alloc(&img, 128, 96, VF_PIXEL_U8, VF_MEMORY_HOST));
+  det_fill(&img, 100);
+  for (int i = 0; i < 4; ++i) *det_pixel(&img, dots[i][0], dots[i][1]) = (uint8_t)dots[i][2];
+  *det_pixel(&img, 5, 50) = 160; /* inside the border: never reported */
+  for (int n = 9; n <= 12; ++n) {
+    for (int score = 0; score < 3; ++score) {
+      vf_detector_config c = small_config(128, 96, 0, 0);
+      c.arc_length = n;
+      c.score = (vf_fast_score)score;
+      det_result r = det_run(ctx, &img, &c, NULL);
+      CHECK_OK(r.status);
+      CHECK(r.count == 4);
+      const float expect[3] = {16.0f * 60, 16.0f * (60 - 10), 59.0f};
+      for (int i = 0; i < 4; ++i) {
+        int cell = (dots[i][1] / 32) * 4 + dots[i][0] / 32;
+        const vf_keypoint* k = det_find_cell(&r, cell);
+        CHECK(k != NULL);
+        if (k == NULL) continue;
+        CHECK(k->x == (float)dots[i][0] && k->y == (float)dots[i][1] && k->level == 0);
+        CHECK(k->score == expect[score]);
+      }
+      det_free(&r);
+    }
+  }
+  vf_image_free(&img);
+}
+
+/* A 2x2 dot at even coordinates: four equal maxima on level 0, the same score again as one
+ * pixel on level 1. The tie rule picks level 0, then the top-left pixel; level 1 alone maps
+ * its pixel (32, 16) back to the block's centre (64.5, 32.5). */
+static void test_tie_rule_and_levels(void) {
+  vf_image img;
+  CHECK_OK(vf_image_alloc(&img, 128, 96, VF_PIXEL_U8, VF_MEMORY_HOST));
+  det_fill(&img, 100);
+  for (int y = 32; y < 34; ++y) memset(det_pixel(&img, 64, y), 160, 2);
+  vf_detector_config c = small_config(128, 96, 0, 1);
+  c.score = VF_FAST_SCORE_SAD_CIRCLE;
+  det_result r = det_run(ctx, &img, &c, NULL);
+  CHECK_OK(r.status);
+  CHECK(r.count == 1);
+  if (r.count == 1) {
+    CHECK(r.kp[0].x == 64.0f && r.kp[0].y == 32.0f && r.kp[0].level == 0);
+    CHECK(r.kp[0].score == 960.0f && r.kp[0].cell == 1 * 4 + 2);
+  }
+  det_free(&r);
+  c = small_config(128, 96, 1, 1);
+  c.score = VF_FAST_SCORE_SAD_CIRCLE;
+  r = det_run(ctx, &img, &c, NULL);
+  CHECK(r.count == 1);
+  if (r.count == 1) {
+    CHECK(r.kp[0].x == 64.5f && r.kp[0].y == 32.5f && r.kp[0].level == 1);
+    CHECK(r.kp[0].score == 960.0f);
+  }
+  det_free(&r);
+  vf_image_free(&img);
+}
+
+/* A bright rectangle: its four corners, each well inside a cell, are the only keypoints. */
+static void test_rectangle(void) {
+  static const int corner[4][2] = {{44, 44}, {83, 44}, {44, 75}, {83, 75}};
+  vf_image img;
+  CHECK_OK(vf_image_alloc(&img, 128, 112, VF_PIXEL_U8, VF_MEMORY_HOST));
+  det_fill(&img, 50);
+  for (int y = 44; y < 76; ++y) memset(det_pixel(&img, 44, y), 200, 40);
+  for (int score = 0; score < 3; ++score) {
+    vf_detector_config c = small_config(128, 112, 0, 0);
+    c.score = (vf_fast_score)score;
+    det_result r = det_run(ctx, &img, &c, NULL);
+    CHECK(r.count == 4);
+    for (int i = 0; i < 4; ++i) {
+      int cell = (corner[i][1] / 32) * 4 + corner[i][0] / 32;
+      const vf_keypoint* k = det_find_cell(&r, cell);
+      CHECK(k != NULL);
+      if (k != NULL) {
+        CHECK(fabsf(k->x - (float)corner[i][0]) <= 2.0f);
+        CHECK(fabsf(k->y - (float)corner[i][1]) <= 2.0f);
+      }
+    }
+    det_free(&r);
+  }
+  vf_image_free(&img);
+}
+
+static void test_nothing_to_find(void) {
+  vf_image img;
+  CHECK_OK(vf_image_alloc(&img, 200, 150, VF_PIXEL_U8, VF_MEMORY_HOST));
+  for (int v = 0; v < 256; v += 85) {
+    det_fill(&img, (uint8_t)v);
+    vf_detector_config c = small_config(200, 150, 0, 2);
+    det_result r = det_run(ctx, &img, &c, NULL);
+    CHECK_OK(r.status);
+    CHECK(r.count == 0);
+    det_free(&r);
+  }
+  /* A ramp of one grey level per pixel: circle differences stay within 3 < threshold 10. */
+  for (int y = 0; y < img.height; ++y) {
+    for (int x = 0; x < img.width; ++x) *det_pixel(&img, x, y) = (uint8_t)((x + y) / 2);
+  }
+  vf_detector_config c = small_config(200, 150, 0, 2);
+  det_result r = det_run(ctx, &img, &c, NULL);
+  CHECK(r.count == 0);
+  det_free(&r);
+  vf_image_free(&img);
+}
+
+/* Every keypoint lies in its own cell and inside the border of its level; cells strictly
+ * increase (so at most one keypoint per cell). */
+static void check_layout(const det_result* r, const vf_detector_config* c, const vf_grid* g) {
+  int bad = 0, prev = -1;
+  for (int i = 0; i < r->count; ++i) {
+    const vf_keypoint* k = &r->kp[i];
+    int s = 1 << k->level;
+    float u = (k->x + 0.5f) / (float)s - 0.5f, v = (k->y + 0.5f) / (float)s - 0.5f;
+    int col = (int)(k->x / (float)c->cell_width), row = (int)(k->y / (float)c->cell_height);
+    bad += k->cell <= prev || k->cell != row * g->cols + col || k->score <= 0.0f;
+    bad += k->level < c->min_level || k->level > c->max_level;
+    bad += u < (float)c->border || u >= (float)((c->width >> k->level) - c->border);
+    bad += v < (float)c->border || v >= (float)((c->height >> k->level) - c->border);
+    prev = k->cell;
+  }
+  if (bad) fprintf(stderr, "layout: %d problems in %d keypoints\n", bad, r->count);
+  CHECK(bad == 0);
+}
+
+static void test_mask_and_layout(void) {
+  const int w = 333, h = 250;
+  vf_image img;
+  CHECK_OK(vf_image_alloc(&img, w, h, VF_PIXEL_U8, VF_MEMORY_HOST));
+  det_fill_blocks(&img, 5, 7);
+  vf_detector_config c = small_config(w, h, 0, 2);
+  c.cell_width = 64;
+  c.cell_height = 40;
+  vf_detector* d = NULL;
+  vf_grid g;
+  CHECK_OK(vf_detector_create(ctx, &c, &d));
+  CHECK_OK(vf_detector_grid(d, &g));
+  CHECK(g.cols == 6 && g.rows == 7 && g.cell_width == 64 && g.cell_height == 40);
+  vf_detector_destroy(d);
+  det_result all = det_run(ctx, &img, &c, NULL);
+  CHECK(all.count > g.cols * g.rows / 2);
+  check_layout(&all, &c, &g);
+  int levels_seen[3] = {0, 0, 0};
+  for (int i = 0; i < all.count; ++i) levels_seen[all.kp[i].level]++;
+  printf("mask image: %d keypoints (levels 0/1/2: %d/%d/%d)\n", all.count, levels_seen[0],
+         levels_seen[1], levels_seen[2]);
+
+  uint8_t mask[42];
+  unsigned seed = 9;
+  for (int i = 0; i < 42; ++i) mask[i] = (uint8_t)(vf_test_rand(&seed) % 5u < 2u ? 1 + i : 0);
+  det_result part = det_run(ctx, &img, &c, mask);
+  int wrong = 0;
+  for (int cell = 0; cell < 42; ++cell) {
+    const vf_keypoint* a = det_find_cell(&all, cell);
+    const vf_keypoint* b = det_find_cell(&part, cell);
+    if (mask[cell]) {
+      wrong += b != NULL;
+    } else {
+      wrong += (a == NULL) != (b == NULL) || (a != NULL && memcmp(a, b, sizeof *a) != 0);
+    }
+  }
+  CHECK(wrong == 0);
+  memset(mask, 1, sizeof mask);
+  det_result none = det_run(ctx, &img, &c, mask);
+  CHECK(none.count == 0);
+  det_free(&none);
+  det_free(&part);
+  det_free(&all);
+  vf_image_free(&img);
+}
+
+/* One thread and several give the same list, byte for byte, on noise with many equal scores. */
+static void test_threads(void) {
+  vf_image img;
+  CHECK_OK(vf_image_alloc(&img, 301, 203, VF_PIXEL_U8, VF_MEMORY_HOST));
+  det_fill_random(&img, 77, 90, 40);
+  vf_context_config cc = vf_context_config_default();
+  cc.backend = VF_BACKEND_CPU;
+  cc.cpu_threads = 1;
+  vf_context* one = NULL;
+  CHECK_OK(vf_context_create(&cc, &one));
+  for (int score = 0; score < 3; ++score) {
+    vf_detector_config c = small_config(301, 203, 0, 2);
+    c.threshold = 3;
+    c.score = (vf_fast_score)score;
+    det_result a = det_run(one, &img, &c, NULL), b = det_run(ctx, &img, &c, NULL);
+    CHECK(a.count > 0 && a.count == b.count);
+    CHECK(a.count == b.count && memcmp(a.kp, b.kp, (size_t)a.count * sizeof *a.kp) == 0);
+    det_free(&a);
+    det_free(&b);
+  }
+  vf_context_destroy(one);
+  vf_image_free(&img);
+}
+
+int main(void) {
+  vf_context_config cc = vf_context_config_default();
+  cc.backend = VF_BACKEND_CPU;
+  cc.cpu_threads = 3;
+  CHECK_OK(vf_context_create(&cc, &ctx));
+  test_dots();
+  test_tie_rule_and_levels();
+  test_rectangle();
+  test_nothing_to_find();
+  test_mask_and_layout();
+  test_threads();
+  vf_context_destroy(ctx);
+  VF_TEST_END("test_detector");
+}
