@@ -14,7 +14,40 @@ namespace {
 
 __device__ __forceinline__ int absdiff(int a, int b) { return a > b ? a - b : b - a; }
 
-// One block per row, one thread per disparity.
+constexpr int kChunk = 8;  // costs loaded ahead, so the serial filter waits once per chunk
+
+// The filter over pixels 1..n of a line whose pixel 0 gave `acc`: pixel j's cost at volume index
+// i0 + j * vstep, its left-image pixel at img[j * istep]. visit(j, acc) sees every result; it runs
+// on every thread alike (it may hold a barrier), loads only where `active`.
+template <bool PACK, class Visit>
+__device__ __forceinline__ uint32_t dt_scan(const void* vol, long long i0, long long vstep,
+                                            const uint8_t* img, long long istep, int n,
+                                            uint32_t acc, bool active, const uint16_t* s_w,
+                                            Visit visit) {
+  int prev = __ldg(img);
+  for (int j0 = 1; j0 <= n; j0 += kChunk) {
+    uint32_t c[kChunk];
+    int px[kChunk];
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k) {
+      const int j = j0 + k;
+      c[k] = active && j <= n ? vf_cost_load(vol, PACK, (size_t)(i0 + j * vstep)) : 0u;
+      px[k] = j <= n ? __ldg(img + j * istep) : 0;
+    }
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k) {
+      const int j = j0 + k;
+      if (j > n) break;
+      acc = vf_dt_step(acc, c[k], s_w[absdiff(px[k], prev)]);
+      prev = px[k];
+      visit(j, acc);
+    }
+  }
+  return acc;
+}
+
+// One block per row, one thread per disparity: left->right, then right->left from the stored
+// value of the last pixel.
 template <bool PACK>
 __global__ void dt_rows_kernel(vf_alt_pair p, const uint16_t* weights, void* vol) {
   __shared__ uint16_t s_w[256];
@@ -23,25 +56,14 @@ __global__ void dt_rows_kernel(vf_alt_pair p, const uint16_t* weights, void* vol
   const int d = threadIdx.x, nd = p.disparities, w = p.width, y = blockIdx.x;
   if (d >= nd) return;
   const uint8_t* l = p.left + (size_t)y * p.left_stride;
-  const size_t base = (size_t)y * w * nd + d;
-  uint32_t acc = vf_cost_load(vol, PACK, base);
-  int prev = __ldg(l);
-  for (int x = 1; x < w; ++x) {
-    const int cur = __ldg(l + x);
-    const size_t i = base + (size_t)x * nd;
-    acc = vf_dt_step(acc, vf_cost_load(vol, PACK, i), s_w[absdiff(cur, prev)]);
-    vf_cost_store(vol, PACK, i, acc);
-    prev = cur;
-  }
-  acc = vf_cost_load(vol, PACK, base + (size_t)(w - 1) * nd);
-  prev = __ldg(l + w - 1);
-  for (int x = w - 2; x >= 0; --x) {
-    const int cur = __ldg(l + x);
-    const size_t i = base + (size_t)x * nd;
-    acc = vf_dt_step(acc, vf_cost_load(vol, PACK, i), s_w[absdiff(cur, prev)]);
-    vf_cost_store(vol, PACK, i, acc);
-    prev = cur;
-  }
+  const long long first = (long long)y * w * nd + d, last = first + (long long)(w - 1) * nd;
+  auto store_from = [&](long long i0, long long step) {
+    return [=](int j, uint32_t a) { vf_cost_store(vol, PACK, (size_t)(i0 + j * step), a); };
+  };
+  dt_scan<PACK>(vol, first, nd, l, 1, w - 1, vf_cost_load(vol, PACK, (size_t)first), true, s_w,
+                store_from(first, nd));
+  dt_scan<PACK>(vol, last, -nd, l + w - 1, -1, w - 1, vf_cost_load(vol, PACK, (size_t)last), true,
+                s_w, store_from(last, -nd));
 }
 
 // Minimum of (cost << 16 | d) and maximum of cost over the block's threads: the winner with ties
@@ -70,7 +92,8 @@ __device__ __forceinline__ uint16_t block_wta(uint32_t key, uint32_t cost_max, u
   return (key >> 16) == cost_max ? (uint16_t)VF_STEREO_ALT_INVALID : (uint16_t)(key & 0xffffu);
 }
 
-// One block per column, one thread per disparity (blockDim a multiple of 32, at most 256).
+// One block per column, one thread per disparity (blockDim a multiple of 32, at most 256):
+// top->bottom stored, then bottom->top with the winner-takes-all of every pixel.
 template <bool PACK>
 __global__ void dt_columns_kernel(vf_alt_pair p, const uint16_t* weights, void* vol, uint16_t* disp,
                                   size_t disp_stride) {
@@ -81,36 +104,27 @@ __global__ void dt_columns_kernel(vf_alt_pair p, const uint16_t* weights, void* 
   const int d = threadIdx.x, nd = p.disparities, w = p.width, h = p.height, x = blockIdx.x;
   const bool active = d < nd;
   const bool candidate = active && d <= x;  // the match must lie inside the right image
-  const size_t step = (size_t)w * nd, base = (size_t)x * nd + d;
-  const uint8_t* l = p.left + x;
-  uint32_t acc = 0;
-  if (active) {
-    acc = vf_cost_load(vol, PACK, base);
-    vf_cost_store(vol, PACK, base, acc);
-    int prev = __ldg(l);
-    for (int y = 1; y < h; ++y) {
-      const int cur = __ldg(l + (size_t)y * p.left_stride);
-      const size_t i = base + y * step;
-      acc = vf_dt_step(acc, vf_cost_load(vol, PACK, i), s_w[absdiff(cur, prev)]);
-      vf_cost_store(vol, PACK, i, acc);
-      prev = cur;
-    }
-  }
-  int prev = __ldg(l + (size_t)(h - 1) * p.left_stride);
-  for (int y = h - 1; y >= 0; --y) {
-    const int cur = __ldg(l + (size_t)y * p.left_stride);
-    if (active) {
-      const size_t i = base + y * step;
-      acc = y == h - 1 ? vf_cost_load(vol, PACK, i)
-                       : vf_dt_step(acc, vf_cost_load(vol, PACK, i), s_w[absdiff(cur, prev)]);
-    }
-    prev = cur;
-    const uint16_t best = block_wta(candidate ? acc << 16 | (uint32_t)d : 0xffffffffu,
-                                    candidate ? acc : 0u, s_key, s_max, y & 1);
+  const long long step = (long long)w * nd, first = (long long)x * nd + d;
+  const long long last = first + (long long)(h - 1) * step;
+  const long long istep = (long long)p.left_stride;
+  const uint8_t* top = p.left + x;
+  const uint8_t* bottom = top + (h - 1) * istep;
+  uint32_t acc = active ? vf_cost_load(vol, PACK, (size_t)first) : 0u;
+  auto store = [&](int j, uint32_t a) {
+    if (active) vf_cost_store(vol, PACK, (size_t)(first + j * step), a);
+  };
+  store(0, acc);
+  dt_scan<PACK>(vol, first, step, top, istep, h - 1, acc, active, s_w, store);
+  auto wta = [&](int j, uint32_t a) {
+    const uint16_t best = block_wta(candidate ? a << 16 | (uint32_t)d : 0xffffffffu,
+                                    candidate ? a : 0u, s_key, s_max, j & 1);
     if (threadIdx.x == 0) {
-      *(uint16_t*)((uint8_t*)disp + (size_t)y * disp_stride + (size_t)x * 2) = best;
+      *(uint16_t*)((uint8_t*)disp + (size_t)(h - 1 - j) * disp_stride + (size_t)x * 2) = best;
     }
-  }
+  };
+  acc = active ? vf_cost_load(vol, PACK, (size_t)last) : 0u;
+  wta(0, acc);
+  dt_scan<PACK>(vol, last, -step, bottom, -istep, h - 1, acc, active, s_w, wta);
 }
 
 // Winner-takes-all without aggregation: one warp per pixel.

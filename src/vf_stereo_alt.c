@@ -16,7 +16,7 @@ vf_stereo_alt_config vf_stereo_alt_config_default(void) {
   c.height = 480;
   c.max_disparity = 64;
   c.method = VF_STEREO_ALT_ZNCC;
-  c.zncc.window = 9;
+  c.zncc.window = 5;
   c.zncc.sums = VF_ZNCC_SUMS_AUTO;
   c.fastdt.enabled = 1;
   c.fastdt.sigma_s = 20.0f;

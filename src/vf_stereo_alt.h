@@ -17,8 +17,9 @@
 #include "viofront/vf_image.h"
 
 #define VF_STEREO_ALT_INVALID 0xFFFF
-#define VF_STEREO_ALT_MAX_DISPARITY 256 /* ZNCC cost volume depth; Cyclops2 searches up to width \
-                                         */
+#define VF_STEREO_ALT_MAX_DISPARITY                            \
+  256 /* ZNCC cost volume depth; Cyclops2 searches up to width \
+       */
 
 typedef enum vf_stereo_alt_method {
   VF_STEREO_ALT_ZNCC = 0, /* Z2-ZNCC cost, FastDT aggregation (optional), winner-takes-all */
@@ -81,7 +82,7 @@ typedef struct vf_stereo_alt vf_stereo_alt;
 extern "C" {
 #endif
 
-/* 752x480, 64 disparities, ZNCC 9x9 + FastDT (sigma_s 20, sigma_r 15, 8-bit storage); Cyclops2
+/* 752x480, 64 disparities, ZNCC 5x5 + FastDT (sigma_s 20, sigma_r 15, 8-bit storage); Cyclops2
  * fields: MNS 5x5, kernel step 1, RMA up to 16 pixels, disparity step 1, shared-row, median on. */
 VF_API vf_stereo_alt_config vf_stereo_alt_config_default(void);
 

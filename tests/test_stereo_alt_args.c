@@ -41,6 +41,7 @@ static void check_zncc_config(void) {
   c = base;
   c.width = 12;
   c.height = 8;
+  c.zncc.window = 9;
   refuses(&c, "zncc.window");
   c = base;
   c.zncc.sums = (vf_zncc_sums)3;

@@ -128,7 +128,7 @@ static void compare_cyclops(const test_pair* p, int nd, vf_cyclops_weight weight
   c.cyclops.mns_width = block;
   c.cyclops.mns_height = block > 3 ? block - 2 : block;
   c.cyclops.kernel_step = step;
-  c.cyclops.disparity_step = step;
+  c.cyclops.disparity_step = step < nd ? step : nd;
   c.cyclops.rma_max_log2 = 2 + 2 * step;
   char what[128];
   snprintf(what, sizeof what, "%dx%d D%d Cyclops2 weight %d memory %d median %d block %d step %d",

@@ -3,5 +3,6 @@
 
 const bench_stage bench_stages[] = {
     {"pyramid", bench_pyramid},
+    {"stereo_alt", bench_stereo_alt},
     {NULL, NULL},
 };
