@@ -3,6 +3,7 @@
 #define VIOFRONT_H
 
 #include <viofront/vf_context.h>
+#include <viofront/vf_disparity_io.h>
 #include <viofront/vf_image.h>
 #include <viofront/vf_imu.h>
 #include <viofront/vf_keypoint.h>
@@ -10,6 +11,7 @@
 #include <viofront/vf_png.h>
 #include <viofront/vf_pyramid.h>
 #include <viofront/vf_status.h>
+#include <viofront/vf_stereo.h>
 #include <viofront/vf_timer.h>
 #include <viofront/vf_version.h>
 

@@ -1,0 +1,108 @@
+/* vf_bench: SGM stereo on the configurations of ../shared/docs/TARGETS.md (libSGM's table),
+ * 8-bit input resident in the context's memory, synchronous per-frame time. Reports median/min,
+ * libSGM's time beside ours, the cell rate (pixels x disparities x paths per second) and the
+ * DRAM traffic the CUDA pipeline moves (each path's byte costs written once and read once,
+ * census words, images, output) divided by the median time. The CPU backend runs only the rows
+ * up to 640x480. */
+#include <string.h>
+
+#include "bench.h"
+
+typedef struct stereo_job {
+  vf_stereo* stereo;
+  vf_image left, right, out;
+} stereo_job;
+
+static vf_status stereo_step(void* arg) {
+  stereo_job* j = arg;
+  return vf_stereo_compute(j->stereo, &j->left, &j->right, &j->out, NULL);
+}
+
+typedef struct stereo_row {
+  int w, h, disparities, paths, subpixel;
+  double libsgm_ms;
+} stereo_row;
+
+static const stereo_row rows[] = {
+    {450, 375, 64, 4, 1, 0.61},   {450, 375, 64, 8, 1, 0.73},   {640, 480, 128, 4, 0, 0.82},
+    {640, 480, 128, 8, 0, 1.10},  {752, 480, 64, 4, 0, 0.78},   {1024, 440, 128, 4, 1, 1.13},
+    {1242, 375, 128, 8, 1, 1.71}, {1920, 1080, 256, 8, 1, 6.6},
+};
+
+static int bench_stereo_row(vf_context* ctx, const bench_options* opt, bench_out* out,
+                            const stereo_row* row) {
+  const int w = row->w, h = row->h;
+  vf_memory where = vf_context_backend(ctx) == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST;
+  vf_image hl = {0}, hr = {0};
+  stereo_job job;
+  memset(&job, 0, sizeof job);
+  vf_stereo_config c = vf_stereo_config_default(); /* CS census, P1 10, P2 120, uniq 0.95, LR 1 */
+  c.width = w;
+  c.height = h;
+  c.disparities = row->disparities;
+  c.paths = row->paths;
+  c.subpixel = row->subpixel;
+  c.median = 1;
+  /* The right view is the left texture shifted by a quarter of the range: a plausible load. */
+  vf_status s = bench_make_texture(w, h, 7, &hl);
+  if (s == VF_OK) s = vf_image_alloc(&hr, w, h, VF_PIXEL_U8, VF_MEMORY_HOST);
+  if (s == VF_OK) {
+    int shift = row->disparities / 4;
+    for (int y = 0; y < h; ++y) {
+      const unsigned char* a = (const unsigned char*)hl.data + (size_t)y * hl.stride_bytes;
+      unsigned char* b = (unsigned char*)hr.data + (size_t)y * hr.stride_bytes;
+      for (int x = 0; x < w; ++x) b[x] = a[x + shift < w ? x + shift : w - 1];
+    }
+  }
+  if (s == VF_OK) s = vf_image_alloc(&job.left, w, h, VF_PIXEL_U8, where);
+  if (s == VF_OK) s = vf_image_alloc(&job.right, w, h, VF_PIXEL_U8, where);
+  if (s == VF_OK) s = vf_image_alloc(&job.out, w, h, VF_PIXEL_U16, where);
+  if (s == VF_OK) s = vf_image_copy(&hl, &job.left);
+  if (s == VF_OK) s = vf_image_copy(&hr, &job.right);
+  if (s == VF_OK) s = vf_stereo_create(ctx, &c, &job.stereo);
+  bench_stats st = {0};
+  if (s == VF_OK) s = bench_time(ctx, opt, stereo_step, &job, &st);
+  if (s == VF_OK) {
+    double cells = (double)w * h * row->disparities;
+    /* Path costs: one byte per cell and path, written and read; census 4 bytes x 2 images
+     * written and read; 2 input images; 16-bit output before and after the median. */
+    double bytes = 2.0 * row->paths * cells + 24.0 * w * h;
+    bench_result_begin(out, "stereo", w, h, &st);
+    bench_result_int(out, "disparities", row->disparities);
+    bench_result_int(out, "paths", row->paths);
+    bench_result_int(out, "subpixel", row->subpixel);
+    bench_result_str(out, "input", where == VF_MEMORY_DEVICE ? "device" : "host");
+    bench_result_num(out, "libsgm_ms", row->libsgm_ms);
+    bench_result_num(out, "speedup_vs_libsgm", row->libsgm_ms / st.median_ms);
+    bench_result_num(out, "gcells_per_s", cells * row->paths / (st.median_ms * 1e6));
+    bench_result_num(out, "dram_gb_per_s", bytes / (st.median_ms * 1e6));
+    bench_result_end(out);
+  } else {
+    fprintf(stderr, "stereo %dx%d: %s: %s\n", w, h, vf_status_str(s), vf_last_error_message());
+  }
+  vf_stereo_destroy(job.stereo);
+  vf_image_free(&job.left);
+  vf_image_free(&job.right);
+  vf_image_free(&job.out);
+  vf_image_free(&hl);
+  vf_image_free(&hr);
+  return s == VF_OK ? 0 : 1;
+}
+
+int bench_stereo(vf_context* ctx, const bench_options* opt, bench_out* out) {
+  int failed = 0;
+  int cpu = vf_context_backend(ctx) != VF_BACKEND_CUDA;
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+    stereo_row row = rows[i];
+    if (opt->width > 0) {
+      if (i > 0) break; /* --size: one row, 64 disparities, 4 paths */
+      row.w = opt->width;
+      row.h = opt->height;
+      if (row.w < row.disparities) row.w = row.disparities;
+    } else if (cpu && row.w * row.h > 640 * 480) {
+      continue;
+    }
+    failed |= bench_stereo_row(ctx, opt, out, &row);
+  }
+  return failed;
+}

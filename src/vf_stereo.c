@@ -1,0 +1,235 @@
+/* vf_stereo: argument checks, buffers allocated at create time, dispatch to the CPU reference
+ * (src/cpu/vf_*_cpu.c) or the CUDA pipeline (cuda/vf_sgm_*.cu). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/vf_stereo_cpu.h"
+#include "vf_context_internal.h"
+#include "vf_stereo_internal.h"
+#ifdef VF_HAVE_CUDA
+#include "vf_cuda_api.h"
+#include "vf_cuda_stereo.h"
+#endif
+
+struct vf_stereo {
+  vf_error err;
+  vf_context* ctx;
+  vf_sgm_params p;
+  void* block; /* every buffer, one allocation (device memory on CUDA) */
+  /* CPU backend */
+  uint64_t* census_l;
+  uint64_t* census_r;
+  uint16_t* sum;
+  int16_t* right_k;
+  uint16_t* pre_median;
+#ifdef VF_HAVE_CUDA
+  /* CUDA backend: pipeline buffers, then staging for host images (w-byte rows) */
+  vf_cuda_sgm_buffers bufs;
+  uint8_t* stage_left;
+  uint8_t* stage_right;
+  uint16_t* stage_out;
+  float* stage_outf;
+#endif
+};
+
+static size_t vf_round128(size_t v) { return (v + 127) & ~(size_t)127; }
+
+static vf_status vf_stereo_alloc_cpu(vf_stereo* s) {
+  size_t px = (size_t)s->p.width * s->p.height;
+  size_t census = vf_round128(px * sizeof(uint64_t));
+  size_t sum = vf_round128(px * (size_t)s->p.disparities * sizeof(uint16_t));
+  size_t right = vf_round128(px * sizeof(int16_t));
+  size_t total = 2 * census + sum + right + vf_round128(px * sizeof(uint16_t));
+  s->block = aligned_alloc(128, total);
+  if (s->block == NULL) {
+    return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_create: %zu bytes of host memory", total);
+  }
+  uint8_t* b = s->block;
+  s->census_l = (uint64_t*)b;
+  s->census_r = (uint64_t*)(b + census);
+  s->sum = (uint16_t*)(b + 2 * census);
+  s->right_k = (int16_t*)(b + 2 * census + sum);
+  s->pre_median = (uint16_t*)(b + 2 * census + sum + right);
+  return VF_OK;
+}
+
+#ifdef VF_HAVE_CUDA
+static vf_status vf_stereo_alloc_cuda(vf_stereo* s) {
+  size_t px = (size_t)s->p.width * s->p.height;
+  size_t pipeline = vf_round128(vf_cuda_sgm_buffer_bytes(&s->p));
+  size_t bytes8 = vf_round128(px);
+  size_t total = pipeline + 2 * bytes8 + vf_round128(px * 2) + vf_round128(px * 4);
+  vf_status st = vf_device_alloc(NULL, &s->block, total, "vf_stereo_create");
+  if (st != VF_OK) return st;
+  uint8_t* b = s->block;
+  vf_cuda_sgm_buffers_carve(&s->p, b, &s->bufs);
+  s->stage_left = b + pipeline;
+  s->stage_right = b + pipeline + bytes8;
+  s->stage_out = (uint16_t*)(b + pipeline + 2 * bytes8);
+  s->stage_outf = (float*)(b + pipeline + 2 * bytes8 + vf_round128(px * 2));
+  return VF_OK;
+}
+#endif
+
+vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_stereo** out) {
+  if (out == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stereo_create: out is NULL");
+  *out = NULL;
+  if (ctx == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stereo_create: ctx is NULL");
+  if (config == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stereo_create: config is NULL");
+  vf_sgm_params p;
+  vf_status st = vf_stereo_params_from_config(config, &p, "vf_stereo_create");
+  if (st != VF_OK) return st;
+  vf_stereo* s = calloc(1, sizeof *s);
+  if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_create: out of memory");
+  s->ctx = ctx;
+  s->p = p;
+#ifdef VF_HAVE_CUDA
+  if (ctx->backend == VF_BACKEND_CUDA) {
+    st = vf_stereo_alloc_cuda(s);
+  } else
+#endif
+  {
+    st = vf_stereo_alloc_cpu(s);
+  }
+  if (st != VF_OK) {
+    vf_stereo_destroy(s);
+    return st;
+  }
+  *out = s;
+  return VF_OK;
+}
+
+void vf_stereo_destroy(vf_stereo* s) {
+  if (s == NULL) return;
+  if (s->ctx->backend == VF_BACKEND_CUDA) {
+    vf_device_free(s->block);
+  } else {
+    free(s->block);
+  }
+  free(s);
+}
+
+static vf_status vf_check_view(vf_stereo* s, const vf_image* img, vf_pixel_format format,
+                               const char* name) {
+  char what[64];
+  snprintf(what, sizeof what, "vf_stereo_compute: %s", name);
+  vf_status st = vf_image_check(img, what);
+  if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
+  if (img->format != format) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: format %d, expected %s", what,
+                   (int)img->format,
+                   format == VF_PIXEL_U8    ? "8-bit grey (VF_PIXEL_U8)"
+                   : format == VF_PIXEL_U16 ? "VF_PIXEL_U16"
+                                            : "VF_PIXEL_F32");
+  }
+  if (img->width != s->p.width || img->height != s->p.height) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: size %dx%d, stereo was created for %dx%d",
+                   what, img->width, img->height, s->p.width, s->p.height);
+  }
+  size_t px = vf_pixel_size(format);
+  if ((uintptr_t)img->data % px != 0 || img->stride_bytes % px != 0) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG,
+                   "%s: data and stride must be aligned to %zu bytes (data %p, stride %zu)", what,
+                   px, img->data, img->stride_bytes);
+  }
+  if (s->ctx->backend == VF_BACKEND_CPU && img->location != VF_MEMORY_HOST) {
+    return vf_fail(&s->err, VF_ERR_UNSUPPORTED, "%s: the CPU backend takes host memory only", what);
+  }
+  return VF_OK;
+}
+
+static void vf_write_float(const vf_sgm_params* p, const vf_image* out16, vf_image* outf) {
+  float scale = p->subpixel ? 1.0f / 16.0f : 1.0f;
+  for (int y = 0; y < p->height; ++y) {
+    const uint16_t* a = (const uint16_t*)((const uint8_t*)out16->data + y * out16->stride_bytes);
+    float* b = (float*)((uint8_t*)outf->data + y * outf->stride_bytes);
+    for (int x = 0; x < p->width; ++x) b[x] = a[x] == VF_STEREO_INVALID ? NAN : a[x] * scale;
+  }
+}
+
+static vf_status vf_stereo_compute_cpu(vf_stereo* s, const vf_image* l, const vf_image* r,
+                                       vf_image* out, vf_image* outf) {
+  const vf_sgm_params* p = &s->p;
+  int threads = s->ctx->cpu_threads;
+  vf_cpu_census(l->data, l->stride_bytes, p->width, p->height, p->census_full, s->census_l,
+                threads);
+  vf_cpu_census(r->data, r->stride_bytes, p->width, p->height, p->census_full, s->census_r,
+                threads);
+  vf_cpu_sgm_aggregate(p, l->data, l->stride_bytes, s->census_l, s->census_r, s->sum, threads);
+  vf_cpu_sgm_select(p, s->sum, s->right_k, s->pre_median, threads);
+  if (p->median) {
+    vf_cpu_median3(s->pre_median, p->width, p->height, out->data, out->stride_bytes, threads);
+  } else {
+    for (int y = 0; y < p->height; ++y) {
+      memcpy((uint8_t*)out->data + y * out->stride_bytes, s->pre_median + (size_t)y * p->width,
+             (size_t)p->width * sizeof(uint16_t));
+    }
+  }
+  if (outf != NULL) vf_write_float(p, out, outf);
+  return VF_OK;
+}
+
+#ifdef VF_HAVE_CUDA
+static vf_status vf_stereo_compute_cuda(vf_stereo* s, const vf_image* l, const vf_image* r,
+                                        vf_image* out, vf_image* outf) {
+  const vf_sgm_params* p = &s->p;
+  void* stream = s->ctx->stream;
+  size_t w = (size_t)p->width, h = (size_t)p->height;
+  const uint8_t* dl = l->data;
+  const uint8_t* dr = r->data;
+  size_t ls = l->stride_bytes, rs = r->stride_bytes;
+  int rc = 0;
+  if (l->location == VF_MEMORY_HOST) {
+    rc = vf_cuda_copy_2d_async(s->stage_left, w, dl, ls, w, h, stream);
+    dl = s->stage_left;
+    ls = w;
+  }
+  if (rc == 0 && r->location == VF_MEMORY_HOST) {
+    rc = vf_cuda_copy_2d_async(s->stage_right, w, dr, rs, w, h, stream);
+    dr = s->stage_right;
+    rs = w;
+  }
+  int host16 = out->location == VF_MEMORY_HOST;
+  int hostf = outf != NULL && outf->location == VF_MEMORY_HOST;
+  uint16_t* o16 = host16 ? s->stage_out : out->data;
+  size_t o16s = host16 ? w * 2 : out->stride_bytes;
+  float* of = outf == NULL ? NULL : hostf ? s->stage_outf : outf->data;
+  size_t ofs = outf == NULL ? 0 : hostf ? w * 4 : outf->stride_bytes;
+  if (rc == 0) rc = vf_cuda_sgm_compute(p, &s->bufs, dl, ls, dr, rs, o16, o16s, of, ofs, stream);
+  if (rc == 0 && host16)
+    rc = vf_cuda_copy_2d_async(out->data, out->stride_bytes, o16, o16s, w * 2, h, stream);
+  if (rc == 0 && hostf)
+    rc = vf_cuda_copy_2d_async(outf->data, outf->stride_bytes, of, ofs, w * 4, h, stream);
+  /* Host memory given in or out must be settled when the call returns. */
+  if (rc == 0 &&
+      (host16 || hostf || l->location == VF_MEMORY_HOST || r->location == VF_MEMORY_HOST)) {
+    rc = vf_cuda_stream_synchronize(stream);
+  }
+  return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_stereo_compute");
+}
+#endif
+
+vf_status vf_stereo_compute(vf_stereo* s, const vf_image* left, const vf_image* right,
+                            vf_image* disparity, vf_image* disparity_f32) {
+  if (s == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stereo_compute: stereo is NULL");
+  vf_status st = vf_check_view(s, left, VF_PIXEL_U8, "left");
+  if (st == VF_OK) st = vf_check_view(s, right, VF_PIXEL_U8, "right");
+  if (st == VF_OK) st = vf_check_view(s, disparity, VF_PIXEL_U16, "disparity");
+  if (st == VF_OK && disparity_f32 != NULL) {
+    st = vf_check_view(s, disparity_f32, VF_PIXEL_F32, "disparity_f32");
+  }
+  if (st != VF_OK) return st;
+#ifdef VF_HAVE_CUDA
+  if (s->ctx->backend == VF_BACKEND_CUDA) {
+    return vf_stereo_compute_cuda(s, left, right, disparity, disparity_f32);
+  }
+#endif
+  return vf_stereo_compute_cpu(s, left, right, disparity, disparity_f32);
+}
+
+const char* vf_stereo_last_error(const vf_stereo* s) {
+  return s != NULL ? s->err.message : "vf_stereo_last_error: stereo is NULL";
+}
