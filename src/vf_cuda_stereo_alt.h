@@ -22,6 +22,11 @@ int vf_cuda_zncc_window_sums(const vf_alt_pair* p, int radius, int integral, uin
 int vf_cuda_zncc_costs(const vf_alt_pair* p, int radius, const uint16_t* sums, const uint32_t* vars,
                        void* volume, int pack8, void* stream);
 
+/* Census cost codes from the census words of cuda/vf_census.cu (w*h each: 32-bit words for the
+ * centre-symmetric census, full = 0; 64-bit for the full one, full = 1). */
+int vf_cuda_census_costs(const vf_alt_pair* p, const void* census_l, const void* census_r, int full,
+                         void* volume, int pack8, void* stream);
+
 /* FastDT's four passes, the last fused with winner-takes-all; weights: 256 Q15 words. */
 int vf_cuda_fastdt(const vf_alt_pair* p, const uint16_t* weights, void* volume, int pack8,
                    uint16_t* disparity, size_t disparity_stride, void* stream);
@@ -38,6 +43,10 @@ int vf_cuda_cyclops(const vf_alt_pair* p, const vf_alt_cyclops* c, int shared_ro
 /* 3x3 median, borders replicated. */
 int vf_cuda_median3(const uint16_t* src, size_t src_stride, int w, int h, uint16_t* dst,
                     size_t dst_stride, void* stream);
+
+/* Whole-pixel 16-bit disparities as float pixels, NaN where invalid (vf_stereo's float output). */
+int vf_cuda_disparity_float(const uint16_t* in, size_t in_stride, int w, int h, float* out,
+                            size_t out_stride, void* stream);
 
 #ifdef __cplusplus
 }

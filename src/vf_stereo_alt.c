@@ -1,126 +1,16 @@
-/* Alternative stereo methods: configuration checks, buffers allocated once at create time, and
- * the CPU path; the CUDA path is in vf_stereo_alt_cuda.c. */
+/* Alternative stereo methods: buffers allocated once at create time and the CPU path; the
+ * configuration is checked in vf_stereo_alt_config.c, the CUDA path is in vf_stereo_alt_cuda.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu/vf_stereo_alt_cpu.h"
+#include "cpu/vf_stereo_cpu.h"
 #include "vf_context_internal.h"
 #include "vf_stereo_alt.h"
 #include "vf_stereo_alt_internal.h"
 
-vf_stereo_alt_config vf_stereo_alt_config_default(void) {
-  vf_stereo_alt_config c;
-  memset(&c, 0, sizeof c);
-  c.width = 752;
-  c.height = 480;
-  c.max_disparity = 64;
-  c.method = VF_STEREO_ALT_ZNCC;
-  c.zncc.window = 5;
-  c.zncc.sums = VF_ZNCC_SUMS_AUTO;
-  c.fastdt.enabled = 1;
-  c.fastdt.sigma_s = 20.0f;
-  c.fastdt.sigma_r = 15.0f;
-  c.fastdt.pack8 = 1;
-  c.cyclops.weight = VF_CYCLOPS_MNS;
-  c.cyclops.memory = VF_CYCLOPS_SHARED_ROW;
-  c.cyclops.rma_max_log2 = 4;
-  c.cyclops.mns_height = 5;
-  c.cyclops.mns_width = 5;
-  c.cyclops.kernel_step = 1;
-  c.cyclops.disparity_step = 1;
-  c.cyclops.median = 1;
-  return c;
-}
-
 #define VF_ALT_FAIL(...) vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stereo_alt_create: " __VA_ARGS__)
-
-static int vf_flag_ok(int v) { return v == 0 || v == 1; }
-
-static int vf_odd_in(int v, int lo, int hi) { return v >= lo && v <= hi && v % 2 == 1; }
-
-static vf_status vf_validate_zncc(const vf_stereo_alt_config* c) {
-  if (c->max_disparity > VF_STEREO_ALT_MAX_DISPARITY) {
-    return VF_ALT_FAIL("max_disparity %d is above %d, the ZNCC cost volume's depth",
-                       c->max_disparity, VF_STEREO_ALT_MAX_DISPARITY);
-  }
-  if (!vf_odd_in(c->zncc.window, 3, 15)) {
-    return VF_ALT_FAIL("zncc.window %d must be odd, 3..15", c->zncc.window);
-  }
-  if (c->zncc.window > c->width || c->zncc.window > c->height) {
-    return VF_ALT_FAIL("zncc.window %d does not fit the %dx%d image", c->zncc.window, c->width,
-                       c->height);
-  }
-  if (c->zncc.sums < VF_ZNCC_SUMS_AUTO || c->zncc.sums > VF_ZNCC_SUMS_INTEGRAL) {
-    return VF_ALT_FAIL("zncc.sums %d is not AUTO, DIRECT or INTEGRAL", (int)c->zncc.sums);
-  }
-  const vf_fastdt_config* f = &c->fastdt;
-  if (!vf_flag_ok(f->enabled)) return VF_ALT_FAIL("fastdt.enabled %d is not 0 or 1", f->enabled);
-  if (!vf_flag_ok(f->pack8)) return VF_ALT_FAIL("fastdt.pack8 %d is not 0 or 1", f->pack8);
-  /* Written so that NaN fails too. */
-  if (!(f->sigma_s >= 0.5f && f->sigma_s <= 1000.0f)) {
-    return VF_ALT_FAIL("fastdt.sigma_s %g is outside 0.5..1000 pixels", (double)f->sigma_s);
-  }
-  if (!(f->sigma_r >= 0.5f && f->sigma_r <= 1000.0f)) {
-    return VF_ALT_FAIL("fastdt.sigma_r %g is outside 0.5..1000 grey levels", (double)f->sigma_r);
-  }
-  return VF_OK;
-}
-
-static vf_status vf_validate_cyclops(const vf_stereo_alt_config* c) {
-  const vf_cyclops_config* y = &c->cyclops;
-  if (c->max_disparity > c->width) {
-    return VF_ALT_FAIL("max_disparity %d is above the width %d (a full scan line)",
-                       c->max_disparity, c->width);
-  }
-  if (y->weight < VF_CYCLOPS_MD || y->weight > VF_CYCLOPS_MNS) {
-    return VF_ALT_FAIL("cyclops.weight %d is not MD, RMA or MNS", (int)y->weight);
-  }
-  if (y->memory != VF_CYCLOPS_SHARED_ROW && y->memory != VF_CYCLOPS_GLOBAL) {
-    return VF_ALT_FAIL("cyclops.memory %d is not SHARED_ROW or GLOBAL", (int)y->memory);
-  }
-  if (y->rma_max_log2 < 0 || y->rma_max_log2 > 8) {
-    return VF_ALT_FAIL("cyclops.rma_max_log2 %d is outside 0..8", y->rma_max_log2);
-  }
-  if (!vf_odd_in(y->mns_height, 1, 31) || !vf_odd_in(y->mns_width, 1, 31)) {
-    return VF_ALT_FAIL("cyclops MNS block %dx%d (mns_width x mns_height) must be odd, 1..31",
-                       y->mns_width, y->mns_height);
-  }
-  if (y->mns_width > c->width) {
-    return VF_ALT_FAIL("cyclops.mns_width %d is wider than the image (%d)", y->mns_width, c->width);
-  }
-  if (y->kernel_step < 1 || (y->mns_height - 1) % y->kernel_step != 0 ||
-      (y->mns_width - 1) % y->kernel_step != 0) {
-    return VF_ALT_FAIL(
-        "cyclops.kernel_step %d must be >= 1 and divide mns_width-1 (%d) and "
-        "mns_height-1 (%d)",
-        y->kernel_step, y->mns_width - 1, y->mns_height - 1);
-  }
-  if (y->disparity_step < 1 || y->disparity_step > c->max_disparity) {
-    return VF_ALT_FAIL("cyclops.disparity_step %d is outside 1..max_disparity (%d)",
-                       y->disparity_step, c->max_disparity);
-  }
-  if (!vf_flag_ok(y->median)) return VF_ALT_FAIL("cyclops.median %d is not 0 or 1", y->median);
-  size_t rows = y->weight == VF_CYCLOPS_MNS ? (size_t)y->mns_height : 1;
-  size_t shared = rows * (size_t)c->width * 2;
-  if (y->memory == VF_CYCLOPS_SHARED_ROW && shared > VF_ALT_SHARED_ROW_BYTES) {
-    return VF_ALT_FAIL(
-        "cyclops.memory SHARED_ROW needs %zu rows x %d pixels x 2 images = %zu "
-        "bytes of shared memory, more than %d: use GLOBAL",
-        rows, c->width, shared, VF_ALT_SHARED_ROW_BYTES);
-  }
-  return VF_OK;
-}
-
-static vf_status vf_validate(const vf_stereo_alt_config* c) {
-  if (c->width < 1 || c->height < 1 || c->width > 32768 || c->height > 32768) {
-    return VF_ALT_FAIL("size %dx%d is outside 1..32768", c->width, c->height);
-  }
-  if (c->max_disparity < 1) return VF_ALT_FAIL("max_disparity %d is below 1", c->max_disparity);
-  if (c->method == VF_STEREO_ALT_ZNCC) return vf_validate_zncc(c);
-  if (c->method == VF_STEREO_ALT_CYCLOPS2) return vf_validate_cyclops(c);
-  return VF_ALT_FAIL("method %d is not ZNCC or CYCLOPS2", (int)c->method);
-}
 
 /* Q15 weights W = K exp(-t / sigma_r), K = exp(-1 / sigma_s), for every step t = |dI|: one table,
  * made once on the host, used as-is by both backends so that they agree bit for bit. */
@@ -153,24 +43,30 @@ static vf_status vf_alt_allocate(vf_stereo_alt* s) {
   const size_t px = (size_t)c->width * c->height;
   const size_t sat = (size_t)(c->width + 1) * (c->height + 1);
   vf_status st = VF_OK;
-  if (c->method == VF_STEREO_ALT_ZNCC) {
+  if (c->method != VF_STEREO_ALT_CYCLOPS2) {
     s->cost_bytes = c->fastdt.pack8 ? 1 : 2;
-    st = vf_alt_buffer(s, &s->volume, px * c->max_disparity * s->cost_bytes, "cost volume");
-    if (st == VF_OK) st = vf_alt_buffer(s, (void**)&s->sums, 2 * px * sizeof(uint16_t), "sums");
+    st = vf_alt_buffer(s, &s->volume, px * c->disparities * s->cost_bytes, "cost volume");
+  }
+  if (st == VF_OK && c->method == VF_STEREO_ALT_ZNCC) {
+    st = vf_alt_buffer(s, (void**)&s->sums, 2 * px * sizeof(uint16_t), "sums");
     if (st == VF_OK) st = vf_alt_buffer(s, (void**)&s->vars, 2 * px * sizeof(uint32_t), "sums");
     /* The CPU builds one image's tables at a time, CUDA both at once. */
     size_t tables = s->on_device ? 4 : 2;
     if (st == VF_OK && s->integral) {
       st = vf_alt_buffer(s, (void**)&s->sat, tables * sat * sizeof(uint32_t), "integral images");
     }
-    size_t zncc_words = (size_t)s->ctx->cpu_threads * c->max_disparity * c->width;
-    size_t dt_words = (size_t)c->max_disparity * c->width;
-    if (st == VF_OK && !s->on_device) {
-      size_t words = zncc_words > dt_words ? zncc_words : dt_words;
-      st = vf_alt_buffer(s, (void**)&s->scratch, words * sizeof(uint32_t), "scratch");
-    }
-  } else if (c->cyclops.median) {
-    st = vf_alt_buffer(s, (void**)&s->raw, px * sizeof(uint16_t), "raw disparity");
+  }
+  if (st == VF_OK && c->method == VF_STEREO_ALT_CENSUS) {
+    st = vf_alt_buffer(s, &s->census, 2 * px * sizeof(uint64_t), "census words");
+  }
+  if (st == VF_OK && !s->on_device && c->method != VF_STEREO_ALT_CYCLOPS2) {
+    size_t zncc_words = (size_t)s->ctx->cpu_threads * c->disparities * c->width;
+    size_t dt_words = (size_t)c->disparities * c->width;
+    size_t words = c->method == VF_STEREO_ALT_ZNCC && zncc_words > dt_words ? zncc_words : dt_words;
+    st = vf_alt_buffer(s, (void**)&s->scratch, words * sizeof(uint32_t), "scratch");
+  }
+  if (st == VF_OK && c->median) {
+    st = vf_alt_buffer(s, (void**)&s->raw, px * sizeof(uint16_t), "disparity before the median");
   }
 #ifdef VF_HAVE_CUDA
   if (st == VF_OK && s->on_device) st = vf_alt_cuda_allocate(s);
@@ -184,7 +80,7 @@ vf_status vf_stereo_alt_create(vf_context* ctx, const vf_stereo_alt_config* conf
   *out = NULL;
   if (ctx == NULL) return VF_ALT_FAIL("ctx is NULL");
   if (config == NULL) return VF_ALT_FAIL("config is NULL");
-  vf_status st = vf_validate(config);
+  vf_status st = vf_stereo_alt_validate(config, "vf_stereo_alt_create");
   if (st != VF_OK) return st;
   vf_stereo_alt* s = calloc(1, sizeof *s);
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_alt_create: out of memory");
@@ -214,6 +110,7 @@ void vf_stereo_alt_destroy(vf_stereo_alt* s) {
   vf_alt_release(s, s->sums);
   vf_alt_release(s, s->vars);
   vf_alt_release(s, s->sat);
+  vf_alt_release(s, s->census);
   vf_alt_release(s, s->scratch);
   vf_alt_release(s, s->raw);
   free(s);
@@ -239,11 +136,18 @@ static vf_status vf_check_view(vf_stereo_alt* s, const vf_image* img, vf_pixel_f
   return VF_OK;
 }
 
-static void vf_compute_cpu(vf_stereo_alt* s, const vf_alt_pair* p, uint16_t* disp,
-                           size_t disp_stride) {
+/* The disparity map before the median: the matching cost, then FastDT or winner-takes-all. */
+static void vf_disparity_cpu(vf_stereo_alt* s, const vf_alt_pair* p, uint16_t* disp,
+                             size_t disp_stride) {
   const vf_stereo_alt_config* c = &s->config;
   const int threads = s->ctx->cpu_threads, w = c->width, h = c->height;
   const size_t px = (size_t)w * h;
+  if (c->method == VF_STEREO_ALT_CYCLOPS2) {
+    vf_alt_cyclops params;
+    vf_alt_cyclops_params(c, &params);
+    vf_cpu_cyclops(p, &params, disp, disp_stride, threads);
+    return;
+  }
   if (c->method == VF_STEREO_ALT_ZNCC) {
     vf_cpu_zncc_window_sums(p->left, p->left_stride, w, h, s->radius, s->integral, s->sat, s->sums,
                             s->vars, threads);
@@ -251,22 +155,31 @@ static void vf_compute_cpu(vf_stereo_alt* s, const vf_alt_pair* p, uint16_t* dis
                             s->sums + px, s->vars + px, threads);
     vf_cpu_zncc_costs(p, s->radius, s->sums, s->vars, s->sums + px, s->vars + px, s->volume,
                       c->fastdt.pack8, s->scratch, threads);
-    if (c->fastdt.enabled) {
-      vf_cpu_fastdt(p, s->weights, s->volume, c->fastdt.pack8, s->scratch, disp, disp_stride,
-                    threads);
-    } else {
-      vf_cpu_wta(p, s->volume, c->fastdt.pack8, disp, disp_stride, threads);
-    }
+  } else {
+    uint64_t* census = s->census;
+    vf_cpu_census(p->left, p->left_stride, w, h, c->census_full, census, threads);
+    vf_cpu_census(p->right, p->right_stride, w, h, c->census_full, census + px, threads);
+    vf_cpu_census_costs(p, census, census + px,
+                        c->census_full ? VF_CENSUS_FULL_BITS : VF_CENSUS_CS_BITS, s->volume,
+                        c->fastdt.pack8, threads);
+  }
+  if (c->fastdt.enabled) {
+    vf_cpu_fastdt(p, s->weights, s->volume, c->fastdt.pack8, s->scratch, disp, disp_stride,
+                  threads);
+  } else {
+    vf_cpu_wta(p, s->volume, c->fastdt.pack8, disp, disp_stride, threads);
+  }
+}
+
+static void vf_compute_cpu(vf_stereo_alt* s, const vf_alt_pair* p, uint16_t* disp,
+                           size_t disp_stride) {
+  if (!s->config.median) {
+    vf_disparity_cpu(s, p, disp, disp_stride);
     return;
   }
-  vf_alt_cyclops params;
-  vf_alt_cyclops_params(c, &params);
-  if (!c->cyclops.median) {
-    vf_cpu_cyclops(p, &params, disp, disp_stride, threads);
-    return;
-  }
-  vf_cpu_cyclops(p, &params, s->raw, (size_t)w * sizeof(uint16_t), threads);
-  vf_cpu_median3(s->raw, (size_t)w * sizeof(uint16_t), w, h, disp, disp_stride, threads);
+  const int w = s->config.width;
+  vf_disparity_cpu(s, p, s->raw, (size_t)w * sizeof(uint16_t));
+  vf_cpu_median3(s->raw, w, s->config.height, disp, disp_stride, s->ctx->cpu_threads);
 }
 
 void vf_alt_cyclops_params(const vf_stereo_alt_config* c, vf_alt_cyclops* out) {
@@ -288,9 +201,8 @@ vf_status vf_stereo_alt_compute(vf_stereo_alt* s, const vf_image* left, const vf
 #ifdef VF_HAVE_CUDA
   if (s->on_device) return vf_alt_cuda_compute(s, left, right, disparity);
 #endif
-  vf_alt_pair p = {
-      left->data,       left->stride_bytes,     right->data, right->stride_bytes, s->config.width,
-      s->config.height, s->config.max_disparity};
+  vf_alt_pair p = {left->data,      left->stride_bytes, right->data,          right->stride_bytes,
+                   s->config.width, s->config.height,   s->config.disparities};
   vf_compute_cpu(s, &p, disparity->data, disparity->stride_bytes);
   return VF_OK;
 }

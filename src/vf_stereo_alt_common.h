@@ -39,9 +39,9 @@ typedef struct vf_alt_cyclops {
 #define VF_CYCLOPS_WEIGHT_MNS 2
 
 #if defined(__CUDACC__)
-#define VF_HD static inline __host__ __device__
+#define VF_ALT_HD static inline __host__ __device__
 #else
-#define VF_HD static inline
+#define VF_ALT_HD static inline
 #endif
 
 /* Costs are 16-bit codes u = 32768 + s with s = round(-ZNCC * 2^14): a good match is negative,
@@ -55,7 +55,7 @@ typedef struct vf_alt_cyclops {
 
 /* IEEE round-to-nearest float operations with no contraction into FMA, so host and device round
  * the same way at every step. */
-VF_HD float vf_fmul_rn(float a, float b) {
+VF_ALT_HD float vf_fmul_rn(float a, float b) {
 #if defined(__CUDA_ARCH__)
   return __fmul_rn(a, b);
 #else
@@ -63,7 +63,7 @@ VF_HD float vf_fmul_rn(float a, float b) {
 #endif
 }
 
-VF_HD float vf_fdiv_rn(float a, float b) {
+VF_ALT_HD float vf_fdiv_rn(float a, float b) {
 #if defined(__CUDA_ARCH__)
   return __fdiv_rn(a, b);
 #else
@@ -71,7 +71,7 @@ VF_HD float vf_fdiv_rn(float a, float b) {
 #endif
 }
 
-VF_HD float vf_fsqrt_rn(float a) {
+VF_ALT_HD float vf_fsqrt_rn(float a) {
 #if defined(__CUDA_ARCH__)
   return __fsqrt_rn(a);
 #else
@@ -81,7 +81,7 @@ VF_HD float vf_fsqrt_rn(float a) {
 
 /* ZNCC cost code from the integer window terms: num = n*sum(LR) - sum(L)*sum(R) and the variance
  * terms var = n*sum(I^2) - sum(I)^2 (both exact). A flat window carries no information: 0. */
-VF_HD uint16_t vf_zncc_cost16(int64_t num, uint32_t var_l, uint32_t var_r) {
+VF_ALT_HD uint16_t vf_zncc_cost16(int64_t num, uint32_t var_l, uint32_t var_r) {
   if (var_l == 0u || var_r == 0u) return (uint16_t)VF_COST_ZERO;
   float den = vf_fsqrt_rn(vf_fmul_rn((float)var_l, (float)var_r));
   float z = vf_fdiv_rn((float)num, den);
@@ -93,12 +93,19 @@ VF_HD uint16_t vf_zncc_cost16(int64_t num, uint32_t var_l, uint32_t var_r) {
   return (uint16_t)((int)VF_COST_ZERO + q);
 }
 
+/* Census cost code: the Hamming distance h of `bits`-bit census words placed around zero like
+ * the ZNCC costs, s = (2h - bits) * floor(2^14 / bits): identical words -2^14 or so, half the
+ * bits differing 0 (as uninformative as a flat ZNCC window). */
+VF_ALT_HD uint32_t vf_census_cost16(int h, int bits) {
+  return (uint32_t)((int)VF_COST_ZERO + (2 * h - bits) * ((1 << VF_COST_SCALE_LOG2) / bits));
+}
+
 /* 8-bit storage of a 16-bit cost (the paper's data-width reduction): a 2-bit position flag f says
  * where the 6 kept bits sit, the 6-bit value m is two's complement, s ~= m << shift[f]. Small
  * costs (near zero mean) keep every bit, large ones their leading bits. */
 #define VF_PACK_SHIFT(f) ((f) == 0 ? 0 : (f) == 1 ? 3 : (f) == 2 ? 6 : 9)
 
-VF_HD uint8_t vf_cost_pack8(uint32_t u) {
+VF_ALT_HD uint8_t vf_cost_pack8(uint32_t u) {
   int s = (int)u - (int)VF_COST_ZERO;
   int f = 0, m = s;
   while (f < 3 && (m < -32 || m > 31)) {
@@ -112,7 +119,7 @@ VF_HD uint8_t vf_cost_pack8(uint32_t u) {
   return (uint8_t)((f << 6) | (m & 63));
 }
 
-VF_HD uint32_t vf_cost_unpack8(uint8_t code) {
+VF_ALT_HD uint32_t vf_cost_unpack8(uint8_t code) {
   int f = code >> 6;
   int m = (int)(code & 63) - ((code & 32) ? 64 : 0);
   int s = m * (1 << VF_PACK_SHIFT(f));
@@ -120,11 +127,11 @@ VF_HD uint32_t vf_cost_unpack8(uint8_t code) {
 }
 
 /* A cost of a volume of 8-bit (pack8) or 16-bit codes, as a 16-bit code. */
-VF_HD uint32_t vf_cost_load(const void* volume, int pack8, size_t i) {
+VF_ALT_HD uint32_t vf_cost_load(const void* volume, int pack8, size_t i) {
   return pack8 ? vf_cost_unpack8(((const uint8_t*)volume)[i]) : ((const uint16_t*)volume)[i];
 }
 
-VF_HD void vf_cost_store(void* volume, int pack8, size_t i, uint32_t code) {
+VF_ALT_HD void vf_cost_store(void* volume, int pack8, size_t i, uint32_t code) {
   if (pack8) {
     ((uint8_t*)volume)[i] = vf_cost_pack8(code);
   } else {
@@ -134,7 +141,7 @@ VF_HD void vf_cost_store(void* volume, int pack8, size_t i, uint32_t code) {
 
 /* One step of the normalized recursive DT filter A = (1 - W) C + W A_prev in Q15, with all
  * operands unsigned 16-bit so the sum fits 32 bits exactly. */
-VF_HD uint32_t vf_dt_step(uint32_t prev, uint32_t cost, uint32_t w) {
+VF_ALT_HD uint32_t vf_dt_step(uint32_t prev, uint32_t cost, uint32_t w) {
   return (w * prev + ((1u << VF_DT_WEIGHT_LOG2) - w) * cost + (1u << (VF_DT_WEIGHT_LOG2 - 1))) >>
          VF_DT_WEIGHT_LOG2;
 }

@@ -4,9 +4,11 @@
 #ifdef VF_HAVE_CUDA
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vf_context_internal.h"
 #include "vf_cuda_api.h"
+#include "vf_cuda_stereo.h"
 #include "vf_cuda_stereo_alt.h"
 #include "vf_stereo_alt_internal.h"
 
@@ -48,36 +50,61 @@ static int vf_device_input(vf_stereo_alt* s, const vf_image* img, uint8_t* copy,
                                (size_t)img->width, (size_t)img->height, s->ctx->stream);
 }
 
-static int vf_run_kernels(vf_stereo_alt* s, const vf_alt_pair* p, uint16_t* disp,
-                          size_t disp_stride) {
+/* The disparity map before the median. */
+static int vf_disparity_kernels(vf_stereo_alt* s, const vf_alt_pair* p, uint16_t* disp,
+                                size_t disp_stride) {
   const vf_stereo_alt_config* c = &s->config;
   void* stream = s->ctx->stream;
+  if (c->method == VF_STEREO_ALT_CYCLOPS2) {
+    vf_alt_cyclops params;
+    vf_alt_cyclops_params(c, &params);
+    const int shared_row = c->cyclops.memory == VF_CYCLOPS_SHARED_ROW;
+    return vf_cuda_cyclops(p, &params, shared_row, disp, disp_stride, stream);
+  }
+  int rc = 0;
   if (c->method == VF_STEREO_ALT_ZNCC) {
-    int rc = vf_cuda_zncc_window_sums(p, s->radius, s->integral, s->sat, s->sums, s->vars, stream);
+    rc = vf_cuda_zncc_window_sums(p, s->radius, s->integral, s->sat, s->sums, s->vars, stream);
     if (rc == 0) {
       rc = vf_cuda_zncc_costs(p, s->radius, s->sums, s->vars, s->volume, c->fastdt.pack8, stream);
     }
-    if (rc != 0) return rc;
-    if (c->fastdt.enabled) {
-      return vf_cuda_fastdt(p, s->dev_weights, s->volume, c->fastdt.pack8, disp, disp_stride,
-                            stream);
+  } else {
+    /* The SGM census kernel reads only the size and the census type. */
+    vf_sgm_params sp;
+    memset(&sp, 0, sizeof sp);
+    sp.width = c->width;
+    sp.height = c->height;
+    sp.census_full = c->census_full;
+    const size_t words = (size_t)c->width * c->height * (c->census_full ? 8 : 4);
+    uint8_t* census_r = (uint8_t*)s->census + words;
+    rc = vf_cuda_census(&sp, p->left, p->left_stride, p->right, p->right_stride, s->census,
+                        census_r, stream);
+    if (rc == 0) {
+      rc = vf_cuda_census_costs(p, s->census, census_r, c->census_full, s->volume, c->fastdt.pack8,
+                                stream);
     }
-    return vf_cuda_wta(p, s->volume, c->fastdt.pack8, disp, disp_stride, stream);
   }
-  vf_alt_cyclops params;
-  vf_alt_cyclops_params(c, &params);
-  const int shared_row = c->cyclops.memory == VF_CYCLOPS_SHARED_ROW;
-  if (!c->cyclops.median) return vf_cuda_cyclops(p, &params, shared_row, disp, disp_stride, stream);
-  const size_t raw_stride = (size_t)c->width * sizeof(uint16_t);
-  int rc = vf_cuda_cyclops(p, &params, shared_row, s->raw, raw_stride, stream);
   if (rc != 0) return rc;
-  return vf_cuda_median3(s->raw, raw_stride, c->width, c->height, disp, disp_stride, stream);
+  if (c->fastdt.enabled) {
+    return vf_cuda_fastdt(p, s->dev_weights, s->volume, c->fastdt.pack8, disp, disp_stride, stream);
+  }
+  return vf_cuda_wta(p, s->volume, c->fastdt.pack8, disp, disp_stride, stream);
+}
+
+static int vf_run_kernels(vf_stereo_alt* s, const vf_alt_pair* p, uint16_t* disp,
+                          size_t disp_stride) {
+  const vf_stereo_alt_config* c = &s->config;
+  if (!c->median) return vf_disparity_kernels(s, p, disp, disp_stride);
+  const size_t raw_stride = (size_t)c->width * sizeof(uint16_t);
+  int rc = vf_disparity_kernels(s, p, s->raw, raw_stride);
+  if (rc != 0) return rc;
+  return vf_cuda_median3(s->raw, raw_stride, c->width, c->height, disp, disp_stride,
+                         s->ctx->stream);
 }
 
 vf_status vf_alt_cuda_compute(vf_stereo_alt* s, const vf_image* left, const vf_image* right,
                               vf_image* disparity) {
   const vf_stereo_alt_config* c = &s->config;
-  vf_alt_pair p = {NULL, 0, NULL, 0, c->width, c->height, c->max_disparity};
+  vf_alt_pair p = {NULL, 0, NULL, 0, c->width, c->height, c->disparities};
   int rc = vf_device_input(s, left, s->dev_left, &p.left, &p.left_stride);
   if (rc == 0) rc = vf_device_input(s, right, s->dev_right, &p.right, &p.right_stride);
   if (rc != 0) return vf_cuda_fail(&s->err, rc, "vf_stereo_alt_compute: image upload");

@@ -23,8 +23,9 @@ struct vf_stereo_alt {
   uint16_t* sums;    /* window sums, left then right (w*h each) */
   uint32_t* vars;    /* window variance terms, left then right */
   uint32_t* sat;     /* summed-area tables (integral sums only) */
+  void* census;      /* census words, left then right (64-bit; CUDA CS: 32-bit) */
   uint32_t* scratch; /* CPU: running column sums and DT rows */
-  uint16_t* raw;     /* Cyclops2 disparity before the median */
+  uint16_t* raw;     /* disparity before the median */
   /* CUDA only: input copies for host images, output for host maps, the weights. */
   uint8_t* dev_left;
   uint8_t* dev_right;
@@ -32,6 +33,9 @@ struct vf_stereo_alt {
   uint16_t* dev_disp;
   uint16_t* dev_weights;
 };
+
+/* Checks every field the method uses; messages start with `what`. */
+vf_status vf_stereo_alt_validate(const vf_stereo_alt_config* c, const char* what);
 
 /* Host or device memory by the backend; the message names `what`. */
 vf_status vf_alt_buffer(vf_stereo_alt* s, void** ptr, size_t bytes, const char* what);

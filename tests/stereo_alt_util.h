@@ -138,12 +138,16 @@ static inline test_score test_score_map(const test_pair* p, const uint16_t* disp
   return s;
 }
 
-static inline void test_score_print(const char* what, const test_score* s) {
+/* Scores a map over the whole width, prints it as one line named `what`, returns the score. */
+static inline test_score test_score_report(const test_pair* p, const uint16_t* disp,
+                                           const char* what) {
+  test_score s = test_score_map(p, disp, 0);
   printf(
       "%-34s bad-1 %6.2f%%  bad-2 %6.2f%%  bad-3 %6.2f%%  bad-4 %6.2f%%  bad-2 valid %6.2f%%"
       "  density %6.2f%%  mae %.2f\n",
-      what, 100 * s->bad[1], 100 * s->bad[2], 100 * s->bad[3], 100 * s->bad[4], 100 * s->bad2_valid,
-      100 * s->density, s->mae);
+      what, 100 * s.bad[1], 100 * s.bad[2], 100 * s.bad[3], 100 * s.bad[4], 100 * s.bad2_valid,
+      100 * s.density, s.mae);
+  return s;
 }
 
 /* Runs `cfg` on a pair (host images, `pad` extra bytes per row) into a tight host map. */

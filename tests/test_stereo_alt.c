@@ -37,7 +37,7 @@ static vf_stereo_alt_config zncc_config(int w, int h, int nd, int window, int dt
   vf_stereo_alt_config c = vf_stereo_alt_config_default();
   c.width = w;
   c.height = h;
-  c.max_disparity = nd;
+  c.disparities = nd;
   c.zncc.window = window;
   c.fastdt.enabled = dt;
   c.fastdt.pack8 = pack8;
@@ -57,7 +57,7 @@ static uint8_t* run_volume(const vf_stereo_alt_config* c, const test_pair* p, ui
   const void* vol = NULL;
   size_t cb = 0;
   CHECK_OK(vf_stereo_alt_cost_volume(st, &vol, &cb));
-  *bytes = (size_t)p->w * p->h * c->max_disparity * cb;
+  *bytes = (size_t)p->w * p->h * c->disparities * cb;
   uint8_t* copy = malloc(*bytes);
   memcpy(copy, vol, *bytes);
   vf_stereo_alt_destroy(st);
@@ -198,11 +198,10 @@ static void check_cones(void) {
   for (int i = 0; i < 4; ++i) {
     vf_stereo_alt_config c = zncc_config(p.w, p.h, 64, runs[i].window, runs[i].dt, runs[i].pack8);
     CHECK_OK(test_run(ctx, &c, &p, 0, disp));
-    test_score s = test_score_map(&p, disp, 0);
     char what[80];
     snprintf(what, sizeof what, "Cones ZNCC %dx%d%s%s", runs[i].window, runs[i].window,
              runs[i].dt ? " + FastDT" : "", runs[i].pack8 ? " (8-bit)" : " (16-bit)");
-    test_score_print(what, &s);
+    test_score s = test_score_report(&p, disp, what);
     CHECK(s.bad[2] <= runs[i].max_bad2);
     CHECK(s.density >= runs[i].min_density);
     bad2[i] = s.bad[2];

@@ -47,10 +47,10 @@ static void check_zncc_config(void) {
   c.zncc.sums = (vf_zncc_sums)3;
   refuses(&c, "zncc.sums");
   c = base;
-  c.max_disparity = VF_STEREO_ALT_MAX_DISPARITY + 1;
-  refuses(&c, "max_disparity");
-  c.max_disparity = 0;
-  refuses(&c, "max_disparity");
+  c.disparities = VF_STEREO_ALT_MAX_DISPARITY + 1;
+  refuses(&c, "disparities");
+  c.disparities = 0;
+  refuses(&c, "disparities");
   static const float bad_sigmas[] = {0.0f, 0.4f, -1.0f, 1001.0f, NAN, INFINITY};
   for (int i = 0; i < 6; ++i) {
     c = base;
@@ -109,15 +109,15 @@ static void check_cyclops_config(void) {
   c = base;
   c.cyclops.disparity_step = 0;
   refuses(&c, "cyclops.disparity_step");
-  c.cyclops.disparity_step = c.max_disparity + 1;
+  c.cyclops.disparity_step = c.disparities + 1;
   refuses(&c, "cyclops.disparity_step");
   c = base;
-  c.cyclops.median = 3;
-  refuses(&c, "cyclops.median");
+  c.median = 3;
+  refuses(&c, "median");
   c = base;
-  c.max_disparity = c.width + 1;
-  refuses(&c, "max_disparity");
-  c.max_disparity = c.width; /* a full scan line */
+  c.disparities = c.width + 1;
+  refuses(&c, "disparities");
+  c.disparities = c.width; /* a full scan line */
   accepts(&c);
   /* 31 rows of both 1000-pixel images do not fit 48 KB of shared memory; global memory does. */
   c = base;
@@ -136,7 +136,7 @@ static void check_compute_args(void) {
   vf_stereo_alt_config c = vf_stereo_alt_config_default();
   c.width = 64;
   c.height = 32;
-  c.max_disparity = 16;
+  c.disparities = 16;
   vf_stereo_alt* st = NULL;
   CHECK_FAILS(vf_stereo_alt_create(ctx, NULL, &st), VF_ERR_INVALID_ARG);
   CHECK_FAILS(vf_stereo_alt_create(NULL, &c, &st), VF_ERR_INVALID_ARG);

@@ -14,9 +14,9 @@ static vf_stereo_alt_config cyclops_config(int w, int h, int nd, vf_cyclops_weig
   c.method = VF_STEREO_ALT_CYCLOPS2;
   c.width = w;
   c.height = h;
-  c.max_disparity = nd;
+  c.disparities = nd;
   c.cyclops.weight = weight;
-  c.cyclops.median = 0;
+  c.median = 0;
   return c;
 }
 
@@ -70,7 +70,7 @@ static void check_definition(const vf_stereo_alt_config* c, const test_pair* p, 
     for (int x = 0; x < p->w; ++x) {
       double best = -1.0;
       int arg = VF_STEREO_ALT_INVALID;
-      for (int d = 0; d < c->max_disparity; d += c->cyclops.disparity_step) {
+      for (int d = 0; d < c->disparities; d += c->cyclops.disparity_step) {
         double v = cost_ref(p, &c->cyclops, x, y, d);
         /* Means are compared with a margin far below one grey level over 2^8 pixels. */
         if (v >= 0.0 && (best < 0.0 || v < best - 1e-9)) {
@@ -155,7 +155,7 @@ static void check_median(void) {
   uint16_t* med = malloc(n * 2);
   vf_stereo_alt_config c = cyclops_config(p.w, p.h, 16, VF_CYCLOPS_MD);
   CHECK_OK(test_run(ctx, &c, &p, 0, raw));
-  c.cyclops.median = 1;
+  c.median = 1;
   CHECK_OK(test_run(ctx, &c, &p, 0, med));
   int bad = 0;
   for (int y = 0; y < p.h; ++y) {
@@ -185,7 +185,7 @@ static void check_plane_and_cones(void) {
   CHECK(test_pair_plane(&p, 160, 100, 5.0f, 0.04f, 0.05f, 1.0f, 0.0f, 4u));
   uint16_t* disp = malloc((size_t)p.w * p.h * 2);
   vf_stereo_alt_config c = cyclops_config(p.w, p.h, 32, VF_CYCLOPS_MNS);
-  c.cyclops.median = 1;
+  c.median = 1;
   CHECK_OK(test_run(ctx, &c, &p, 0, disp));
   long n = 0, good = 0;
   for (int y = 2; y < p.h - 2; ++y) {
@@ -214,13 +214,12 @@ static void check_plane_and_cones(void) {
   static const char* names[] = {"MD", "RMA", "MNS"};
   for (int i = 0; i < 4; ++i) {
     c = cyclops_config(p.w, p.h, 64, runs[i].weight);
-    c.cyclops.median = runs[i].median;
+    c.median = runs[i].median;
     CHECK_OK(test_run(ctx, &c, &p, 0, disp));
-    test_score s = test_score_map(&p, disp, 0);
     char what[80];
     snprintf(what, sizeof what, "Cones Cyclops2 %s%s", names[runs[i].weight],
              runs[i].median ? " + median" : "");
-    test_score_print(what, &s);
+    test_score s = test_score_report(&p, disp, what);
     CHECK(s.bad[2] <= runs[i].max_bad2);
   }
   free(disp);

@@ -1,8 +1,10 @@
 /* GPU alternative stereo methods equal the CPU references bit for bit: disparity maps and the
- * ZNCC cost volumes (raw, and after FastDT's third pass, 8-bit and 16-bit codes), for every window
- * side, both window-sum paths, Cyclops2's weight functions and both kernel variants, odd sizes and
- * disparity counts, host and device inputs with padded strides, host and device outputs, on
- * random-dot pairs and the real images of the shared data. Skips without a device. */
+ * ZNCC and census cost volumes (raw, and after FastDT's third pass, 8-bit and 16-bit codes), for
+ * every window side, both window-sum paths, both census types, Cyclops2's weight functions and
+ * both kernel variants, the median, odd sizes and disparity counts, host and device inputs with
+ * padded strides, host and device outputs; and vf_stereo's 16-bit and float maps for each of
+ * these methods. Random-dot pairs and the real images of the shared data. Skips without a
+ * device. */
 #include <stdint.h>
 #include <viofront/viofront.h>
 
@@ -20,7 +22,7 @@ static uint8_t* volume_copy(const vf_stereo_alt* st, const vf_stereo_alt_config*
   size_t cb = 0;
   *bytes = 0;
   if (vf_stereo_alt_cost_volume(st, &vol, &cb) != VF_OK) return NULL;
-  const int row = c->max_disparity * (int)cb, rows = c->width * c->height;
+  const int row = c->disparities * (int)cb, rows = c->width * c->height;
   *bytes = (size_t)row * rows;
   uint8_t* out = malloc(*bytes);
   for (int r0 = 0; r0 < rows; r0 += 32768) {
@@ -101,7 +103,7 @@ static vf_stereo_alt_config base_config(const test_pair* p, int nd) {
   vf_stereo_alt_config c = vf_stereo_alt_config_default();
   c.width = p->w;
   c.height = p->h;
-  c.max_disparity = nd;
+  c.disparities = nd;
   return c;
 }
 
@@ -124,7 +126,7 @@ static void compare_cyclops(const test_pair* p, int nd, vf_cyclops_weight weight
   c.method = VF_STEREO_ALT_CYCLOPS2;
   c.cyclops.weight = weight;
   c.cyclops.memory = memory;
-  c.cyclops.median = median;
+  c.median = median;
   c.cyclops.mns_width = block;
   c.cyclops.mns_height = block > 3 ? block - 2 : block;
   c.cyclops.kernel_step = step;
@@ -134,6 +136,73 @@ static void compare_cyclops(const test_pair* p, int nd, vf_cyclops_weight weight
   snprintf(what, sizeof what, "%dx%d D%d Cyclops2 weight %d memory %d median %d block %d step %d",
            p->w, p->h, nd, (int)weight, (int)memory, median, block, step);
   free(compare(&c, p, what));
+}
+
+static void compare_census(const test_pair* p, int nd, int full, int dt, int pack8, int median) {
+  vf_stereo_alt_config c = base_config(p, nd);
+  c.method = VF_STEREO_ALT_CENSUS;
+  c.census_full = full;
+  c.fastdt.enabled = dt;
+  c.fastdt.pack8 = pack8;
+  c.median = median;
+  char what[128];
+  snprintf(what, sizeof what, "%dx%d D%d census full %d fastdt %d pack8 %d median %d", p->w, p->h,
+           nd, full, dt, pack8, median);
+  free(compare(&c, p, what));
+}
+
+/* vf_stereo with a method of issue 8 on both backends: 16-bit and float maps, from host images
+ * to host maps and from device images to device maps. */
+static void compare_stereo(const test_pair* p, vf_stereo_method method, int nd) {
+  const size_t n = (size_t)p->w * p->h;
+  vf_stereo_config c = vf_stereo_config_default_for(method);
+  c.width = p->w;
+  c.height = p->h;
+  c.disparities = nd;
+  vf_stereo *cs = NULL, *gs = NULL;
+  CHECK_OK(vf_stereo_create(cpu_ctx, &c, &cs));
+  CHECK_OK(vf_stereo_create(gpu_ctx, &c, &gs));
+  vf_image l = vf_image_view(p->left, p->w, p->h, p->w, VF_MEMORY_HOST, VF_PIXEL_U8);
+  vf_image r = vf_image_view(p->right, p->w, p->h, p->w, VF_MEMORY_HOST, VF_PIXEL_U8);
+  vf_image a16, af, b16, bf, dl, dr, d16, df;
+  CHECK_OK(vf_image_alloc(&a16, p->w, p->h, VF_PIXEL_U16, VF_MEMORY_HOST));
+  CHECK_OK(vf_image_alloc(&af, p->w, p->h, VF_PIXEL_F32, VF_MEMORY_HOST));
+  CHECK_OK(vf_image_alloc(&b16, p->w, p->h, VF_PIXEL_U16, VF_MEMORY_HOST));
+  CHECK_OK(vf_image_alloc(&bf, p->w, p->h, VF_PIXEL_F32, VF_MEMORY_HOST));
+  CHECK_OK(vf_image_alloc(&dl, p->w, p->h, VF_PIXEL_U8, VF_MEMORY_DEVICE));
+  CHECK_OK(vf_image_alloc(&dr, p->w, p->h, VF_PIXEL_U8, VF_MEMORY_DEVICE));
+  CHECK_OK(vf_image_alloc(&d16, p->w, p->h, VF_PIXEL_U16, VF_MEMORY_DEVICE));
+  CHECK_OK(vf_image_alloc(&df, p->w, p->h, VF_PIXEL_F32, VF_MEMORY_DEVICE));
+  CHECK_OK(vf_image_copy(&l, &dl));
+  CHECK_OK(vf_image_copy(&r, &dr));
+  CHECK_OK(vf_stereo_compute(cs, &l, &r, &a16, &af));
+  long diff = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 0) {
+      CHECK_OK(vf_stereo_compute(gs, &l, &r, &b16, &bf));
+    } else {
+      CHECK_OK(vf_stereo_compute(gs, &dl, &dr, &d16, &df));
+      CHECK_OK(vf_context_synchronize(gpu_ctx));
+      CHECK_OK(vf_image_copy(&d16, &b16));
+      CHECK_OK(vf_image_copy(&df, &bf));
+    }
+    for (int y = 0; y < p->h; ++y) {
+      const uint16_t* x16 = (const uint16_t*)((uint8_t*)a16.data + y * a16.stride_bytes);
+      const uint16_t* y16 = (const uint16_t*)((uint8_t*)b16.data + y * b16.stride_bytes);
+      const float* xf = (const float*)((uint8_t*)af.data + y * af.stride_bytes);
+      const float* yf = (const float*)((uint8_t*)bf.data + y * bf.stride_bytes);
+      for (int x = 0; x < p->w; ++x) {
+        diff += x16[x] != y16[x] || (isnan(xf[x]) ? !isnan(yf[x]) : xf[x] != yf[x]);
+      }
+    }
+  }
+  if (diff) fprintf(stderr, "vf_stereo method %d: %ld pixels differ\n", (int)method, diff);
+  CHECK(diff == 0 && n > 0);
+  ++compared;
+  vf_image* all[] = {&a16, &af, &b16, &bf, &dl, &dr, &d16, &df};
+  for (int i = 0; i < 8; ++i) vf_image_free(all[i]);
+  vf_stereo_destroy(cs);
+  vf_stereo_destroy(gs);
 }
 
 static void synthetic(void) {
@@ -160,6 +229,12 @@ static void synthetic(void) {
       }
     }
     compare_cyclops(&p, p.w, VF_CYCLOPS_MNS, VF_CYCLOPS_GLOBAL, 0, 3, 1); /* a full scan line */
+    compare_census(&p, nd, 0, 1, 1, 0);
+    compare_census(&p, nd, 1, 1, 0, 1);
+    compare_census(&p, nd, i % 2, 0, 1, 0);
+    compare_stereo(&p, VF_STEREO_ZNCC_FASTDT, nd);
+    compare_stereo(&p, VF_STEREO_CENSUS_FASTDT, nd);
+    compare_stereo(&p, VF_STEREO_CYCLOPS2, cnd);
     test_pair_free(&p);
   }
 }
@@ -173,20 +248,25 @@ static void real_images(void) {
   vf_stereo_alt_config c = base_config(&p, 64);
   c.zncc.window = 5;
   uint16_t* d = compare(&c, &p, "Cones ZNCC 5x5 + FastDT");
-  test_score s = test_score_map(&p, d, 0);
-  test_score_print("GPU Cones ZNCC 5x5 + FastDT", &s);
+  test_score_report(&p, d, "GPU Cones ZNCC 5x5 + FastDT");
   free(d);
   c.zncc.window = 9;
   c.fastdt.pack8 = 0;
   d = compare(&c, &p, "Cones ZNCC 9x9 + FastDT 16-bit");
-  s = test_score_map(&p, d, 0);
-  test_score_print("GPU Cones ZNCC 9x9 + FastDT 16-bit", &s);
+  test_score_report(&p, d, "GPU Cones ZNCC 9x9 + FastDT 16-bit");
   free(d);
   c.zncc.window = 15;
   c.fastdt.enabled = 0;
   free(compare(&c, &p, "Cones ZNCC 15x15"));
   c = base_config(&p, 64);
+  c.method = VF_STEREO_ALT_CENSUS;
+  c.census_full = 1;
+  d = compare(&c, &p, "Cones census full 9x7 + FastDT");
+  test_score_report(&p, d, "GPU Cones census full 9x7 + FastDT");
+  free(d);
+  c = base_config(&p, 64);
   c.method = VF_STEREO_ALT_CYCLOPS2;
+  c.median = 1;
   static const char* names[] = {"MD", "RMA", "MNS"};
   for (int wt = VF_CYCLOPS_MD; wt <= VF_CYCLOPS_MNS; ++wt) {
     c.cyclops.weight = (vf_cyclops_weight)wt;
@@ -194,8 +274,7 @@ static void real_images(void) {
     char what[64];
     snprintf(what, sizeof what, "GPU Cones Cyclops2 %s + median", names[wt]);
     d = compare(&c, &p, what);
-    s = test_score_map(&p, d, 0);
-    test_score_print(what, &s);
+    test_score_report(&p, d, what);
     free(d);
   }
   test_pair_free(&p);
@@ -219,7 +298,9 @@ static void real_images(void) {
   c = base_config(&p, 64);
   free(compare(&c, &p, "EuRoC ZNCC 5x5 + FastDT"));
   c.method = VF_STEREO_ALT_CYCLOPS2;
+  c.median = 1;
   free(compare(&c, &p, "EuRoC Cyclops2 MNS + median"));
+  compare_stereo(&p, VF_STEREO_CENSUS_FASTDT, 64);
   vf_image_free(&li);
   vf_image_free(&ri);
   test_pair_free(&p);

@@ -4,6 +4,5 @@
 const bench_stage bench_stages[] = {
     {"pyramid", bench_pyramid},
     {"stereo", bench_stereo},
-    {"stereo_alt", bench_stereo_alt},
     {NULL, NULL},
 };

@@ -21,6 +21,10 @@ void vf_cpu_zncc_costs(const vf_alt_pair* p, int radius, const uint16_t* sum_l,
                        const uint32_t* var_l, const uint16_t* sum_r, const uint32_t* var_r,
                        void* volume, int pack8, uint32_t* scratch, int threads);
 
+/* Census cost codes from the 9x7 census words of both images (w*h each, `bits` = 31 or 62). */
+void vf_cpu_census_costs(const vf_alt_pair* p, const uint64_t* census_l, const uint64_t* census_r,
+                         int bits, void* volume, int pack8, int threads);
+
 /* FastDT: passes left->right and right->left, top->bottom in place, bottom->top fused with
  * winner-takes-all into `disparity`. weights: the 256 Q15 weights by |dI|. scratch: width *
  * disparities words. */
@@ -31,12 +35,9 @@ void vf_cpu_fastdt(const vf_alt_pair* p, const uint16_t* weights, void* volume, 
 void vf_cpu_wta(const vf_alt_pair* p, const void* volume, int pack8, uint16_t* disparity,
                 size_t disparity_stride, int threads);
 
-/* Cyclops2 search; VF_STEREO_ALT_INVALID where no candidate exists. */
+/* Cyclops2 search; VF_STEREO_ALT_INVALID where no candidate exists. (The 3x3 median is SGM's
+ * vf_cpu_median3, src/cpu/vf_stereo_cpu.h.) */
 void vf_cpu_cyclops(const vf_alt_pair* p, const vf_alt_cyclops* c, uint16_t* disparity,
                     size_t disparity_stride, int threads);
-
-/* 3x3 median of a 16-bit map, borders replicated. */
-void vf_cpu_median3(const uint16_t* src, size_t src_stride, int w, int h, uint16_t* dst,
-                    size_t dst_stride, int threads);
 
 #endif
