@@ -5,5 +5,6 @@ const bench_stage bench_stages[] = {
     {"pyramid", bench_pyramid},
     {"stereo", bench_stereo},
     {"detector", bench_detector},
+    {"remap", bench_remap},
     {NULL, NULL},
 };

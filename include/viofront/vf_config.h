@@ -1,0 +1,70 @@
+/* Configuration from YAML (libyaml): viofront's own config file (config/euroc.yaml) and EuRoC
+ * sensor.yaml files (camera and IMU calibration). Every key is validated: missing required
+ * keys, wrong types, NaN or out-of-range values fail with a message naming the file, the line
+ * and the key; unknown keys are warned about through the log context's callback and skipped.
+ *
+ * A config file has one section per part of the pipeline; every section and key is optional
+ * and defaults to vf_config_default() except inside a camera entry:
+ *   context:  backend (auto|cpu|cuda), cuda_device, cpu_threads, log_level
+ *   cameras:  a list of 1 or 2 entries, each either `sensor_yaml: <path relative to the config
+ *             file>` or the keys of a EuRoC camera sensor.yaml inline; absent = the dataset's
+ *   imu:      `sensor_yaml: <path>` or the keys of a EuRoC IMU sensor.yaml inline
+ *   rectify:  alpha, focal_rule (opencv4|opencv2), out_width, out_height
+ *   pyramid:  levels
+ *   dataset:  stereo_tolerance_ns, prefetch
+ * Stage sections (detector, tracker, stereo, frontend) join as their stages land: a struct
+ * member here and a schema table in src/io/vf_yaml_config.c. */
+#ifndef VF_CONFIG_H
+#define VF_CONFIG_H
+
+#include <viofront/vf_camera.h>
+#include <viofront/vf_context.h>
+#include <viofront/vf_euroc.h>
+#include <viofront/vf_pyramid.h>
+#include <viofront/vf_rectify.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VF_CONFIG_MAX_CAMERAS 2
+
+typedef struct vf_config {
+  vf_context_config context; /* log_fn/log_user are not in YAML: set them in code */
+  int camera_count;          /* 0 (take the cameras from the dataset), 1 or 2 */
+  vf_camera cameras[VF_CONFIG_MAX_CAMERAS];
+  int has_imu; /* 1 when the file has an imu section */
+  vf_imu_calib imu;
+  vf_rectify_config rectify;
+  vf_pyramid_config pyramid; /* width and height follow camera 0 when cameras are given */
+  vf_euroc_config dataset;
+} vf_config;
+
+/* Every section's defaults; no cameras, no IMU. */
+VF_API vf_config vf_config_default(void);
+
+/* Loads a config file over the defaults. `log` (may be NULL) receives unknown-key warnings. */
+VF_API vf_status vf_config_load(const char* path, const vf_context* log, vf_config* out);
+/* The same from text in memory; `name` is used in messages and `base_dir` resolves relative
+ * sensor_yaml paths (NULL = the current directory). */
+VF_API vf_status vf_config_parse(const char* text, size_t size, const char* name,
+                                 const char* base_dir, const vf_context* log, vf_config* out);
+
+/* EuRoC sensor.yaml of a camera: T_BS, rate_hz, resolution, camera_model (pinhole),
+ * intrinsics (fu fv cu cv), distortion_model (radial-tangential|radtan|equidistant|none),
+ * distortion_coefficients (4 or 5 for radial-tangential, 4 for equidistant). */
+VF_API vf_status vf_sensor_yaml_read_camera(const char* path, const vf_context* log,
+                                            vf_camera* out);
+VF_API vf_status vf_sensor_yaml_parse_camera(const char* text, size_t size, const char* name,
+                                             const vf_context* log, vf_camera* out);
+/* EuRoC sensor.yaml of an IMU: T_BS, rate_hz, gyroscope_noise_density, gyroscope_random_walk,
+ * accelerometer_noise_density, accelerometer_random_walk. */
+VF_API vf_status vf_sensor_yaml_read_imu(const char* path, const vf_context* log,
+                                         vf_imu_calib* out);
+VF_API vf_status vf_sensor_yaml_parse_imu(const char* text, size_t size, const char* name,
+                                          const vf_context* log, vf_imu_calib* out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,175 @@
+/* EuRoC replay: the time-ordered stream of IMU and stereo events, and the prefetch thread
+ * that decodes stereo pairs ahead into a ring of slots (pair k in slot k % nslots; the worker
+ * stays at most nslots pairs ahead of what the consumer has released). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vf_euroc_internal.h"
+#include "viofront/vf_png.h"
+
+void vf_euroc_decode(const vf_euroc* e, int pair, vf_euroc_slot* slot) {
+  vf_image_free(&slot->image[0]);
+  vf_image_free(&slot->image[1]);
+  slot->status = VF_OK;
+  slot->message[0] = '\0';
+  for (int k = 0; k < 2; ++k) {
+    char path[2048];
+    snprintf(path, sizeof path, "%s/cam%d/data/%s", e->root, k, e->pair[pair].name[k]);
+    vf_status s = vf_png_read_gray8(path, &slot->image[k]);
+    const vf_camera* cam = &e->cam[k];
+    if (s == VF_OK &&
+        (slot->image[k].width != cam->width || slot->image[k].height != cam->height)) {
+      s = vf_fail(NULL, VF_ERR_FORMAT, "%s is %dx%d, cam%d/sensor.yaml says %dx%d", path,
+                  slot->image[k].width, slot->image[k].height, k, cam->width, cam->height);
+    }
+    if (s != VF_OK) {
+      slot->status = s;
+      snprintf(slot->message, sizeof slot->message, "%s", vf_last_error_message());
+      vf_image_free(&slot->image[0]);
+      vf_image_free(&slot->image[1]);
+      return;
+    }
+  }
+}
+
+static void* vf_euroc_worker(void* arg) {
+  vf_euroc* e = arg;
+  pthread_mutex_lock(&e->lock);
+  while (!e->stop) {
+    int k = e->load_next;
+    if (k >= e->info.stereo_pairs || k >= e->released + e->nslots) {
+      pthread_cond_wait(&e->changed, &e->lock);
+      continue;
+    }
+    vf_euroc_slot* slot = &e->slots[k % e->nslots];
+    slot->pair = k;
+    slot->ready = 0;
+    e->load_next = k + 1;
+    /* The slot's previous pair (k - nslots) was released, so nobody reads it now. */
+    pthread_mutex_unlock(&e->lock);
+    vf_euroc_decode(e, k, slot);
+    pthread_mutex_lock(&e->lock);
+    slot->ready = 1;
+    pthread_cond_broadcast(&e->changed);
+  }
+  pthread_mutex_unlock(&e->lock);
+  return NULL;
+}
+
+vf_status vf_euroc_stream_start(vf_euroc* e) {
+  e->next_imu = e->next_pair = 0;
+  e->held_pair = -1;
+  e->load_next = e->released = 0;
+  e->stop = 0;
+  if (e->slots == NULL) {
+    e->nslots = e->config.prefetch > 0 ? e->config.prefetch : 1;
+    e->slots = calloc((size_t)e->nslots, sizeof *e->slots);
+    if (e->slots == NULL)
+      return vf_fail(NULL, VF_ERR_NOMEM, "vf_euroc: %d prefetch slots", e->nslots);
+  }
+  for (int i = 0; i < e->nslots; ++i) e->slots[i].pair = -1;
+  if (!e->sync_ready) {
+    if (pthread_mutex_init(&e->lock, NULL) != 0)
+      return vf_fail(NULL, VF_ERR_NOMEM, "vf_euroc: mutex");
+    if (pthread_cond_init(&e->changed, NULL) != 0) {
+      pthread_mutex_destroy(&e->lock);
+      return vf_fail(NULL, VF_ERR_NOMEM, "vf_euroc: condition variable");
+    }
+    e->sync_ready = 1;
+  }
+  if (e->config.prefetch > 0) {
+    e->thread_running = pthread_create(&e->thread, NULL, vf_euroc_worker, e) == 0;
+    if (!e->thread_running) {
+      vf_log(e->log, VF_LOG_WARN, "EuRoC: no prefetch thread, images are decoded on demand");
+    }
+  }
+  return VF_OK;
+}
+
+void vf_euroc_stream_stop(vf_euroc* e) {
+  if (e->thread_running) {
+    pthread_mutex_lock(&e->lock);
+    e->stop = 1;
+    pthread_cond_broadcast(&e->changed);
+    pthread_mutex_unlock(&e->lock);
+    pthread_join(e->thread, NULL);
+    e->thread_running = 0;
+  }
+  for (int i = 0; e->slots != NULL && i < e->nslots; ++i) {
+    vf_image_free(&e->slots[i].image[0]);
+    vf_image_free(&e->slots[i].image[1]);
+  }
+}
+
+void vf_euroc_stream_destroy(vf_euroc* e) {
+  vf_euroc_stream_stop(e);
+  free(e->slots);
+  e->slots = NULL;
+  if (e->sync_ready) {
+    pthread_cond_destroy(&e->changed);
+    pthread_mutex_destroy(&e->lock);
+    e->sync_ready = 0;
+  }
+}
+
+/* The slot of pair k, decoded: waits for the worker, or decodes here without one. */
+static vf_euroc_slot* vf_euroc_acquire(vf_euroc* e, int k) {
+  vf_euroc_slot* slot = &e->slots[k % e->nslots];
+  if (!e->thread_running) {
+    vf_euroc_decode(e, k, slot);
+    slot->pair = k;
+    slot->ready = 1;
+    return slot;
+  }
+  pthread_mutex_lock(&e->lock);
+  while (!(slot->pair == k && slot->ready)) pthread_cond_wait(&e->changed, &e->lock);
+  pthread_mutex_unlock(&e->lock);
+  return slot;
+}
+
+static void vf_euroc_release(vf_euroc* e) {
+  if (e->held_pair < 0) return;
+  if (e->thread_running) {
+    pthread_mutex_lock(&e->lock);
+    e->released = e->held_pair + 1;
+    pthread_cond_broadcast(&e->changed);
+    pthread_mutex_unlock(&e->lock);
+  }
+  e->held_pair = -1;
+}
+
+vf_status vf_euroc_next(vf_euroc* e, vf_euroc_event* ev) {
+  if (e == NULL || ev == NULL)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_next: NULL argument");
+  memset(ev, 0, sizeof *ev);
+  vf_euroc_release(e);
+  int pairs = e->info.stereo_pairs;
+  if (e->next_imu < e->imu_count &&
+      (e->next_pair >= pairs || e->imu[e->next_imu].t_ns <= e->pair[e->next_pair].t_ns)) {
+    ev->type = VF_EUROC_IMU;
+    ev->imu = e->imu[e->next_imu++];
+    ev->t_ns = ev->imu.t_ns;
+    return VF_OK;
+  }
+  if (e->next_pair >= pairs) {
+    ev->type = VF_EUROC_END;
+    return VF_OK;
+  }
+  int k = e->next_pair++;
+  vf_euroc_slot* slot = vf_euroc_acquire(e, k);
+  e->held_pair = k;
+  ev->type = VF_EUROC_STEREO;
+  ev->t_ns = e->pair[k].t_ns;
+  ev->pair = k;
+  if (slot->status != VF_OK) return vf_fail(&e->err, slot->status, "%s", slot->message);
+  ev->left = slot->image[0];
+  ev->right = slot->image[1];
+  return VF_OK;
+}
+
+vf_status vf_euroc_rewind(vf_euroc* e) {
+  if (e == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_rewind: reader is NULL");
+  vf_euroc_stream_stop(e);
+  return vf_euroc_stream_start(e);
+}

@@ -1,0 +1,115 @@
+/* GPU remap equals the CPU remap bit for bit: EuRoC rectify maps of both cameras (alpha -1, 0,
+ * 1), undistort maps of odd sizes, host and device input and output, and a real EuRoC frame.
+ * Skips without a device. */
+#include <stdint.h>
+#include <viofront/viofront.h>
+
+#include "euroc_calib.h"
+#include "vf_test.h"
+
+static vf_context* cpu_ctx;
+static vf_context* gpu_ctx;
+
+static void compare(const vf_remap_config* mc, const vf_image* src, const char* what) {
+  vf_remap *mc_cpu = NULL, *mc_gpu = NULL;
+  CHECK_OK(vf_remap_create(cpu_ctx, mc, &mc_cpu));
+  CHECK_OK(vf_remap_create(gpu_ctx, mc, &mc_gpu));
+  if (mc_cpu == NULL || mc_gpu == NULL) return;
+  vf_image ref, got, dsrc, ddst;
+  CHECK_OK(vf_image_alloc(&ref, mc->out_width, mc->out_height, VF_PIXEL_U8, VF_MEMORY_HOST));
+  CHECK_OK(vf_image_alloc(&got, mc->out_width, mc->out_height, VF_PIXEL_U8, VF_MEMORY_HOST));
+  CHECK_OK(vf_image_alloc(&dsrc, src->width, src->height, VF_PIXEL_U8, VF_MEMORY_DEVICE));
+  CHECK_OK(vf_image_alloc(&ddst, mc->out_width, mc->out_height, VF_PIXEL_U8, VF_MEMORY_DEVICE));
+  CHECK_OK(vf_image_copy(src, &dsrc));
+  CHECK_OK(vf_remap_apply(mc_cpu, src, &ref));
+  for (int mode = 0; mode < 4; ++mode) {
+    memset(got.data, 0xA5, got.stride_bytes * (size_t)got.height); /* poison */
+    const vf_image* in = (mode & 1) ? &dsrc : src;
+    if (mode & 2) {
+      CHECK_OK(vf_remap_apply(mc_gpu, in, &ddst));
+      CHECK_OK(vf_image_copy(&ddst, &got));
+    } else {
+      CHECK_OK(vf_remap_apply(mc_gpu, in, &got));
+    }
+    long diff = 0;
+    for (int y = 0; y < ref.height; ++y) {
+      const uint8_t* a = (const uint8_t*)ref.data + y * ref.stride_bytes;
+      const uint8_t* b = (const uint8_t*)got.data + y * got.stride_bytes;
+      for (int x = 0; x < ref.width; ++x) diff += a[x] != b[x];
+    }
+    if (diff) fprintf(stderr, "%s mode %d: %ld pixels differ\n", what, mode, diff);
+    CHECK(diff == 0);
+  }
+  printf("%s: %dx%d -> %dx%d identical on CPU and GPU\n", what, src->width, src->height,
+         mc->out_width, mc->out_height);
+  vf_image_free(&ref);
+  vf_image_free(&got);
+  vf_image_free(&dsrc);
+  vf_image_free(&ddst);
+  vf_remap_destroy(mc_cpu);
+  vf_remap_destroy(mc_gpu);
+}
+
+static void random_image(vf_image* img, int w, int h, unsigned seed) {
+  CHECK_OK(vf_image_alloc(img, w, h, VF_PIXEL_U8, VF_MEMORY_HOST));
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x)
+      ((uint8_t*)img->data)[y * img->stride_bytes + x] = (uint8_t)vf_test_rand(&seed);
+  }
+}
+
+int main(void) {
+  if (!vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");
+  if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+  vf_context_config cc = vf_context_config_default();
+  cc.backend = VF_BACKEND_CPU;
+  CHECK_OK(vf_context_create(&cc, &cpu_ctx));
+  cc.backend = VF_BACKEND_CUDA;
+  CHECK_OK(vf_context_create(&cc, &gpu_ctx));
+
+  vf_camera c0 = euroc_camera(0), c1 = euroc_camera(1);
+  vf_image img;
+  random_image(&img, 752, 480, 11);
+  static const double alphas[3] = {-1, 0, 1};
+  for (int a = 0; a < 3; ++a) {
+    vf_rectify_config rc = vf_rectify_config_default();
+    rc.alpha = alphas[a];
+    vf_stereo_rectification rect;
+    CHECK_OK(vf_stereo_rectify(&c0, &c1, &rc, &rect));
+    for (int which = 0; which < 2; ++which) {
+      vf_remap_config mc;
+      CHECK_OK(vf_remap_config_rectify(which ? &c1 : &c0, &rect, which, &mc));
+      mc.fill = (uint8_t)(40 * a);
+      char what[64];
+      snprintf(what, sizeof what, "rectify cam%d alpha %g", which, alphas[a]);
+      compare(&mc, &img, what);
+    }
+  }
+  /* Odd output sizes: the last group of four pixels of a row is partial. */
+  static const int sizes[][2] = {{751, 479}, {33, 17}, {5, 3}, {1, 1}};
+  for (int i = 0; i < 4; ++i) {
+    vf_remap_config mc;
+    CHECK_OK(vf_remap_config_undistort(&c0, &mc));
+    mc.out_width = sizes[i][0];
+    mc.out_height = sizes[i][1];
+    compare(&mc, &img, "undistort, odd size");
+  }
+  vf_image_free(&img);
+
+  char path[1024];
+  if (vf_test_data_path("euroc/V1_01_easy_micro/mav0/cam0/data/1403715273262142976.png", path,
+                        sizeof path) != NULL) {
+    CHECK_OK(vf_png_read_gray8(path, &img));
+    vf_stereo_rectification rect;
+    CHECK_OK(vf_stereo_rectify(&c0, &c1, NULL, &rect));
+    vf_remap_config mc;
+    CHECK_OK(vf_remap_config_rectify(&c0, &rect, 0, &mc));
+    compare(&mc, &img, "EuRoC frame");
+    vf_image_free(&img);
+  } else {
+    printf("EuRoC frame absent: skipped\n");
+  }
+  vf_context_destroy(gpu_ctx);
+  vf_context_destroy(cpu_ctx);
+  VF_TEST_END("test_remap_gpu");
+}
