@@ -3,9 +3,11 @@
 // searched level (the cell scaled by 2^-k on level k), in chunks of at most 64x32 pixels:
 //  1. the chunk's pixels plus a 4-pixel margin are loaded into shared memory in one go;
 //  2. the float response map of the chunk plus a 1-pixel margin is computed into shared memory:
-//     the 16 circle pixels give a brighter and a darker bit mask, and one bit of the 2^16-entry
-//     arc table per mask says whether an arc of n contiguous pixels exists (no branch on the
-//     segment test); scores are integer sums converted to float once, as on the CPU;
+//     pixels passing the four-pixel high-speed test are queued, then the whole block runs the
+//     full test on the queue: the 16 circle pixels give a brighter and a darker bit mask, and
+//     one bit of the 2^16-entry arc table per mask says whether an arc of n contiguous pixels
+//     exists (no branch on the segment test); scores are integer sums converted to float once,
+//     as on the CPU;
 //  3. one warp per 32-pixel row fragment walks a stripe of rows with the 3x3 neighbourhood in
 //     registers, each lane keeping the best maximum of its column.
 // A warp shuffle reduction, then a shared-memory reduction over the warps, gives the cell's best.
@@ -94,31 +96,71 @@ __device__ __forceinline__ float vf_response(const vf_fast_job& job, const uint8
   return (is_b | is_d) ? (float)s : 0.0f;
 }
 
+// Walks a w-wide rectangle in row-major order with stride kThreads, starting at index `tid`,
+// keeping (x, y) up to date without a division per step.
+struct vf_walker {
+  int x, y, w, step_x, step_y;
+  __device__ __forceinline__ vf_walker(int tid, int width)
+      : x(tid % width),
+        y(tid / width),
+        w(width),
+        step_x(kThreads % width),
+        step_y(kThreads / width) {}
+  __device__ __forceinline__ void next() {
+    x += step_x;
+    y += step_y;
+    if (x >= w) {
+      x -= w;
+      ++y;
+    }
+  }
+};
+
 // Phase 1: the chunk's pixels and 4 around (clamped to the level; clamped pixels only feed
 // responses that are forced to 0 because their circle leaves the image).
 __device__ __forceinline__ void vf_load_tile(const vf_fast_level& lv, const vf_rect& c,
                                              uint8_t* s_img, int tid) {
-  const int w = c.w + 8, h = c.h + 8;
-  for (int i = tid; i < w * h; i += kThreads) {
-    const int tx = i % w, ty = i / w;
-    const int x = min(max(c.x - 4 + tx, 0), lv.width - 1);
-    const int y = min(max(c.y - 4 + ty, 0), lv.height - 1);
-    s_img[ty * kImgW + tx] = __ldg(lv.image + (size_t)y * lv.stride + x);
+  const int h = c.h + 8;
+  for (vf_walker i(tid, c.w + 8); i.y < h; i.next()) {
+    const int x = min(max(c.x - 4 + i.x, 0), lv.width - 1);
+    const int y = min(max(c.y - 4 + i.y, 0), lv.height - 1);
+    s_img[i.y * kImgW + i.x] = __ldg(lv.image + (size_t)y * lv.stride + x);
   }
 }
 
-// Phase 2: responses of the chunk and 1 pixel around; 0 where the circle leaves the level.
+// Phase 2a: responses of the chunk and 1 pixel around start at 0; pixels that can be corners
+// are queued. An arc of n holds at least n / 4 of the compass pixels 0, 4, 8, 12 (the
+// high-speed test of the CPU reference): most pixels stop after reading those four, and the
+// queue lets every thread of the block share the remaining full tests evenly.
+__device__ __forceinline__ void vf_queue_candidates(const vf_fast_job& job, const vf_fast_level& lv,
+                                                    const vf_rect& c, const uint8_t* s_img,
+                                                    float* s_resp, uint16_t* s_queue, int* s_count,
+                                                    int tid) {
+  const int h = c.h + 2, t = job.threshold, need = job.arc_length / 4;
+  for (vf_walker i(tid, c.w + 2); i.y < h; i.next()) {
+    const int x = c.x - 1 + i.x, y = c.y - 1 + i.y;
+    s_resp[i.y * kRespW + i.x] = 0.0f;
+    if (x < 3 || y < 3 || x >= lv.width - 3 || y >= lv.height - 3) continue;
+    const uint8_t* p = s_img + (i.y + 3) * kImgW + i.x + 3;
+    const int hi = p[0] + t, lo = p[0] - t;
+    const int n = p[-3 * kImgW], e = p[3], s = p[3 * kImgW], w = p[-3];
+    const int up = (n > hi) + (e > hi) + (s > hi) + (w > hi);
+    const int down = (n < lo) + (e < lo) + (s < lo) + (w < lo);
+    if (up >= need || down >= need) {
+      s_queue[atomicAdd(s_count, 1)] = (uint16_t)(i.y * kRespW + i.x);
+    }
+  }
+}
+
+// Phase 2b: the full test and score of every queued pixel (the queue's order varies from run
+// to run, the responses do not).
 template <int SCORE>
-__device__ __forceinline__ void vf_tile_responses(const vf_fast_job& job, const vf_fast_level& lv,
-                                                  const vf_rect& c, const uint8_t* s_img,
-                                                  float* s_resp, int tid) {
-  const int w = c.w + 2, h = c.h + 2;
-  for (int i = tid; i < w * h; i += kThreads) {
-    const int rx = i % w, ry = i / w;
-    const int x = c.x - 1 + rx, y = c.y - 1 + ry;
-    const bool fits = x >= 3 && y >= 3 && x < lv.width - 3 && y < lv.height - 3;
-    s_resp[ry * kRespW + rx] =
-        fits ? vf_response<SCORE>(job, s_img + (ry + 3) * kImgW + rx + 3) : 0.0f;
+__device__ __forceinline__ void vf_score_candidates(const vf_fast_job& job, const uint8_t* s_img,
+                                                    float* s_resp, const uint16_t* s_queue,
+                                                    int count, int tid) {
+  for (int i = tid; i < count; i += kThreads) {
+    const int q = s_queue[i], ry = q / kRespW, rx = q % kRespW;
+    s_resp[q] = vf_response<SCORE>(job, s_img + (ry + 3) * kImgW + rx + 3);
   }
 }
 
@@ -197,9 +239,11 @@ __device__ __forceinline__ vf_rect vf_cell_window(const vf_fast_job& job, const 
 }
 
 template <int SCORE>
-__global__ void __launch_bounds__(kThreads) vf_fast_detect_kernel(vf_fast_job job) {
+__global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job job) {
   __shared__ uint8_t s_img[kImgW * kImgH];
   __shared__ float s_resp[kRespW * kRespH];
+  __shared__ uint16_t s_queue[kRespW * kRespH];
+  __shared__ int s_count;
   __shared__ unsigned long long s_best[kWarps];
   const int cell = blockIdx.x, tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   unsigned long long best = 0;
@@ -214,9 +258,13 @@ __global__ void __launch_bounds__(kThreads) vf_fast_detect_kernel(vf_fast_job jo
     for (int y = 0; y < win.h; y += kChunkH) {
       for (int x = 0; x < win.w; x += kChunkW) {
         const vf_rect c = {win.x + x, win.y + y, min(kChunkW, win.w - x), min(kChunkH, win.h - y)};
+        // The previous chunk's last reader of s_count passed two barriers since.
+        if (tid == 0) s_count = 0;
         vf_load_tile(lv, c, s_img, tid);
         __syncthreads();
-        vf_tile_responses<SCORE>(job, lv, c, s_img, s_resp, tid);
+        vf_queue_candidates(job, lv, c, s_img, s_resp, s_queue, &s_count, tid);
+        __syncthreads();
+        vf_score_candidates<SCORE>(job, s_img, s_resp, s_queue, s_count, tid);
         __syncthreads();
         best = vf_chunk_best(c, s_resp, k, ox, oy, warp, lane, best);
         __syncthreads();

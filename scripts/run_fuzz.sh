@@ -17,6 +17,7 @@ for fuzzer in build-fuzz/tests/fuzz/fuzz_*; do
   cp tests/fuzz/corpus/"${name#fuzz_}"/* "$work"/
   case $name in
     fuzz_png) [ -d "$data/images" ] && cp "$data"/middlebury/cones/im2.png "$work"/ ;;
+    fuzz_yaml) [ -d "$data/euroc" ] && { printf '\001'; cat "$data"/euroc/V1_01_easy_micro/mav0/cam0/sensor.yaml; } >"$work"/real_cam0.yaml ;;
   esac
   echo "== $name for $seconds s =="
   rc=0

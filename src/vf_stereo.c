@@ -1,5 +1,6 @@
 /* vf_stereo: argument checks, buffers allocated at create time, dispatch to the CPU reference
- * (src/cpu/vf_*_cpu.c) or the CUDA pipeline (cuda/vf_sgm_*.cu). */
+ * (src/cpu/vf_*_cpu.c) or the CUDA pipeline (cuda/vf_sgm_*.cu); the other methods run through
+ * the vf_stereo_alt stage (src/vf_stereo_alt.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,17 +9,20 @@
 
 #include "cpu/vf_stereo_cpu.h"
 #include "vf_context_internal.h"
+#include "vf_stereo_alt.h"
 #include "vf_stereo_internal.h"
 #ifdef VF_HAVE_CUDA
 #include "vf_cuda_api.h"
 #include "vf_cuda_stereo.h"
+#include "vf_cuda_stereo_alt.h"
 #endif
 
 struct vf_stereo {
   vf_error err;
   vf_context* ctx;
-  vf_sgm_params p;
-  void* block; /* every buffer, one allocation (device memory on CUDA) */
+  vf_sgm_params p;    /* methods other than SGM: only the size is set */
+  vf_stereo_alt* alt; /* ZNCC_FASTDT, CENSUS_FASTDT, CYCLOPS2 */
+  void* block;        /* every buffer, one allocation (device memory on CUDA) */
   /* CPU backend */
   uint64_t* census_l;
   uint64_t* census_r;
@@ -74,20 +78,50 @@ static vf_status vf_stereo_alloc_cuda(vf_stereo* s) {
 }
 #endif
 
+static int vf_stereo_is_alt(vf_stereo_method m) {
+  return m == VF_STEREO_ZNCC_FASTDT || m == VF_STEREO_CENSUS_FASTDT || m == VF_STEREO_CYCLOPS2;
+}
+
+/* The other methods: their stage, and on CUDA the device staging of host outputs. */
+static vf_status vf_stereo_create_alt(vf_stereo* s, const vf_stereo_config* config) {
+  vf_stereo_alt_config ac;
+  vf_status st = vf_stereo_alt_config_from_stereo(config, &ac, "vf_stereo_create");
+  if (st == VF_OK) st = vf_stereo_alt_create(s->ctx, &ac, &s->alt);
+  if (st != VF_OK) return st;
+  s->p.width = config->width;
+  s->p.height = config->height;
+#ifdef VF_HAVE_CUDA
+  if (s->ctx->backend == VF_BACKEND_CUDA) {
+    size_t px = (size_t)config->width * config->height;
+    st = vf_device_alloc(NULL, &s->block, vf_round128(px * 2) + px * 4, "vf_stereo_create");
+    if (st != VF_OK) return st;
+    s->stage_out = s->block;
+    s->stage_outf = (float*)((uint8_t*)s->block + vf_round128(px * 2));
+  }
+#endif
+  return VF_OK;
+}
+
 vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_stereo** out) {
   if (out == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stereo_create: out is NULL");
   *out = NULL;
   if (ctx == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stereo_create: ctx is NULL");
   if (config == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stereo_create: config is NULL");
   vf_sgm_params p;
-  vf_status st = vf_stereo_params_from_config(config, &p, "vf_stereo_create");
+  memset(&p, 0, sizeof p);
+  vf_status st = vf_stereo_is_alt(config->method)
+                     ? VF_OK
+                     : vf_stereo_params_from_config(config, &p, "vf_stereo_create");
   if (st != VF_OK) return st;
   vf_stereo* s = calloc(1, sizeof *s);
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_create: out of memory");
   s->ctx = ctx;
   s->p = p;
+  if (vf_stereo_is_alt(config->method)) {
+    st = vf_stereo_create_alt(s, config);
+  } else
 #ifdef VF_HAVE_CUDA
-  if (ctx->backend == VF_BACKEND_CUDA) {
+      if (ctx->backend == VF_BACKEND_CUDA) {
     st = vf_stereo_alloc_cuda(s);
   } else
 #endif
@@ -104,6 +138,7 @@ vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_s
 
 void vf_stereo_destroy(vf_stereo* s) {
   if (s == NULL) return;
+  vf_stereo_alt_destroy(s->alt);
   if (s->ctx->backend == VF_BACKEND_CUDA) {
     vf_device_free(s->block);
   } else {
@@ -173,6 +208,26 @@ static vf_status vf_stereo_compute_cpu(vf_stereo* s, const vf_image* l, const vf
 }
 
 #ifdef VF_HAVE_CUDA
+/* Copies the outputs staged in device memory (o16, of) to host outputs, then settles the host
+ * memory given in or out before the call returns. */
+static int vf_stereo_deliver_cuda(vf_stereo* s, const vf_image* l, const vf_image* r, vf_image* out,
+                                  const uint16_t* o16, size_t o16s, vf_image* outf, const float* of,
+                                  size_t ofs) {
+  void* stream = s->ctx->stream;
+  const size_t w = (size_t)s->p.width, h = (size_t)s->p.height;
+  const int host16 = out->location == VF_MEMORY_HOST;
+  const int hostf = outf != NULL && outf->location == VF_MEMORY_HOST;
+  int rc = 0;
+  if (host16) rc = vf_cuda_copy_2d_async(out->data, out->stride_bytes, o16, o16s, w * 2, h, stream);
+  if (rc == 0 && hostf)
+    rc = vf_cuda_copy_2d_async(outf->data, outf->stride_bytes, of, ofs, w * 4, h, stream);
+  if (rc == 0 &&
+      (host16 || hostf || l->location == VF_MEMORY_HOST || r->location == VF_MEMORY_HOST)) {
+    rc = vf_cuda_stream_synchronize(stream);
+  }
+  return rc;
+}
+
 static vf_status vf_stereo_compute_cuda(vf_stereo* s, const vf_image* l, const vf_image* r,
                                         vf_image* out, vf_image* outf) {
   const vf_sgm_params* p = &s->p;
@@ -199,18 +254,41 @@ static vf_status vf_stereo_compute_cuda(vf_stereo* s, const vf_image* l, const v
   float* of = outf == NULL ? NULL : hostf ? s->stage_outf : outf->data;
   size_t ofs = outf == NULL ? 0 : hostf ? w * 4 : outf->stride_bytes;
   if (rc == 0) rc = vf_cuda_sgm_compute(p, &s->bufs, dl, ls, dr, rs, o16, o16s, of, ofs, stream);
-  if (rc == 0 && host16)
-    rc = vf_cuda_copy_2d_async(out->data, out->stride_bytes, o16, o16s, w * 2, h, stream);
-  if (rc == 0 && hostf)
-    rc = vf_cuda_copy_2d_async(outf->data, outf->stride_bytes, of, ofs, w * 4, h, stream);
-  /* Host memory given in or out must be settled when the call returns. */
-  if (rc == 0 &&
-      (host16 || hostf || l->location == VF_MEMORY_HOST || r->location == VF_MEMORY_HOST)) {
-    rc = vf_cuda_stream_synchronize(stream);
-  }
+  if (rc == 0) rc = vf_stereo_deliver_cuda(s, l, r, out, o16, o16s, outf, of, ofs);
   return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_stereo_compute");
 }
 #endif
+
+static vf_status vf_stereo_compute_alt(vf_stereo* s, const vf_image* l, const vf_image* r,
+                                       vf_image* out, vf_image* outf) {
+  vf_status st;
+#ifdef VF_HAVE_CUDA
+  if (s->ctx->backend == VF_BACKEND_CUDA) {
+    const size_t w = (size_t)s->p.width, h = (size_t)s->p.height;
+    const int host16 = out->location == VF_MEMORY_HOST;
+    const int hostf = outf != NULL && outf->location == VF_MEMORY_HOST;
+    vf_image o16 =
+        host16 ? vf_image_view(s->stage_out, (int)w, (int)h, w * 2, VF_MEMORY_DEVICE, VF_PIXEL_U16)
+               : *out;
+    st = vf_stereo_alt_compute(s->alt, l, r, &o16);
+    if (st != VF_OK) return vf_fail(&s->err, st, "%s", vf_stereo_alt_last_error(s->alt));
+    float* of = outf == NULL ? NULL : hostf ? s->stage_outf : outf->data;
+    size_t ofs = outf == NULL ? 0 : hostf ? w * 4 : outf->stride_bytes;
+    int rc = 0;
+    if (outf != NULL) {
+      rc = vf_cuda_disparity_float(o16.data, o16.stride_bytes, (int)w, (int)h, of, ofs,
+                                   s->ctx->stream);
+    }
+    if (rc == 0)
+      rc = vf_stereo_deliver_cuda(s, l, r, out, o16.data, o16.stride_bytes, outf, of, ofs);
+    return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_stereo_compute");
+  }
+#endif
+  st = vf_stereo_alt_compute(s->alt, l, r, out);
+  if (st != VF_OK) return vf_fail(&s->err, st, "%s", vf_stereo_alt_last_error(s->alt));
+  if (outf != NULL) vf_write_float(&s->p, out, outf);
+  return VF_OK;
+}
 
 vf_status vf_stereo_compute(vf_stereo* s, const vf_image* left, const vf_image* right,
                             vf_image* disparity, vf_image* disparity_f32) {
@@ -222,6 +300,7 @@ vf_status vf_stereo_compute(vf_stereo* s, const vf_image* left, const vf_image* 
     st = vf_check_view(s, disparity_f32, VF_PIXEL_F32, "disparity_f32");
   }
   if (st != VF_OK) return st;
+  if (s->alt != NULL) return vf_stereo_compute_alt(s, left, right, disparity, disparity_f32);
 #ifdef VF_HAVE_CUDA
   if (s->ctx->backend == VF_BACKEND_CUDA) {
     return vf_stereo_compute_cuda(s, left, right, disparity, disparity_f32);

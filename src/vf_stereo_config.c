@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "vf_error.h"
+#include "vf_stereo_alt.h"
 #include "vf_stereo_internal.h"
 
 vf_stereo_config vf_stereo_config_default(void) {
@@ -23,6 +24,19 @@ vf_stereo_config vf_stereo_config_default(void) {
   c.lr_max_diff = 1;
   c.subpixel = 1;
   c.median = 1;
+  vf_stereo_alt_defaults(&c.zncc, &c.fastdt, &c.cyclops);
+  return c;
+}
+
+vf_stereo_config vf_stereo_config_default_for(vf_stereo_method method) {
+  vf_stereo_config c = vf_stereo_config_default();
+  if (method == VF_STEREO_SGM) return c;
+  /* The other methods have no sub-pixel, left-right or uniqueness stage (vf_stereo.h). */
+  c.method = method;
+  c.subpixel = 0;
+  c.lr_check = 0;
+  c.uniqueness = 1.0f;
+  c.median = method == VF_STEREO_CYCLOPS2;
   return c;
 }
 
@@ -31,9 +45,9 @@ static int vf_is_flag(int v) { return v == 0 || v == 1; }
 vf_status vf_stereo_params_from_config(const vf_stereo_config* c, vf_sgm_params* p,
                                        const char* what) {
   if (c->method != VF_STEREO_SGM) {
-    if (c->method >= VF_STEREO_ZNCC_FASTDT && c->method <= VF_STEREO_HSGM) {
-      return vf_fail(NULL, VF_ERR_UNSUPPORTED, "%s: method %d is not implemented yet (only SGM)",
-                     what, (int)c->method);
+    if (c->method == VF_STEREO_HSGM) {
+      return vf_fail(NULL, VF_ERR_UNSUPPORTED, "%s: method %d (HSGM) is not implemented yet", what,
+                     (int)c->method);
     }
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: method %d is unknown", what, (int)c->method);
   }

@@ -6,5 +6,8 @@ const bench_stage bench_stages[] = {
     {"frontend", bench_frontend},
     {"stereo", bench_stereo},
     {"detector", bench_detector},
+    {"stereo", bench_stereo},
+    {"detector", bench_detector},
+    {"remap", bench_remap},
     {NULL, NULL},
 };

@@ -3,7 +3,8 @@
  * libSGM's time beside ours, the cell rate (pixels x disparities x paths per second) and the
  * DRAM traffic the CUDA pipeline moves (each path's byte costs written once and read once,
  * census words, images, output) divided by the median time. The CPU backend runs only the rows
- * up to 640x480. */
+ * up to 640x480. Then the other methods (ZNCC + FastDT, census + FastDT, Cyclops2) with their
+ * defaults on the Cones, EuRoC and (GPU only) 720p sizes. */
 #include <string.h>
 
 #include "bench.h"
@@ -29,13 +30,46 @@ static const stereo_row rows[] = {
     {1242, 375, 128, 8, 1, 1.71}, {1920, 1080, 256, 8, 1, 6.6},
 };
 
+/* A textured pair whose right view is the left shifted by `shift`, in the context's memory,
+ * and a stage made from `c`. */
+static vf_status stereo_job_make(vf_context* ctx, const vf_stereo_config* c, int shift,
+                                 stereo_job* job) {
+  const int w = c->width, h = c->height;
+  vf_memory where = vf_context_backend(ctx) == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST;
+  vf_image hl = {0}, hr = {0};
+  memset(job, 0, sizeof *job);
+  vf_status s = bench_make_texture(w, h, 7, &hl);
+  if (s == VF_OK) s = vf_image_alloc(&hr, w, h, VF_PIXEL_U8, VF_MEMORY_HOST);
+  if (s == VF_OK) {
+    for (int y = 0; y < h; ++y) {
+      const unsigned char* a = (const unsigned char*)hl.data + (size_t)y * hl.stride_bytes;
+      unsigned char* b = (unsigned char*)hr.data + (size_t)y * hr.stride_bytes;
+      for (int x = 0; x < w; ++x) b[x] = a[x + shift < w ? x + shift : w - 1];
+    }
+  }
+  if (s == VF_OK) s = vf_image_alloc(&job->left, w, h, VF_PIXEL_U8, where);
+  if (s == VF_OK) s = vf_image_alloc(&job->right, w, h, VF_PIXEL_U8, where);
+  if (s == VF_OK) s = vf_image_alloc(&job->out, w, h, VF_PIXEL_U16, where);
+  if (s == VF_OK) s = vf_image_copy(&hl, &job->left);
+  if (s == VF_OK) s = vf_image_copy(&hr, &job->right);
+  if (s == VF_OK) s = vf_stereo_create(ctx, c, &job->stereo);
+  vf_image_free(&hl);
+  vf_image_free(&hr);
+  return s;
+}
+
+static void stereo_job_free(stereo_job* job) {
+  vf_stereo_destroy(job->stereo);
+  vf_image_free(&job->left);
+  vf_image_free(&job->right);
+  vf_image_free(&job->out);
+}
+
 static int bench_stereo_row(vf_context* ctx, const bench_options* opt, bench_out* out,
                             const stereo_row* row) {
   const int w = row->w, h = row->h;
   vf_memory where = vf_context_backend(ctx) == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST;
-  vf_image hl = {0}, hr = {0};
   stereo_job job;
-  memset(&job, 0, sizeof job);
   vf_stereo_config c = vf_stereo_config_default(); /* CS census, P1 10, P2 120, uniq 0.95, LR 1 */
   c.width = w;
   c.height = h;
@@ -44,22 +78,7 @@ static int bench_stereo_row(vf_context* ctx, const bench_options* opt, bench_out
   c.subpixel = row->subpixel;
   c.median = 1;
   /* The right view is the left texture shifted by a quarter of the range: a plausible load. */
-  vf_status s = bench_make_texture(w, h, 7, &hl);
-  if (s == VF_OK) s = vf_image_alloc(&hr, w, h, VF_PIXEL_U8, VF_MEMORY_HOST);
-  if (s == VF_OK) {
-    int shift = row->disparities / 4;
-    for (int y = 0; y < h; ++y) {
-      const unsigned char* a = (const unsigned char*)hl.data + (size_t)y * hl.stride_bytes;
-      unsigned char* b = (unsigned char*)hr.data + (size_t)y * hr.stride_bytes;
-      for (int x = 0; x < w; ++x) b[x] = a[x + shift < w ? x + shift : w - 1];
-    }
-  }
-  if (s == VF_OK) s = vf_image_alloc(&job.left, w, h, VF_PIXEL_U8, where);
-  if (s == VF_OK) s = vf_image_alloc(&job.right, w, h, VF_PIXEL_U8, where);
-  if (s == VF_OK) s = vf_image_alloc(&job.out, w, h, VF_PIXEL_U16, where);
-  if (s == VF_OK) s = vf_image_copy(&hl, &job.left);
-  if (s == VF_OK) s = vf_image_copy(&hr, &job.right);
-  if (s == VF_OK) s = vf_stereo_create(ctx, &c, &job.stereo);
+  vf_status s = stereo_job_make(ctx, &c, row->disparities / 4, &job);
   bench_stats st = {0};
   if (s == VF_OK) s = bench_time(ctx, opt, stereo_step, &job, &st);
   if (s == VF_OK) {
@@ -68,6 +87,7 @@ static int bench_stereo_row(vf_context* ctx, const bench_options* opt, bench_out
      * written and read; 2 input images; 16-bit output before and after the median. */
     double bytes = 2.0 * row->paths * cells + 24.0 * w * h;
     bench_result_begin(out, "stereo", w, h, &st);
+    bench_result_str(out, "method", "sgm");
     bench_result_int(out, "disparities", row->disparities);
     bench_result_int(out, "paths", row->paths);
     bench_result_int(out, "subpixel", row->subpixel);
@@ -80,12 +100,55 @@ static int bench_stereo_row(vf_context* ctx, const bench_options* opt, bench_out
   } else {
     fprintf(stderr, "stereo %dx%d: %s: %s\n", w, h, vf_status_str(s), vf_last_error_message());
   }
-  vf_stereo_destroy(job.stereo);
-  vf_image_free(&job.left);
-  vf_image_free(&job.right);
-  vf_image_free(&job.out);
-  vf_image_free(&hl);
-  vf_image_free(&hr);
+  stereo_job_free(&job);
+  return s == VF_OK ? 0 : 1;
+}
+
+/* The other methods of issue 8, each with the defaults of vf_stereo_config_default_for. */
+typedef struct method_row {
+  const char* name;
+  vf_stereo_method method;
+  int pack8; /* FastDT storage */
+  vf_cyclops_weight weight;
+  vf_cyclops_memory memory;
+} method_row;
+
+static const method_row method_rows[] = {
+    {"zncc5+fastdt", VF_STEREO_ZNCC_FASTDT, 1, VF_CYCLOPS_MNS, VF_CYCLOPS_SHARED_ROW},
+    {"zncc5+fastdt16", VF_STEREO_ZNCC_FASTDT, 0, VF_CYCLOPS_MNS, VF_CYCLOPS_SHARED_ROW},
+    {"census+fastdt", VF_STEREO_CENSUS_FASTDT, 1, VF_CYCLOPS_MNS, VF_CYCLOPS_SHARED_ROW},
+    {"cyclops-md", VF_STEREO_CYCLOPS2, 1, VF_CYCLOPS_MD, VF_CYCLOPS_SHARED_ROW},
+    {"cyclops-rma", VF_STEREO_CYCLOPS2, 1, VF_CYCLOPS_RMA, VF_CYCLOPS_SHARED_ROW},
+    {"cyclops-mns", VF_STEREO_CYCLOPS2, 1, VF_CYCLOPS_MNS, VF_CYCLOPS_SHARED_ROW},
+    {"cyclops-mns-gm", VF_STEREO_CYCLOPS2, 1, VF_CYCLOPS_MNS, VF_CYCLOPS_GLOBAL},
+};
+
+static int bench_method_row(vf_context* ctx, const bench_options* opt, bench_out* out,
+                            const method_row* m, int w, int h, int disparities) {
+  vf_memory where = vf_context_backend(ctx) == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST;
+  vf_stereo_config c = vf_stereo_config_default_for(m->method);
+  c.width = w;
+  c.height = h;
+  c.disparities = disparities;
+  c.fastdt.pack8 = m->pack8;
+  c.cyclops.weight = m->weight;
+  c.cyclops.memory = m->memory;
+  stereo_job job;
+  vf_status s = stereo_job_make(ctx, &c, disparities / 4, &job);
+  bench_stats st = {0};
+  if (s == VF_OK) s = bench_time(ctx, opt, stereo_step, &job, &st);
+  if (s == VF_OK) {
+    bench_result_begin(out, "stereo", w, h, &st);
+    bench_result_str(out, "method", m->name);
+    bench_result_int(out, "disparities", disparities);
+    bench_result_int(out, "median", c.median);
+    bench_result_str(out, "input", where == VF_MEMORY_DEVICE ? "device" : "host");
+    bench_result_end(out);
+  } else {
+    fprintf(stderr, "stereo %s %dx%d: %s: %s\n", m->name, w, h, vf_status_str(s),
+            vf_last_error_message());
+  }
+  stereo_job_free(&job);
   return s == VF_OK ? 0 : 1;
 }
 
@@ -103,6 +166,22 @@ int bench_stereo(vf_context* ctx, const bench_options* opt, bench_out* out) {
       continue;
     }
     failed |= bench_stereo_row(ctx, opt, out, &row);
+  }
+  /* Cones, EuRoC, and 720p with 128 disparities (GPU only: seconds per frame on a CPU). */
+  static const int sizes[][3] = {{450, 375, 64}, {752, 480, 64}, {1280, 720, 128}};
+  for (int i = 0; i < 3; ++i) {
+    int w = sizes[i][0], h = sizes[i][1], nd = sizes[i][2];
+    if (opt->width > 0) {
+      if (i > 0) break;
+      w = opt->width;
+      h = opt->height;
+      nd = nd < w ? nd : w;
+    } else if (cpu && w * h > 752 * 480) {
+      continue;
+    }
+    for (size_t k = 0; k < sizeof method_rows / sizeof method_rows[0]; ++k) {
+      failed |= bench_method_row(ctx, opt, out, &method_rows[k], w, h, nd);
+    }
   }
   return failed;
 }

@@ -1,12 +1,19 @@
 /* vf_stereo: disparity of one rectified pair and, with ground truth, its evaluation.
  *
- *   vf_stereo LEFT.png RIGHT.png [--out PREFIX] [--backend auto|cpu|cuda] [--min N]
- *             [--disparities 64|128|256] [--paths 2|4|8] [--census cs|full] [--p1 N] [--p2 N]
- *             [--adaptive-p2] [--uniqueness F] [--lr-max-diff N] [--no-lr] [--no-subpixel]
- *             [--no-median] [--gt FILE [--gt-right FILE] [--gt-scale S]]
+ *   vf_stereo LEFT.png RIGHT.png [--out PREFIX] [--backend auto|cpu|cuda]
+ *             [--method sgm|zncc|census|cyclops] [--min N] [--disparities N] [--no-median]
+ *             SGM:      [--paths 2|4|8] [--census cs|full] [--p1 N] [--p2 N] [--adaptive-p2]
+ *                       [--uniqueness F] [--lr-max-diff N] [--no-lr] [--no-subpixel]
+ *             zncc:     [--window N] [--sums auto|direct|integral]
+ *             census:   [--census cs|full]
+ *             FastDT:   [--sigma-s F] [--sigma-r F] [--fastdt16] [--no-fastdt]
+ *             cyclops:  [--weight md|rma|mns] [--block WxH] [--kernel-step N]
+ *                       [--disparity-step N] [--rma-max-log2 N] [--global-memory]
+ *             [--gt FILE [--gt-right FILE] [--gt-scale S]]
  *
- * Writes PREFIX.png (16-bit, as vf_stereo returns it), PREFIX.pfm (float pixels, NaN where
- * invalid) and PREFIX_color.png (jet colour map, invalid black). Ground
+ * --method picks the method and its defaults (vf_stereo_config_default_for); the other options
+ * change them. Writes PREFIX.png (16-bit, as vf_stereo returns it), PREFIX.pfm (float pixels, NaN
+ * where invalid) and PREFIX_color.png (jet colour map, invalid black). Ground
  * truth: PFM, KITTI 16-bit PNG (value / 256) or 8-bit PNG (value / --gt-scale, default 4 as
  * Middlebury 2003); --gt-right enables the non-occlusion mask of ../shared/docs/DATA.md. */
 #include <math.h>
@@ -19,10 +26,77 @@
 
 static int usage(void) {
   fprintf(stderr,
-          "usage: vf_stereo LEFT RIGHT [--out PREFIX] [--backend auto|cpu|cuda] [--min N]\n"
-          "       [--disparities 64|128|256] [--paths 2|4|8] [--census cs|full] [--p1 N] [--p2 N]\n"
-          "       [--adaptive-p2] [--uniqueness F] [--lr-max-diff N] [--no-lr] [--no-subpixel]\n"
-          "       [--no-median] [--gt FILE [--gt-right FILE] [--gt-scale S]]\n");
+          "usage: vf_stereo LEFT RIGHT [--out PREFIX] [--backend auto|cpu|cuda]\n"
+          "       [--method sgm|zncc|census|cyclops] [--min N] [--disparities N] [--no-median]\n"
+          "       [--paths 2|4|8] [--census cs|full] [--p1 N] [--p2 N] [--adaptive-p2]\n"
+          "       [--uniqueness F] [--lr-max-diff N] [--no-lr] [--no-subpixel]\n"
+          "       [--window N] [--sums auto|direct|integral] [--sigma-s F] [--sigma-r F]\n"
+          "       [--fastdt16] [--no-fastdt] [--weight md|rma|mns] [--block WxH]\n"
+          "       [--kernel-step N] [--disparity-step N] [--rma-max-log2 N] [--global-memory]\n"
+          "       [--gt FILE [--gt-right FILE] [--gt-scale S]]\n");
+  return 2;
+}
+
+static const char* const method_names[] = {"sgm", "zncc", "cyclops", "hsgm", "census"};
+
+/* Index of `v` in `names` (n of them), or -1. */
+static int pick(const char* v, const char* const* names, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (strcmp(v, names[i]) == 0) return i;
+  }
+  return -1;
+}
+
+/* The method named after --method (SGM when absent); -1 for an unknown name. */
+static int find_method(int argc, char** argv) {
+  for (int i = 3; i + 1 < argc; ++i) {
+    if (strcmp(argv[i], "--method") == 0) return pick(argv[i + 1], method_names, 5);
+  }
+  return VF_STEREO_SGM;
+}
+
+/* The options of the other methods: 1 for a flag, 2 for an option that took `v`, 0 for neither,
+ * -1 for a bad value. */
+static int parse_method_option(const char* a, const char* v, vf_stereo_config* c) {
+  static const char* const sums[] = {"auto", "direct", "integral"};
+  static const char* const weights[] = {"md", "rma", "mns"};
+  if (strcmp(a, "--fastdt16") == 0) {
+    c->fastdt.pack8 = 0;
+    return 1;
+  }
+  if (strcmp(a, "--no-fastdt") == 0) {
+    c->fastdt.enabled = 0;
+    return 1;
+  }
+  if (strcmp(a, "--global-memory") == 0) {
+    c->cyclops.memory = VF_CYCLOPS_GLOBAL;
+    return 1;
+  }
+  if (v == NULL) return 0;
+  int k;
+  if (strcmp(a, "--window") == 0) {
+    c->zncc.window = atoi(v);
+  } else if (strcmp(a, "--sums") == 0) {
+    if ((k = pick(v, sums, 3)) < 0) return -1;
+    c->zncc.sums = (vf_zncc_sums)k;
+  } else if (strcmp(a, "--sigma-s") == 0) {
+    c->fastdt.sigma_s = (float)atof(v);
+  } else if (strcmp(a, "--sigma-r") == 0) {
+    c->fastdt.sigma_r = (float)atof(v);
+  } else if (strcmp(a, "--weight") == 0) {
+    if ((k = pick(v, weights, 3)) < 0) return -1;
+    c->cyclops.weight = (vf_cyclops_weight)k;
+  } else if (strcmp(a, "--block") == 0) {
+    if (sscanf(v, "%dx%d", &c->cyclops.mns_width, &c->cyclops.mns_height) != 2) return -1;
+  } else if (strcmp(a, "--kernel-step") == 0) {
+    c->cyclops.kernel_step = atoi(v);
+  } else if (strcmp(a, "--disparity-step") == 0) {
+    c->cyclops.disparity_step = atoi(v);
+  } else if (strcmp(a, "--rma-max-log2") == 0) {
+    c->cyclops.rma_max_log2 = atoi(v);
+  } else {
+    return 0;
+  }
   return 2;
 }
 
@@ -68,10 +142,18 @@ int main(int argc, char** argv) {
   const char *out = "disparity", *gt = NULL, *gt_right = NULL;
   float gt_scale = 4.0f;
   vf_context_config cc = vf_context_config_default();
-  vf_stereo_config c = vf_stereo_config_default();
+  const int method = find_method(argc, argv);
+  if (method < 0) return usage();
+  vf_stereo_config c = vf_stereo_config_default_for((vf_stereo_method)method);
   for (int i = 3; i < argc; ++i) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+    const int used = parse_method_option(a, v, &c);
+    if (used < 0) return usage();
+    if (used > 0) {
+      i += used - 1;
+      continue;
+    }
     int flag = 1;
     if (strcmp(a, "--adaptive-p2") == 0)
       c.adaptive_p2 = 1;
@@ -87,6 +169,8 @@ int main(int argc, char** argv) {
     if (v == NULL) return usage();
     if (strcmp(a, "--out") == 0)
       out = v;
+    else if (strcmp(a, "--method") == 0)
+      ; /* read by find_method */
     else if (strcmp(a, "--backend") == 0)
       cc.backend = strcmp(v, "cpu") == 0    ? VF_BACKEND_CPU
                    : strcmp(v, "cuda") == 0 ? VF_BACKEND_CUDA
@@ -132,10 +216,10 @@ int main(int argc, char** argv) {
   if (s == VF_OK) s = write_outputs(out, &c, &d16, &df);
   if (s == VF_OK) {
     printf(
-        "vf_stereo: %s backend, %dx%d, disparities %d..%d, %d paths: wrote %s.png, %s.pfm, "
+        "vf_stereo: %s backend, %s, %dx%d, disparities %d..%d: wrote %s.png, %s.pfm, "
         "%s_color.png\n",
-        vf_backend_name(vf_context_backend(ctx)), c.width, c.height, c.min_disparity,
-        c.min_disparity + c.disparities - 1, c.paths, out, out, out);
+        vf_backend_name(vf_context_backend(ctx)), method_names[method], c.width, c.height,
+        c.min_disparity, c.min_disparity + c.disparities - 1, out, out, out);
   }
   if (s == VF_OK && gt != NULL) {
     s = stereo_read_truth(gt, gt_scale, &g);

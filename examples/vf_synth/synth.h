@@ -60,9 +60,12 @@ typedef struct synth_hit {
 
 int synth_scene_create(uint64_t seed, int threads, synth_scene* scene);
 void synth_scene_destroy(synth_scene* scene);
-/* First hit of o + t d, t in (0, tmax); 0 when none. */
+/* First hit of o + t d, t in (0, tmax), testing the boxes of bit mask `boxes`; 0 when none. */
 int synth_scene_cast(const synth_scene* s, const float o[3], const float d[3], float tmax,
-                     synth_hit* hit);
+                     unsigned boxes, synth_hit* hit);
+/* The boxes with a corner in front of camera (R_WC, c): no ray that leaves the camera forwards
+ * can hit the others, so casts skip them. */
+unsigned synth_scene_boxes_in_front(const synth_scene* s, const double R_WC[9], const double c[3]);
 /* Radiance in [0, 1] at hit point p of face f, filtered over a footprint of `footprint_m`. */
 float synth_scene_radiance(const synth_scene* s, int face, const float p[3], float footprint_m);
 /* A point on a random visible surface (for landmarks). */
@@ -130,10 +133,10 @@ void synth_render_disparity(const synth_scene* s, const vf_stereo_rectification*
                             const synth_view* rectified, const vf_camera cams[2],
                             const synth_state* st, vf_image* disparity);
 
-/* Whether world point X is seen by camera (R_WC, c): in front, inside the image, not hidden.
- * uv receives its pixel. */
+/* Whether world point X is seen by camera (R_WC, c): in front, inside the image, not hidden
+ * (by the boxes of mask `boxes`, from synth_scene_boxes_in_front). uv receives its pixel. */
 int synth_point_visible(const synth_scene* s, const vf_camera* cam, const double R_WC[9],
-                        const double c[3], const double X[3], double uv[2]);
+                        const double c[3], unsigned boxes, const double X[3], double uv[2]);
 
 /* --- output (synth_write.c) --- */
 

@@ -71,6 +71,7 @@ void synth_render_view(const synth_scene* s, const synth_view* v, const double R
   mat3 R;
   synth_to_mat3(R_WC, R);
   vec3 o = {(float)c[0], (float)c[1], (float)c[2]};
+  unsigned boxes = synth_scene_boxes_in_front(s, R_WC, c);
   uint64_t rng = noise_seed;
   for (int y = 0; y < v->cam.height; ++y) {
     uint8_t* row = image != NULL ? (uint8_t*)image->data + (size_t)y * image->stride_bytes : NULL;
@@ -81,7 +82,7 @@ void synth_render_view(const synth_scene* s, const synth_view* v, const double R
       vec3 d, p;
       glm_mat3_mulv(R, &v->ray[i * 3], d);
       synth_hit hit;
-      int found = synth_scene_cast(s, o, d, SYNTH_FAR, &hit);
+      int found = synth_scene_cast(s, o, d, SYNTH_FAR, boxes, &hit);
       if (drow != NULL) {
         float z = hit.t * 5000.0f + 0.5f;
         drow[x] = found ? (uint16_t)(z < 65535.0f ? z : 65535.0f) : 0;
@@ -105,7 +106,7 @@ void synth_render_view(const synth_scene* s, const synth_view* v, const double R
 }
 
 int synth_point_visible(const synth_scene* s, const vf_camera* cam, const double R_WC[9],
-                        const double c[3], const double X[3], double uv[2]) {
+                        const double c[3], unsigned boxes, const double X[3], double uv[2]) {
   double d[3] = {X[0] - c[0], X[1] - c[1], X[2] - c[2]}, pc[3];
   for (int i = 0; i < 3; ++i) pc[i] = R_WC[i] * d[0] + R_WC[3 + i] * d[1] + R_WC[6 + i] * d[2];
   if (pc[2] < 0.05 || vf_camera_project(cam, pc, uv) != VF_OK) return 0;
@@ -114,7 +115,7 @@ int synth_point_visible(const synth_scene* s, const vf_camera* cam, const double
   float o[3] = {(float)c[0], (float)c[1], (float)c[2]},
         df[3] = {(float)d[0], (float)d[1], (float)d[2]};
   synth_hit hit;
-  return !synth_scene_cast(s, o, df, 0.999f, &hit);
+  return !synth_scene_cast(s, o, df, 0.999f, boxes, &hit);
 }
 
 int synth_view_create_rectified(const vf_camera* cam0, const vf_stereo_rectification* rect,
@@ -154,6 +155,8 @@ void synth_render_disparity(const synth_scene* s, const vf_stereo_rectification*
   mat3 R0;
   synth_to_mat3(R_WC[0], R0);
   vec3 o = {(float)c[0][0], (float)c[0][1], (float)c[0][2]};
+  unsigned boxes0 = synth_scene_boxes_in_front(s, R_WC[0], c[0]);
+  unsigned boxes1 = synth_scene_boxes_in_front(s, R_WC[1], c[1]);
   for (int y = 0; y < rect->height; ++y) {
     uint16_t* row = (uint16_t*)((uint8_t*)disparity->data + (size_t)y * disparity->stride_bytes);
     for (int x = 0; x < rect->width; ++x) {
@@ -163,11 +166,11 @@ void synth_render_disparity(const synth_scene* s, const vf_stereo_rectification*
       vec3 dc = {r[0], r[1], 1.0f}, d;
       glm_mat3_mulv(R0, dc, d);
       synth_hit hit;
-      if (!synth_scene_cast(s, o, d, SYNTH_FAR, &hit)) continue;
+      if (!synth_scene_cast(s, o, d, SYNTH_FAR, boxes0, &hit)) continue;
       /* The hit is t (x, y, 1) in raw camera 0, at rectified depth t r[2]. */
       double X[3], uv1[2];
       for (int i = 0; i < 3; ++i) X[i] = c[0][i] + (double)hit.t * d[i];
-      if (!synth_point_visible(s, &cams[1], R_WC[1], c[1], X, uv1)) continue;
+      if (!synth_point_visible(s, &cams[1], R_WC[1], c[1], boxes1, X, uv1)) continue;
       double disp = rect->f * rect->baseline_m / ((double)hit.t * r[2]);
       row[x] = (uint16_t)fmin(65535.0, fmax(1.0, round(disp * 256.0)));
     }

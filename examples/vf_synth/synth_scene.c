@@ -133,8 +133,22 @@ void synth_scene_destroy(synth_scene* s) {
   memset(s, 0, sizeof *s);
 }
 
+unsigned synth_scene_boxes_in_front(const synth_scene* s, const double R_WC[9], const double c[3]) {
+  unsigned mask = 0;
+  for (int b = 0; b < s->nboxes; ++b) {
+    for (int corner = 0; corner < 8; ++corner) {
+      double p[3];
+      for (int a = 0; a < 3; ++a)
+        p[a] = ((corner >> a) & 1 ? s->box_hi[b][a] : s->box_lo[b][a]) - c[a];
+      /* Depth along the optical axis: the third column of R_WC. */
+      if (R_WC[2] * p[0] + R_WC[5] * p[1] + R_WC[8] * p[2] > 0) mask |= 1u << b;
+    }
+  }
+  return mask;
+}
+
 int synth_scene_cast(const synth_scene* s, const float o[3], const float d[3], float tmax,
-                     synth_hit* hit) {
+                     unsigned boxes, synth_hit* hit) {
   float best = tmax;
   int face = -1;
   /* The room is convex and holds the origin: the hit is the nearest exit plane. */
@@ -151,6 +165,7 @@ int synth_scene_cast(const synth_scene* s, const float o[3], const float d[3], f
   float inv[3];
   for (int a = 0; a < 3; ++a) inv[a] = d[a] != 0.0f ? 1.0f / d[a] : INFINITY;
   for (int b = 0; b < s->nboxes; ++b) {
+    if (!((boxes >> b) & 1)) continue;
     float tnear = -INFINITY, tfar = best;
     int near_face = -1;
     for (int a = 0; a < 3 && tnear <= tfar; ++a) {

@@ -90,8 +90,9 @@ int synth_write_tracks(const char* root, const synth_scene* s, const vf_camera c
     for (int i = 0; i < frames; ++i) {
       double R_WC[9], c[3], uv[2];
       synth_camera_pose(&cams[k], &states[i], R_WC, c);
+      unsigned boxes = synth_scene_boxes_in_front(s, R_WC, c);
       for (int j = 0; j < nx; ++j) {
-        if (synth_point_visible(s, &cams[k], R_WC, c, &X[3 * j], uv)) {
+        if (synth_point_visible(s, &cams[k], R_WC, c, boxes, &X[3 * j], uv)) {
           fprintf(f, "%lld,%d,%.6f,%.6f\n", (long long)t[i], j, uv[0], uv[1]);
         }
       }

@@ -1,7 +1,9 @@
 /* Dense stereo: disparity of the left image of a rectified 8-bit pair. Method SGM: census
  * transform, Hamming matching cost, semi-global aggregation along 2/4/8 paths, winner takes
  * all, uniqueness ratio, left-right check, parabola sub-pixel, 3x3 median (Hirschmueller 2008;
- * Hernandez-Juarez et al., ICCS 2016). The CPU and CUDA backends agree bit for bit.
+ * Hernandez-Juarez et al., ICCS 2016). Other methods: ZNCC or census cost with FastDT
+ * aggregation (Chang et al.), Cyclops2 scan-line search; see vf_stereo_config. The CPU and CUDA
+ * backends agree bit for bit.
  *
  * Output: 16-bit disparity, 4 fractional bits when sub-pixel is on (value / 16 = pixels), whole
  * pixels otherwise; VF_STEREO_INVALID where no disparity passed the checks. Optionally also
@@ -22,10 +24,11 @@ extern "C" {
 #define VF_STEREO_SUBPIXEL_BITS 4
 
 typedef enum vf_stereo_method {
-  VF_STEREO_SGM = 0,     /* semi-global matching (implemented) */
-  VF_STEREO_ZNCC_FASTDT, /* reserved: ZNCC cost + domain-transform aggregation */
-  VF_STEREO_CYCLOPS2,    /* reserved: Cyclops2 block matching */
-  VF_STEREO_HSGM         /* reserved: hierarchical SGM over a pyramid */
+  VF_STEREO_SGM = 0,      /* semi-global matching */
+  VF_STEREO_ZNCC_FASTDT,  /* ZNCC cost (zig-zag), FastDT aggregation, winner takes all */
+  VF_STEREO_CYCLOPS2,     /* Cyclops2 scan-line search (MD, RMA or MNS weight function) */
+  VF_STEREO_HSGM,         /* reserved: hierarchical SGM over a pyramid */
+  VF_STEREO_CENSUS_FASTDT /* census 9x7 Hamming cost, FastDT aggregation, winner takes all */
 } vf_stereo_method;
 
 typedef enum vf_census_type {
@@ -33,6 +36,54 @@ typedef enum vf_census_type {
   VF_CENSUS_FULL_9X7    /* every pixel of the 9x7 window against the centre: cost 0..62 */
 } vf_census_type;
 
+/* ZNCC matching cost (Chang et al., "Efficient Stereo Matching on Embedded GPUs with Zero-Means
+ * Cross Correlation"). */
+typedef enum vf_zncc_sums {
+  VF_ZNCC_SUMS_AUTO = 0, /* direct summation up to a 7x7 window, integral images above */
+  VF_ZNCC_SUMS_DIRECT,   /* window sums added up directly */
+  VF_ZNCC_SUMS_INTEGRAL  /* window sums from integral images (summed-area tables) */
+} vf_zncc_sums;
+
+typedef struct vf_zncc_config {
+  int window;        /* odd side, 3..15 */
+  vf_zncc_sums sums; /* how the per-image window sums of I and I^2 are made */
+} vf_zncc_config;
+
+/* FastDT domain-transform aggregation (same paper), for ZNCC and census costs. */
+typedef struct vf_fastdt_config {
+  int enabled;   /* 0: winner takes all on the matching costs alone */
+  float sigma_s; /* spatial sigma in pixels: K = exp(-1 / sigma_s), 0.5..1000 */
+  float sigma_r; /* range sigma in grey levels: W = K exp(-|dI| / sigma_r), 0.5..1000 */
+  int pack8;     /* 1: costs stored as 8-bit codes between passes, 0: as 16 bits */
+} vf_fastdt_config;
+
+/* Cyclops2 ("Real-time CUDA-based stereo matching using Cyclops2 algorithm"). */
+typedef enum vf_cyclops_weight {
+  VF_CYCLOPS_MD = 0, /* |L - R| of one pixel */
+  VF_CYCLOPS_RMA,    /* mean |L - R| over 2^N pixels of the row */
+  VF_CYCLOPS_MNS     /* mean-normalized SAD over an h x w (sparse) block */
+} vf_cyclops_weight;
+
+typedef enum vf_cyclops_memory {
+  VF_CYCLOPS_SHARED_ROW = 0, /* a CUDA block stages its image rows in shared memory */
+  VF_CYCLOPS_GLOBAL          /* every thread reads the images from global memory */
+} vf_cyclops_memory;
+
+typedef struct vf_cyclops_config {
+  vf_cyclops_weight weight;
+  vf_cyclops_memory memory; /* CUDA kernel variant; the CPU backend gives the same result */
+  int rma_max_log2;         /* RMA: at most 2^rma_max_log2 pixels averaged, 0..8 */
+  int mns_height;           /* MNS block, odd, 1..31 */
+  int mns_width;            /* odd, 1..31 */
+  int kernel_step;          /* MNS: every kernel_step-th row and column; divides h-1 and w-1 */
+  int disparity_step;       /* candidates 0, step, 2 step, ... below disparities */
+} vf_cyclops_config;
+
+/* Fields by method. SGM: all but zncc, fastdt, cyclops. ZNCC_FASTDT: zncc, fastdt;
+ * CENSUS_FASTDT: census, fastdt; CYCLOPS2: cyclops. These three give whole-pixel disparities
+ * from min_disparity 0 and have no left-right or uniqueness check: they need subpixel 0,
+ * lr_check 0 and uniqueness 1 (vf_stereo_config_default_for sets them), and take any number of
+ * disparities, 1..256 (Cyclops2: up to the width, a full scan line). median applies to all. */
 typedef struct vf_stereo_config {
   vf_stereo_method method;
   int width; /* image size, up to 4096x4096; width >= min_disparity + disparities */
@@ -49,6 +100,9 @@ typedef struct vf_stereo_config {
   int lr_max_diff;  /* allowed difference in whole pixels, 0..255 */
   int subpixel;     /* 1: parabola fit, 4 fractional bits */
   int median;       /* 1: 3x3 median of the output (edges replicated) */
+  vf_zncc_config zncc;
+  vf_fastdt_config fastdt;
+  vf_cyclops_config cyclops;
 } vf_stereo_config;
 
 typedef struct vf_stereo vf_stereo;
@@ -56,6 +110,11 @@ typedef struct vf_stereo vf_stereo;
 /* 752x480 (EuRoC), SGM, min 0, 64 disparities, CS census, P1 10, P2 120, 4 paths,
  * uniqueness 0.95, LR check 1 px, sub-pixel and median on. */
 VF_API vf_stereo_config vf_stereo_config_default(void);
+/* The defaults of one method: SGM as above; ZNCC_FASTDT: 5x5 window, FastDT sigma_s 20, sigma_r
+ * 15, 8-bit storage, no median; CENSUS_FASTDT: CS census, the same FastDT; CYCLOPS2: MNS 5x5,
+ * kernel and disparity step 1, shared-memory rows, median on. Sub-pixel, LR check, uniqueness
+ * off for all but SGM. */
+VF_API vf_stereo_config vf_stereo_config_default_for(vf_stereo_method method);
 VF_API vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_stereo** out);
 VF_API void vf_stereo_destroy(vf_stereo* stereo);
 
