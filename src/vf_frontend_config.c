@@ -8,10 +8,10 @@ vf_status vf_frontend_config_load(const char* path, vf_frontend_config* config, 
   vf_config c;
   vf_status s = vf_config_load(path, NULL, &c);
   if (s != VF_OK) return s;
-  if (c.camera_count == 2) {
-    config->cam0 = c.cameras[0];
-    config->cam1 = c.cameras[1];
-  }
+  vf_camera cam0 = config->cam0, cam1 = config->cam1;
+  *config = c.frontend;
+  config->cam0 = c.camera_count == 2 ? c.cameras[0] : cam0;
+  config->cam1 = c.camera_count == 2 ? c.cameras[1] : cam1;
   if (has_cameras != NULL) *has_cameras = c.camera_count == 2;
   config->rectify = c.rectify;
   config->pyramid_levels = c.pyramid.levels;

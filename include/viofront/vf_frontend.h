@@ -123,9 +123,9 @@ typedef struct vf_frontend vf_frontend;
  * file) before vf_frontend_create. */
 VF_API vf_frontend_config vf_frontend_config_default(void);
 
-/* Reads a viofront YAML file (see config/euroc.yaml) over `config`; errors name the file, line
- * and key. has_cameras (may be NULL) is set to 1 when the file gives both cameras, else 0 (the
- * caller takes them from the dataset). */
+/* Reads a viofront YAML file (see config/euroc.yaml and vf_config.h) over the defaults; errors
+ * name the file, line and key. The cameras in `config` are kept unless the file gives both;
+ * has_cameras (may be NULL) tells which (0: take them from the dataset, e.g. vf_euroc_camera). */
 VF_API vf_status vf_frontend_config_load(const char* path, vf_frontend_config* config,
                                          int* has_cameras);
 
