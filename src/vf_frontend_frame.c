@@ -20,8 +20,11 @@ static void vf_frontend_guesses(vf_frontend* fe, int64_t t_ns, int n) {
       fe->xy[2 * i + 1] = rq[i].y;
     }
     /* Fails (no coverage, an IMU gap) leave the guesses at the previous positions. */
+    vf_saved_message saved;
+    vf_thread_message_save(&saved);
     gyro = vf_tracker_predict_gyro(fe->imu, fe->last_t_ns, t_ns, fe->R_b_c, fe->K, fe->xy, n,
                                    fe->xy) == VF_OK;
+    if (!gyro) vf_thread_message_restore(&saved);
   }
   for (int i = 0; i < n; ++i) {
     rq[i].guess_x = gyro ? fe->xy[2 * i] : rq[i].x;

@@ -17,6 +17,7 @@ void vf_frontend_unrectify(const vf_camera* cam, const double R[9], double f, do
   double p[3] = {ray[0] / ray[2], ray[1] / ray[2], 1.0}, uv[2];
   out->x = (float)p[0];
   out->y = (float)p[1];
+  /* Cannot fail: the point is in front of the camera (checked above). */
   if (vf_camera_project(cam, p, uv) == VF_OK) {
     out->u = (float)uv[0];
     out->v = (float)uv[1];

@@ -42,11 +42,17 @@ vf_status vf_frontend_predict(vf_frontend* fe, const uint64_t* ids, const float*
 
 void vf_frontend_apply_predictions(vf_frontend* fe, int n) {
   const vf_stereo_rectification* rc = &fe->rect;
+  vf_saved_message saved;
+  vf_thread_message_save(&saved);
   for (int j = 0; j < fe->prediction_count; ++j) {
     const vf_frontend_prediction* p = &fe->predictions[j];
     double raw[2] = {p->u, p->v}, rect[2];
     /* The backend predicts raw pixels; tracking runs in the rectified image. */
-    if (vf_rectify_point(&fe->cfg.cam0, rc->R1, rc->P1, raw, rect) != VF_OK) continue;
+    /* A prediction behind the camera is ignored. */
+    if (vf_rectify_point(&fe->cfg.cam0, rc->R1, rc->P1, raw, rect) != VF_OK) {
+      vf_thread_message_restore(&saved);
+      continue;
+    }
     for (int i = 0; i < n; ++i) {
       if (fe->tracks[i].id != p->id) continue;
       fe->requests[i].guess_x = (float)rect[0];
