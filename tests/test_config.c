@@ -241,11 +241,12 @@ static void check_config(void) {
   expect_config_error("stereo:\n\n  uniqueness: 1.5\n", "cfg.yaml:3: stereo.uniqueness");
   expect_config_error("features:\n  max_features: 0\n", "features.max_features");
   expect_config_error("frontend:\n  disparity_memory: gpu\n", "frontend.disparity_memory");
-  const char* stages = "detector: {threshold: 20, score: max_threshold}\n"
-                       "tracker: {patch_sizes: [12, 10, 8], template: previous_frame}\n"
-                       "stereo: {paths: 8, uniqueness: 0.9, census: full_9x7}\n"
-                       "features: {min_tracks: 50, fb_threshold_px: 0.5}\n"
-                       "frontend: {stereo: false, disparity_memory: host}\n";
+  const char* stages =
+      "detector: {threshold: 20, score: max_threshold}\n"
+      "tracker: {patch_sizes: [12, 10, 8], template: previous_frame}\n"
+      "stereo: {paths: 8, uniqueness: 0.9, census: full_9x7}\n"
+      "features: {min_tracks: 50, fb_threshold_px: 0.5}\n"
+      "frontend: {stereo: false, disparity_memory: host}\n";
   CHECK_OK(vf_config_parse(stages, strlen(stages), "cfg.yaml", ".", ctx, &cfg));
   const vf_frontend_config* fc = &cfg.frontend;
   CHECK(fc->detector.threshold == 20 && fc->detector.score == VF_FAST_SCORE_MAX_THRESHOLD);

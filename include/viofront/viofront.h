@@ -5,8 +5,8 @@
 #include <viofront/vf_camera.h>
 #include <viofront/vf_config.h>
 #include <viofront/vf_context.h>
-#include <viofront/vf_disparity_io.h>
 #include <viofront/vf_detector.h>
+#include <viofront/vf_disparity_io.h>
 #include <viofront/vf_euroc.h>
 #include <viofront/vf_frontend.h>
 #include <viofront/vf_image.h>
@@ -15,8 +15,8 @@
 #include <viofront/vf_log.h>
 #include <viofront/vf_png.h>
 #include <viofront/vf_pyramid.h>
-#include <viofront/vf_sampler.h>
 #include <viofront/vf_rectify.h>
+#include <viofront/vf_sampler.h>
 #include <viofront/vf_status.h>
 #include <viofront/vf_stereo.h>
 #include <viofront/vf_timer.h>
