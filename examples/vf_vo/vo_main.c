@@ -4,7 +4,9 @@
  * frames. The chained motions are compared with the sequence's ground truth (vf_synth writes
  * one): the drift shows that the features, ids and depths are usable by a backend.
  *
- *   vf_vo SEQUENCE [--backend auto|cpu|cuda] [--max-frames N] */
+ *   vf_vo SEQUENCE [--backend auto|cpu|cuda] [--max-frames N] [--max-drift-percent P]
+ * With --max-drift-percent it fails (exit 1) when the final position error exceeds P% of the
+ * path or the sequence has no ground truth. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,14 +136,14 @@ static int gt_camera(const vf_euroc* reader, const vf_camera* cam0, const double
 
 /* Drift: the estimated trajectory (in the first camera's frame) against the ground truth
  * expressed in the same frame. */
-static void evaluate(const vo_state* s, const vf_euroc* reader, const vf_frontend* fe,
-                     const vf_camera* cam0) {
+static double evaluate(const vo_state* s, const vf_euroc* reader, const vf_frontend* fe,
+                       const vf_camera* cam0) {
   vf_stereo_rectification rect;
   vo_pose g0, g0_inv, g;
   if (vf_euroc_groundtruth_count(reader) == 0 || vf_frontend_rectification(fe, &rect) != VF_OK ||
       s->frames == 0 || gt_camera(reader, cam0, rect.R1, s->times[0], &g0) != 0) {
     printf("vf_vo: no ground truth: drift not evaluated\n");
-    return;
+    return INFINITY;
   }
   vo_pose_inverse(&g0, &g0_inv);
   double path = 0, prev[3] = {0, 0, 0}, err = 0, max_err = 0;
@@ -163,12 +165,14 @@ static void evaluate(const vo_state* s, const vf_euroc* reader, const vf_fronten
       "vf_vo: %d frames, PnP solved %d; path %.3f m, final position error %.3f m (%.2f%% of "
       "the path), largest %.3f m\n",
       s->frames, s->solved, path, err, path > 0 ? 100 * err / path : 0.0, max_err);
+  return path > 0 ? 100 * err / path : INFINITY;
 }
 
 int main(int argc, char** argv) {
   const char* seq = NULL;
   vf_context_config cc = vf_context_config_default();
   int max_frames = 0;
+  double max_drift = INFINITY;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
       const char* b = argv[++i];
@@ -177,12 +181,16 @@ int main(int argc, char** argv) {
                                             : VF_BACKEND_AUTO;
     } else if (strcmp(argv[i], "--max-frames") == 0 && i + 1 < argc) {
       max_frames = atoi(argv[++i]);
+    } else if (strcmp(argv[i], "--max-drift-percent") == 0 && i + 1 < argc) {
+      max_drift = atof(argv[++i]);
     } else {
       seq = argv[i];
     }
   }
   if (seq == NULL) {
-    fprintf(stderr, "usage: vf_vo SEQUENCE [--backend auto|cpu|cuda] [--max-frames N]\n");
+    fprintf(stderr,
+            "usage: vf_vo SEQUENCE [--backend auto|cpu|cuda] [--max-frames N] "
+            "[--max-drift-percent P]\n");
     return 2;
   }
   vf_context* ctx = NULL;
@@ -214,8 +222,8 @@ int main(int argc, char** argv) {
       goto done;
     }
   }
-  evaluate(&st, reader, fe, &fc.cam0);
-  rc = st.failed;
+  double drift = evaluate(&st, reader, fe, &fc.cam0);
+  rc = st.failed || (isfinite(max_drift) && !(drift <= max_drift));
 done:
   vf_frontend_destroy(fe);
   vf_euroc_close(reader);
