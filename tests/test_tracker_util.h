@@ -138,9 +138,9 @@ static inline void tt_map_shift(double x, double y, const void* arg, double* sx,
 /* Good features to track (Shi and Tomasi 1994): the smaller eigenvalue of the gradient
  * structure tensor over the tracker's 16x16 window, per pixel (grey levels^2 / px^2). The best
  * pixel per cell x cell block, `margin` px from the edges, is kept when its score reaches
- * min_score. Returns the count. */
-static inline int tt_pick_corners(const vf_image* im, int cell, int margin, double min_score,
-                                  float* xy, int max) {
+ * min_score. Returns the count; scores (may be NULL) gets each one's score. */
+static inline int tt_pick_corners_scored(const vf_image* im, int cell, int margin, double min_score,
+                                         float* xy, float* scores, int max) {
   const int w = im->width, h = im->height, win = 16;
   /* Integral images of gx^2, gx gy, gy^2 (one row and column of zeros in front). */
   double* ii = calloc((size_t)(w + 1) * (size_t)(h + 1) * 3, sizeof *ii);
@@ -181,6 +181,7 @@ static inline int tt_pick_corners(const vf_image* im, int cell, int margin, doub
       if (bx >= 0 && n < max) {
         xy[2 * n] = (float)bx;
         xy[2 * n + 1] = (float)by;
+        if (scores != NULL) scores[n] = (float)best;
         ++n;
       }
     }
@@ -188,6 +189,11 @@ static inline int tt_pick_corners(const vf_image* im, int cell, int margin, doub
 #undef TT_II
   free(ii);
   return n;
+}
+
+static inline int tt_pick_corners(const vf_image* im, int cell, int margin, double min_score,
+                                  float* xy, int max) {
+  return tt_pick_corners_scored(im, cell, margin, min_score, xy, NULL, max);
 }
 
 /* A pyramid of `levels` levels built from a host image on ctx's backend. */

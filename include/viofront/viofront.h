@@ -3,6 +3,7 @@
 #define VIOFRONT_H
 
 #include <viofront/vf_context.h>
+#include <viofront/vf_feature_set.h>
 #include <viofront/vf_image.h>
 #include <viofront/vf_imu.h>
 #include <viofront/vf_keypoint.h>
