@@ -1,9 +1,9 @@
 /* Gyro-seeded tracking: a pure camera rotation of about 1.8 degrees seen by a narrow lens (about
  * 45 px of image motion, beyond the pyramid's reach, with little perspective change so the
- * motion stays a translation at the patch scale) rendered exactly from a procedural texture, with the IMU rotated
- * against the camera by a EuRoC-like extrinsic. The rotation integrated from the gyroscope
- * predicts every feature (K R^T K^-1 p) to a fraction of a pixel; tracked from that guess the
- * features converge where the zero-motion guess fails. Bad arguments of the prediction calls
+ * motion stays a translation at the patch scale) rendered exactly from a procedural texture, with
+ * the IMU rotated against the camera by a EuRoC-like extrinsic. The rotation integrated from the
+ * gyroscope predicts every feature (K R^T K^-1 p) to a fraction of a pixel; tracked from that guess
+ * the features converge where the zero-motion guess fails. Bad arguments of the prediction calls
  * give clear errors. */
 #include "test_tracker_util.h"
 
@@ -43,7 +43,7 @@ static void tt_truth(const double R[9], double x, double y, double* ox, double* 
 }
 
 static void tt_bad_arguments(const vf_imu_buffer* imu, const float* xy) {
-  float out[2];
+  float out[4];
   const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, badK[4] = {0, 458, 371, 245};
   const double nanR[9] = {1, 0, 0, 0, NAN, 0, 0, 0, 1};
   CHECK_FAILS(vf_tracker_predict_rotation(NULL, I, xy, 1, out), VF_ERR_INVALID_ARG);

@@ -54,5 +54,6 @@ typedef struct bench_stage {
 extern const bench_stage bench_stages[];
 
 int bench_pyramid(vf_context* ctx, const bench_options* opt, bench_out* out);
+int bench_tracker(vf_context* ctx, const bench_options* opt, bench_out* out);
 
 #endif

@@ -3,5 +3,6 @@
 
 const bench_stage bench_stages[] = {
     {"pyramid", bench_pyramid},
+    {"tracker", bench_tracker},
     {NULL, NULL},
 };
