@@ -20,9 +20,10 @@ typedef struct tt_pair {
   vf_pyramid *cpu_prev, *cpu_cur, *gpu_prev, *gpu_cur;
 } tt_pair;
 
-static void tt_compare(const char* what, const vf_track_result* a, const vf_track_result* b,
-                       int n) {
-  int same = 0, both = 0, close = 0;
+/* The first n_corners features are corners (strict tolerance), the rest arbitrary points. */
+static void tt_compare(const char* what, const vf_track_result* a, const vf_track_result* b, int n,
+                       int n_corners) {
+  int same = 0, corners = 0, strict = 0, loose = 0, both = 0;
   double worst_pos = 0, worst_gain = 0, worst_bias = 0;
   for (int i = 0; i < n; ++i) {
     same += a[i].status == b[i].status;
@@ -33,14 +34,20 @@ static void tt_compare(const char* what, const vf_track_result* a, const vf_trac
     worst_pos = fmax(worst_pos, dp);
     worst_gain = fmax(worst_gain, dg);
     worst_bias = fmax(worst_bias, db);
-    close += dp <= 0.01 && dg <= 1e-3 && db <= 0.25;
+    loose += dp <= 0.05 && dg <= 0.02 && db <= 2.0;
+    if (i < n_corners) {
+      ++corners;
+      strict += dp <= 0.01 && dg <= 1e-3 && db <= 0.25;
+    }
   }
   printf(
-      "%-28s n=%4d same status %5.1f%%  both converged %4d  worst |dp| %.5f px  "
-      "|dgain| %.6f  |dbias| %.4f\n",
-      what, n, n ? 100.0 * same / n : 100.0, both, worst_pos, worst_gain, worst_bias);
+      "%-28s n=%4d same status %5.1f%%  both converged %4d  corners strict %d/%d  "
+      "worst |dp| %.5f px |dgain| %.6f |dbias| %.4f\n",
+      what, n, n ? 100.0 * same / n : 100.0, both, strict, corners, worst_pos, worst_gain,
+      worst_bias);
   CHECK(200 * (n - same) <= n);
-  CHECK(close == both);
+  CHECK(100 * (corners - strict) <= corners);
+  CHECK(loose == both);
 }
 
 static void tt_pair_open(tt_pair* p, const vf_tracker_config* tc, const vf_image* prev,
