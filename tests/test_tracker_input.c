@@ -1,7 +1,8 @@
 /* Bad input to the tracker: every invalid configuration field and call argument gives
  * VF_ERR_INVALID_ARG with a message naming it; bad features (NaN, outside the image, on the
  * border, flat, unknown template slot) are flagged in their result, never a crash; an empty
- * feature set is fine. Runs on the CPU backend (the checks are shared with CUDA). */
+ * feature set is fine; collect without a submission is an error. Runs on the CPU backend (the
+ * checks are shared with CUDA). */
 #include "test_tracker_util.h"
 
 static vf_context* ctx;
@@ -106,6 +107,18 @@ int main(void) {
   CHECK(strstr(vf_tracker_last_error(t), "levels") != NULL);
   /* An empty feature set. */
   CHECK_OK(vf_tracker_track(t, p, p, NULL, 0, NULL));
+  /* Submit and collect: nothing to collect after a failed submit; the same results as track. */
+  CHECK_FAILS(vf_tracker_submit(t, p, ps, req, 1), VF_ERR_INVALID_ARG);
+  CHECK_FAILS(vf_tracker_collect(t, res), VF_ERR_STATE);
+  CHECK_FAILS(vf_tracker_collect(NULL, res), VF_ERR_INVALID_ARG);
+  req[0] = tt_req(150.3f, 100.7f);
+  req[1] = tt_req(60.0f, 80.0f);
+  vf_track_result again[2];
+  CHECK_OK(vf_tracker_submit(t, p, p, req, 2));
+  CHECK_FAILS(vf_tracker_collect(t, NULL), VF_ERR_INVALID_ARG);
+  CHECK_OK(vf_tracker_collect(t, res));
+  CHECK_OK(vf_tracker_track(t, p, p, req, 2, again));
+  CHECK(memcmp(res, again, sizeof again) == 0);
 
   /* Bad features: flagged one by one, the good one beside them still tracked. */
   req[0] = tt_req(NAN, 120);

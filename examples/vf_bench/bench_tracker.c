@@ -1,9 +1,10 @@
 /* vf_bench: feature tracking, TARGETS.md's setting: birds_752x480.png (from --data DIR, else a
  * generated texture) moved by (1.3, 0.7) px with gain 1.1 and bias +5 (bilinear, rounded),
  * 4 levels, patches 16/16/8/8, up to 30 iterations, 200 / 1000 / 4000 features (the strongest
- * corner per grid cell). One timed step is a whole vf_tracker_track call: upload of the
- * requests, one kernel, download of the results on CUDA. Reports accuracy against the known
- * motion beside the time. On the CPU backend it also runs with 2 threads. */
+ * corner per grid cell). The timed step is vf_tracker_submit: on CUDA the GPU time of the
+ * upload of the requests, the kernel and the download of the results (CUDA events); a second
+ * row times the whole synchronous vf_tracker_track, host round trip included. Reports accuracy
+ * against the known motion beside the time. On the CPU backend it also runs with 2 threads. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,7 +24,12 @@ typedef struct tracker_job {
   int count;
 } tracker_job;
 
-static vf_status tracker_step(void* arg) {
+static vf_status tracker_submit_step(void* arg) {
+  tracker_job* j = arg;
+  return vf_tracker_submit(j->tracker, j->prev, j->cur, j->requests, j->count);
+}
+
+static vf_status tracker_track_step(void* arg) {
   tracker_job* j = arg;
   return vf_tracker_track(j->tracker, j->prev, j->cur, j->requests, j->count, j->results);
 }
@@ -118,12 +124,16 @@ static int bench_cmp_error(const void* a, const void* b) {
   return (x > y) - (x < y);
 }
 
-/* Converged share, median error (failures infinite), share within 0.1 px. */
-static void bench_accuracy(const tracker_job* j, const float* xy, double out[3]) {
+/* Converged share, median error (failures infinite), share within 0.1 px, mean and max
+ * iterations (summed over the levels). */
+static void bench_accuracy(const tracker_job* j, const float* xy, double out[5]) {
   double* err = malloc((size_t)j->count * sizeof *err);
-  int conv = 0, within = 0;
+  int conv = 0, within = 0, it_max = 0;
+  double it_sum = 0;
   for (int i = 0; err != NULL && i < j->count; ++i) {
     const vf_track_result* r = &j->results[i];
+    it_sum += r->iterations;
+    it_max = r->iterations > it_max ? r->iterations : it_max;
     err[i] = INFINITY;
     if (r->status != VF_TRACK_CONVERGED) continue;
     ++conv;
@@ -133,6 +143,8 @@ static void bench_accuracy(const tracker_job* j, const float* xy, double out[3])
   out[0] = (double)conv / j->count;
   out[1] = INFINITY;
   out[2] = (double)within / j->count;
+  out[3] = it_sum / j->count;
+  out[4] = it_max;
   if (err != NULL) {
     qsort(err, (size_t)j->count, sizeof *err, bench_cmp_error);
     out[1] = err[j->count / 2];
@@ -148,10 +160,13 @@ static int bench_tracker_count(vf_context* ctx, const bench_options* opt, bench_
   for (int i = 0; i < j->count; ++i) {
     j->requests[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], -1);
   }
-  bench_stats st = {0};
-  if (s == VF_OK) s = bench_time(ctx, opt, tracker_step, j, &st);
+  bench_stats st = {0}, sync = {0};
+  if (s == VF_OK) s = bench_time(ctx, opt, tracker_submit_step, j, &st);
+  if (s == VF_OK) s = vf_tracker_collect(j->tracker, j->results);
+  const int gpu = vf_context_backend(ctx) == VF_BACKEND_CUDA;
+  if (s == VF_OK && gpu) s = bench_time(ctx, opt, tracker_track_step, j, &sync);
   if (s == VF_OK) {
-    double acc[3];
+    double acc[5];
     bench_accuracy(j, xy, acc);
     vf_device_info info;
     vf_context_device_info(ctx, &info);
@@ -169,7 +184,15 @@ static int bench_tracker_count(vf_context* ctx, const bench_options* opt, bench_
     bench_result_num(out, "converged", acc[0]);
     bench_result_num(out, "median_error_px", acc[1]);
     bench_result_num(out, "within_0.1px", acc[2]);
+    bench_result_num(out, "iterations_mean", acc[3]);
+    bench_result_int(out, "iterations_max", (long long)acc[4]);
     bench_result_end(out);
+    if (gpu) {
+      bench_result_begin(out, "tracker_sync", l0.width, l0.height, &sync);
+      bench_result_int(out, "features", j->count);
+      bench_result_str(out, "timed", "vf_tracker_track, host round trip included");
+      bench_result_end(out);
+    }
   } else {
     fprintf(stderr, "tracker %d features: %s: %s\n", j->count, vf_status_str(s),
             vf_last_error_message());

@@ -201,7 +201,7 @@ static vf_track_result vf_lk_cpu_one(const vf_lk_params* p, const vf_track_reque
   out.gain = (float)st.a;
   out.bias = (float)bias;
   out.residual = residual;
-  out.status = (vf_track_status)status;
+  out.status = vf_lk_final_status(status, p, r, out.x, out.y);
   return out;
 }
 
