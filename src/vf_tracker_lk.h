@@ -218,25 +218,26 @@ VF_LK_FN void vf_lk_step_joint(const vf_lk_real l[10], int mask, const vf_lk_rea
  * follows from the sums s and the template sums in h. */
 VF_LK_FN void vf_lk_step_moments(const vf_lk_real h[10], int mask, const vf_lk_real s[5], int n,
                                  vf_lk_state* st, vf_lk_real d[2]) {
-  const vf_lk_real a = st->a, c = st->c;
+  const vf_lk_real a = st->a, c = st->c, inv_n = (vf_lk_real)1 / n;
   const vf_lk_real su = s[3] + h[8], suu = s[4] + 2 * s[2] + h[5];
   vf_lk_real a2 = a, c2 = c;
   if ((mask & 12) == 12) {
-    const vf_lk_real mu = su / n, vu = suu / n - mu * mu;
-    const vf_lk_real mt = h[8] / n, vt = h[5] / n - mt * mt;
+    const vf_lk_real mu = su * inv_n, vu = suu * inv_n - mu * mu;
+    const vf_lk_real mt = h[8] * inv_n, vt = h[5] * inv_n - mt * mt;
     if (vu > 0 && vt > 0) a2 = a * sqrt(vu / vt);
     c2 = c + a * mu - a2 * mt;
   } else if (mask & 4) {
     if (suu > 0 && h[5] > 0) a2 = a * sqrt(suu / h[5]);
   } else if (mask & 8) {
-    c2 = c + a * s[3] / n;
+    c2 = c + a * s[3] * inv_n;
   }
   /* sum T_x ((current - c2) / a2 - t), from the sums taken with (a, c). */
-  const vf_lk_real rx = (a / a2) * (s[0] + h[3]) + (c - c2) / a2 * h[6] - h[3];
-  const vf_lk_real ry = (a / a2) * (s[1] + h[4]) + (c - c2) / a2 * h[7] - h[4];
-  const vf_lk_real det = h[0] * h[2] - h[1] * h[1];
-  d[0] = (h[2] * rx - h[1] * ry) / det;
-  d[1] = (h[0] * ry - h[1] * rx) / det;
+  const vf_lk_real inv_a2 = (vf_lk_real)1 / a2;
+  const vf_lk_real rx = a * inv_a2 * (s[0] + h[3]) + (c - c2) * inv_a2 * h[6] - h[3];
+  const vf_lk_real ry = a * inv_a2 * (s[1] + h[4]) + (c - c2) * inv_a2 * h[7] - h[4];
+  const vf_lk_real inv_det = (vf_lk_real)1 / (h[0] * h[2] - h[1] * h[1]);
+  d[0] = (h[2] * rx - h[1] * ry) * inv_det;
+  d[1] = (h[0] * ry - h[1] * rx) * inv_det;
   st->a = a2;
   st->c = c2;
 }
