@@ -6,5 +6,6 @@ const bench_stage bench_stages[] = {
     {"stereo", bench_stereo},
     {"detector", bench_detector},
     {"remap", bench_remap},
+    {"tracker", bench_tracker},
     {NULL, NULL},
 };

@@ -8,6 +8,7 @@
 #include <viofront/vf_disparity_io.h>
 #include <viofront/vf_detector.h>
 #include <viofront/vf_euroc.h>
+#include <viofront/vf_feature_set.h>
 #include <viofront/vf_image.h>
 #include <viofront/vf_imu.h>
 #include <viofront/vf_keypoint.h>
@@ -18,6 +19,7 @@
 #include <viofront/vf_status.h>
 #include <viofront/vf_stereo.h>
 #include <viofront/vf_timer.h>
+#include <viofront/vf_tracker.h>
 #include <viofront/vf_version.h>
 
 #endif

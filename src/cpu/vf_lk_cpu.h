@@ -1,0 +1,12 @@
+/* CPU reference of the feature tracker (the mathematics is in src/vf_tracker_lk.h). */
+#ifndef VF_LK_CPU_H
+#define VF_LK_CPU_H
+
+#include "../vf_tracker_lk.h"
+
+/* Tracks count features, split over up to `threads` threads. Templates of first-observation
+ * slots are read and written through p->templates / p->slot_levels (host memory). */
+void vf_lk_cpu_track(const vf_lk_params* p, const vf_track_request* requests,
+                     vf_track_result* results, int count, int threads);
+
+#endif

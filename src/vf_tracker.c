@@ -1,0 +1,349 @@
+/* Tracker stage: configuration, allocation at create time, checks of every call, dispatch to
+ * the CPU (src/cpu/vf_lk_cpu.c) or CUDA (cuda/vf_lk.cu) backend. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/vf_lk_cpu.h"
+#include "vf_context_internal.h"
+#include "vf_tracker_lk.h"
+#ifdef VF_HAVE_CUDA
+#include "vf_cuda_api.h"
+#include "vf_cuda_lk.h"
+#endif
+
+struct vf_tracker {
+  vf_error err;
+  vf_context* ctx;
+  vf_tracker_config config;
+  vf_lk_params params; /* templates and slot_levels in the backend's memory */
+  /* CUDA: [params | requests] and the results, on the device and in pinned staging, so that a
+   * call is one upload, one launch, one download. */
+  void* d_block;
+  void* h_block;
+  vf_track_result* d_results;
+  vf_track_result* h_results; /* pinned on CUDA, plain on the CPU backend */
+  void* upload_done;          /* CUDA event: h_block may be rewritten */
+  int uploads;                /* submissions that recorded upload_done */
+  int submitted;              /* features of the latest submission, -1 = none */
+};
+
+/* Requests follow the parameter block, 16-byte aligned. */
+#define VF_TRACKER_REQ_OFFSET ((sizeof(vf_lk_params) + 15) & ~(size_t)15)
+
+vf_tracker_config vf_tracker_config_default(void) {
+  vf_tracker_config c;
+  memset(&c, 0, sizeof c);
+  c.levels = 4;
+  for (int k = 0; k < VF_PYRAMID_MAX_LEVELS; ++k) c.patch_size[k] = k < 2 ? 16 : 8;
+  c.max_features = 1024;
+  c.max_iterations = 30;
+  c.min_update = 0.01f;
+  c.max_residual = 30.0f;
+  c.min_gain = 0.3f;
+  c.max_gain = 3.0f;
+  c.estimate_gain = 1;
+  c.estimate_bias = 1;
+  c.template_mode = VF_TEMPLATE_PREVIOUS_FRAME;
+  return c;
+}
+
+static vf_status vf_tracker_validate(const vf_tracker_config* c) {
+  const char* fn = "vf_tracker_create";
+  if (c->levels < 1 || c->levels > VF_PYRAMID_MAX_LEVELS) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: levels %d is outside 1..%d", fn, c->levels,
+                   VF_PYRAMID_MAX_LEVELS);
+  }
+  for (int k = 0; k < c->levels; ++k) {
+    if (c->patch_size[k] < VF_TRACKER_MIN_PATCH || c->patch_size[k] > VF_TRACKER_MAX_PATCH) {
+      return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: patch_size[%d] = %d is outside %d..%d", fn, k,
+                     c->patch_size[k], VF_TRACKER_MIN_PATCH, VF_TRACKER_MAX_PATCH);
+    }
+  }
+  if (c->max_features < 1 || c->max_features > (1 << 20)) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: max_features %d is outside 1..%d", fn,
+                   c->max_features, 1 << 20);
+  }
+  if (c->max_iterations < 1 || c->max_iterations > 100) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: max_iterations %d is outside 1..100", fn,
+                   c->max_iterations);
+  }
+  if (!(c->min_update > 0.0f && c->min_update < 1.0f)) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: min_update %g must be in (0, 1) px", fn,
+                   (double)c->min_update);
+  }
+  if (!(c->max_residual >= 0.0f && isfinite(c->max_residual))) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: max_residual %g must be finite and >= 0", fn,
+                   (double)c->max_residual);
+  }
+  if (!(c->min_gain > 0.0f && c->min_gain < 1.0f && c->max_gain > 1.0f && isfinite(c->max_gain))) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: min_gain %g and max_gain %g must satisfy 0 < min_gain < 1 < max_gain", fn,
+                   (double)c->min_gain, (double)c->max_gain);
+  }
+  if (c->template_mode != VF_TEMPLATE_PREVIOUS_FRAME &&
+      c->template_mode != VF_TEMPLATE_FIRST_OBSERVATION) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: template_mode %d is unknown", fn,
+                   (int)c->template_mode);
+  }
+  return VF_OK;
+}
+
+static void vf_tracker_set_params(vf_tracker* t) {
+  const vf_tracker_config* c = &t->config;
+  vf_lk_params* p = &t->params;
+  p->levels = c->levels;
+  p->max_iterations = c->max_iterations;
+  p->min_update_sq = c->min_update * c->min_update;
+  p->max_residual = c->max_residual;
+  p->min_gain = c->min_gain;
+  p->max_gain = c->max_gain;
+  p->param_mask = 3 | (c->estimate_gain ? 4 : 0) | (c->estimate_bias ? 8 : 0);
+  p->first_observation = c->template_mode == VF_TEMPLATE_FIRST_OBSERVATION;
+  p->slot_floats = 0;
+  for (int k = 0; k < c->levels; ++k) {
+    p->patch[k] = c->patch_size[k];
+    p->level_offset[k] = p->slot_floats;
+    p->slot_floats += 3 * (size_t)(c->patch_size[k] * c->patch_size[k]);
+  }
+  p->slots = p->first_observation ? c->max_features : 0;
+}
+
+/* Template slots (first-observation mode) and, on CUDA, the request/result buffers. */
+static vf_status vf_tracker_alloc(vf_tracker* t) {
+  vf_lk_params* p = &t->params;
+  const size_t tpl_bytes = (size_t)p->slots * p->slot_floats * sizeof(float);
+  const size_t lvl_bytes = (size_t)p->slots * sizeof(uint32_t);
+  if (t->ctx->backend == VF_BACKEND_CPU) {
+    t->h_results = calloc((size_t)t->config.max_features, sizeof *t->h_results);
+    if (t->h_results == NULL) {
+      return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %d results", t->config.max_features);
+    }
+    if (p->slots == 0) return VF_OK;
+    p->templates = malloc(tpl_bytes);
+    p->slot_levels = calloc((size_t)p->slots, sizeof(uint32_t));
+    if (p->templates == NULL || p->slot_levels == NULL) {
+      return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %zu bytes of templates", tpl_bytes);
+    }
+    return VF_OK;
+  }
+#ifdef VF_HAVE_CUDA
+  const size_t n = (size_t)t->config.max_features;
+  const size_t block = VF_TRACKER_REQ_OFFSET + n * sizeof(vf_track_request);
+  const size_t res_bytes = n * sizeof(vf_track_result);
+  const char* what = "vf_tracker_create";
+  vf_status s = vf_device_alloc(NULL, &t->d_block, block, what);
+  if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&t->d_results, res_bytes, what);
+  int rc = 0;
+  if (s == VF_OK) rc = vf_cuda_lk_host_alloc(&t->h_block, block);
+  if (s == VF_OK && rc == 0) rc = vf_cuda_lk_host_alloc((void**)&t->h_results, res_bytes);
+  if (s == VF_OK && rc == 0) rc = vf_cuda_event_create(&t->upload_done);
+  if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: pinned staging and event");
+  if (s == VF_OK && p->slots > 0) {
+    s = vf_device_alloc(NULL, (void**)&p->templates, tpl_bytes, what);
+    if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&p->slot_levels, lvl_bytes, what);
+    if (s == VF_OK) rc = vf_cuda_memset_async(p->slot_levels, 0, lvl_bytes, t->ctx->stream);
+    if (s == VF_OK && rc == 0) rc = vf_cuda_stream_synchronize(t->ctx->stream);
+    if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: clearing template slots");
+  }
+  return s;
+#else
+  (void)lvl_bytes;
+  return vf_fail(NULL, VF_ERR_NO_DEVICE, "vf_tracker_create: built without CUDA");
+#endif
+}
+
+void vf_tracker_destroy(vf_tracker* t) {
+  if (t == NULL) return;
+  if (t->ctx->backend == VF_BACKEND_CPU) {
+    free(t->params.templates);
+    free(t->params.slot_levels);
+    free(t->h_results);
+  } else {
+#ifdef VF_HAVE_CUDA
+    vf_device_free(t->params.templates);
+    vf_device_free(t->params.slot_levels);
+    vf_device_free(t->d_block);
+    vf_device_free(t->d_results);
+    if (t->h_block != NULL) vf_cuda_lk_host_free(t->h_block);
+    if (t->h_results != NULL) vf_cuda_lk_host_free(t->h_results);
+    if (t->upload_done != NULL) vf_cuda_event_destroy(t->upload_done);
+#endif
+  }
+  free(t);
+}
+
+vf_status vf_tracker_create(vf_context* ctx, const vf_tracker_config* config, vf_tracker** out) {
+  if (out == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_tracker_create: out is NULL");
+  *out = NULL;
+  if (ctx == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_tracker_create: ctx is NULL");
+  if (config == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_tracker_create: config is NULL");
+  vf_status s = vf_tracker_validate(config);
+  if (s != VF_OK) return s;
+  vf_tracker* t = calloc(1, sizeof *t);
+  if (t == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: out of memory");
+  t->ctx = ctx;
+  t->config = *config;
+  t->submitted = -1;
+  vf_tracker_set_params(t);
+  s = vf_tracker_alloc(t);
+  if (s != VF_OK) {
+    vf_tracker_destroy(t);
+    return s;
+  }
+  *out = t;
+  return VF_OK;
+}
+
+vf_status vf_tracker_get_config(const vf_tracker* t, vf_tracker_config* out) {
+  if (t == NULL || out == NULL) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_tracker_get_config: %s is NULL",
+                   t == NULL ? "tracker" : "out");
+  }
+  *out = t->config;
+  return VF_OK;
+}
+
+/* Level pointers of both pyramids, after checking they fit this tracker. */
+static vf_status vf_tracker_bind(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                                 const char* fn) {
+  const int levels = t->config.levels;
+  if (vf_pyramid_levels(prev) < levels || vf_pyramid_levels(cur) < levels) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG,
+                   "%s: pyramids have %d (prev) and %d (cur) levels, the tracker uses %d", fn,
+                   vf_pyramid_levels(prev), vf_pyramid_levels(cur), levels);
+  }
+  const vf_memory want = t->ctx->backend == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST;
+  for (int k = 0; k < levels; ++k) {
+    vf_image a, b;
+    vf_pyramid_level(prev, k, &a);
+    vf_pyramid_level(cur, k, &b);
+    if (a.width != b.width || a.height != b.height) {
+      return vf_fail(&t->err, VF_ERR_INVALID_ARG,
+                     "%s: prev level %d is %dx%d but cur level %d is %dx%d", fn, k, a.width,
+                     a.height, k, b.width, b.height);
+    }
+    if (a.location != want || b.location != want) {
+      return vf_fail(&t->err, VF_ERR_INVALID_ARG,
+                     "%s: pyramids must be in %s memory like the tracker's %s backend", fn,
+                     want == VF_MEMORY_DEVICE ? "device" : "host",
+                     vf_backend_name(t->ctx->backend));
+    }
+    t->params.width[k] = a.width;
+    t->params.height[k] = a.height;
+    t->params.prev[k] = a.data;
+    t->params.cur[k] = b.data;
+    t->params.prev_stride[k] = a.stride_bytes;
+    t->params.cur_stride[k] = b.stride_bytes;
+  }
+  return VF_OK;
+}
+
+#ifdef VF_HAVE_CUDA
+/* One upload (parameters and requests), one launch, one download, all queued. */
+static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* requests,
+                                        int count) {
+  void* stream = t->ctx->stream;
+  /* The staging block of the previous submission must have left before it is rewritten. */
+  int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->upload_done) : 0;
+  const size_t bytes = VF_TRACKER_REQ_OFFSET + (size_t)count * sizeof *requests;
+  if (rc == 0) {
+    memcpy(t->h_block, &t->params, sizeof t->params);
+    memcpy((char*)t->h_block + VF_TRACKER_REQ_OFFSET, requests, (size_t)count * sizeof *requests);
+    rc = vf_cuda_copy_async(t->d_block, t->h_block, bytes, stream);
+  }
+  if (rc == 0) rc = vf_cuda_event_record(t->upload_done, stream);
+  if (rc == 0) {
+    t->uploads++;
+    const vf_track_request* d_req =
+        (const vf_track_request*)((const char*)t->d_block + VF_TRACKER_REQ_OFFSET);
+    rc = vf_cuda_lk_track((const vf_lk_params*)t->d_block, d_req, t->d_results, count, stream);
+  }
+  if (rc == 0) {
+    rc = vf_cuda_copy_async(t->h_results, t->d_results, (size_t)count * sizeof *t->h_results,
+                            stream);
+  }
+  if (rc != 0) return vf_cuda_fail(&t->err, rc, "vf_tracker_submit");
+  return VF_OK;
+}
+#endif
+
+vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                            const vf_track_request* requests, int count) {
+  const char* fn = "vf_tracker_submit";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  t->submitted = -1;
+  if (prev == NULL || cur == NULL) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s pyramid is NULL", fn,
+                   prev == NULL ? "prev" : "cur");
+  }
+  if (count < 0 || count > t->config.max_features) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: count %d is outside 0..%d", fn, count,
+                   t->config.max_features);
+  }
+  if (count > 0 && requests == NULL) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: requests is NULL", fn);
+  }
+  vf_status s = vf_tracker_bind(t, prev, cur, fn);
+  if (s != VF_OK) return s;
+  if (count > 0) {
+#ifdef VF_HAVE_CUDA
+    if (t->ctx->backend == VF_BACKEND_CUDA) s = vf_tracker_submit_cuda(t, requests, count);
+#endif
+    if (t->ctx->backend == VF_BACKEND_CPU) {
+      vf_lk_cpu_track(&t->params, requests, t->h_results, count, t->ctx->cpu_threads);
+    }
+  }
+  if (s == VF_OK) t->submitted = count;
+  return s;
+}
+
+vf_status vf_tracker_collect(vf_tracker* t, vf_track_result* results) {
+  const char* fn = "vf_tracker_collect";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  if (t->submitted < 0) {
+    return vf_fail(&t->err, VF_ERR_STATE, "%s: nothing submitted (or the submission failed)", fn);
+  }
+  if (t->submitted > 0 && results == NULL) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: results is NULL", fn);
+  }
+#ifdef VF_HAVE_CUDA
+  if (t->ctx->backend == VF_BACKEND_CUDA && t->submitted > 0) {
+    int rc = vf_cuda_stream_synchronize(t->ctx->stream);
+    if (rc != 0) return vf_cuda_fail(&t->err, rc, fn);
+  }
+#endif
+  if (t->submitted > 0) memcpy(results, t->h_results, (size_t)t->submitted * sizeof *results);
+  return VF_OK;
+}
+
+vf_status vf_tracker_track(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                           const vf_track_request* requests, int count, vf_track_result* results) {
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_tracker_track: tracker is NULL");
+  if (count > 0 && results == NULL) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "vf_tracker_track: results is NULL");
+  }
+  vf_status s = vf_tracker_submit(t, prev, cur, requests, count);
+  if (s == VF_OK) s = vf_tracker_collect(t, results);
+  return s;
+}
+
+vf_track_request vf_track_request_make(float x, float y, int slot) {
+  vf_track_request r = {x, y, x, y, 1.0f, 0.0f, slot, 1};
+  return r;
+}
+
+const char* vf_track_status_str(vf_track_status status) {
+  switch (status) {
+    case VF_TRACK_CONVERGED: return "converged";
+    case VF_TRACK_OUT_OF_IMAGE: return "out of image";
+    case VF_TRACK_DIVERGED: return "diverged";
+    case VF_TRACK_RESIDUAL_TOO_LARGE: return "residual too large";
+    case VF_TRACK_INVALID: return "invalid input";
+  }
+  return "unknown";
+}
+
+const char* vf_tracker_last_error(const vf_tracker* t) {
+  return t != NULL ? t->err.message : "vf_tracker_last_error: tracker is NULL";
+}
