@@ -19,7 +19,7 @@ struct vf_feature_set {
   int cells;
   uint64_t next_id;
   int count;
-  vf_feature* features;  /* live, in order */
+  vf_track* features;    /* live, in order */
   uint8_t* new_template; /* per feature: its slot's template is still to be taken */
   int* free_slots;       /* stack of unused template slots */
   int free_count;
@@ -191,7 +191,7 @@ static void vf_feature_set_compact(vf_feature_set* s) {
 
 static void vf_feature_set_requests(vf_feature_set* s, int first_obs, const float* pred) {
   for (int i = 0; i < s->count; ++i) {
-    const vf_feature* f = &s->features[i];
+    const vf_track* f = &s->features[i];
     vf_track_request* r = &s->requests[i];
     *r = vf_track_request_make(f->x, f->y, f->slot);
     r->new_template = s->new_template[i];
@@ -285,7 +285,7 @@ vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyrami
       out->border++;
       continue;
     }
-    vf_feature* f = &s->features[i];
+    vf_track* f = &s->features[i];
     f->x = r->x;
     f->y = r->y;
     f->gain = r->gain;
@@ -369,7 +369,7 @@ vf_status vf_feature_set_add(vf_feature_set* s, const vf_keypoint* kp, int count
     const vf_keypoint* k = &kp[s->candidates[j].index];
     if (vf_feature_set_crowded(s, k->x, k->y)) continue;
     const int i = s->count++;
-    vf_feature* f = &s->features[i];
+    vf_track* f = &s->features[i];
     memset(f, 0, sizeof *f);
     f->id = s->next_id++;
     f->x = k->x;
@@ -436,7 +436,7 @@ int vf_feature_set_needs_detection(const vf_feature_set* s) {
 
 int vf_feature_set_count(const vf_feature_set* s) { return s != NULL ? s->count : 0; }
 
-const vf_feature* vf_feature_set_features(const vf_feature_set* s) {
+const vf_track* vf_feature_set_features(const vf_feature_set* s) {
   return s != NULL ? s->features : NULL;
 }
 

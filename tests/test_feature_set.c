@@ -75,7 +75,7 @@ static void tt_sequence(vf_template_mode mode) {
       }
       lost_total += nl;
     }
-    const vf_feature* fs = vf_feature_set_features(s);
+    const vf_track* fs = vf_feature_set_features(s);
     for (int i = 0; i < vf_feature_set_count(s); ++i) {
       const uint64_t id = fs[i].id;
       if (id == 0 || id > (uint64_t)nseen) {
@@ -159,7 +159,7 @@ static void tt_replenish(void) {
   CHECK(occupied == first); /* one per cell */
   /* Then everything: new ones only where the mask was empty, one per cell. */
   CHECK_OK(vf_feature_set_add(s, kp, nk, &added));
-  const vf_feature* fs = vf_feature_set_features(s);
+  const vf_track* fs = vf_feature_set_features(s);
   const int total = vf_feature_set_count(s);
   int in_occupied = 0, twice = 0, close = 0;
   uint8_t used[300] = {0};
@@ -259,7 +259,7 @@ static void tt_forward_backward(void) {
     static float pred[2 * MAXK];
     static uint64_t planted[MAXK];
     int np = 0;
-    const vf_feature* fs = vf_feature_set_features(s);
+    const vf_track* fs = vf_feature_set_features(s);
     for (int i = 0; i < n; ++i) {
       pred[2 * i] = fs[i].x + (float)d[0] + (i % 4 == 0 ? 8.0f : 0.0f);
       pred[2 * i + 1] = fs[i].y + (float)d[1];

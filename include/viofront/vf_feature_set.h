@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-typedef struct vf_feature {
+typedef struct vf_track {
   uint64_t id;      /* unique, never reused, the first is 1 */
   float x, y;       /* level-0 position in the latest image */
   float gain, bias; /* photometric parameters of the last track (1, 0 when new) */
@@ -24,7 +24,7 @@ typedef struct vf_feature {
   int level;        /* pyramid level the corner was detected on */
   int age;          /* frames tracked since detection (0 when new) */
   int slot;         /* the tracker's template slot (first-observation templates) */
-} vf_feature;
+} vf_track;
 
 typedef struct vf_feature_set_config {
   int width, height;      /* image size */
@@ -88,7 +88,7 @@ VF_API int vf_feature_set_needs_detection(const vf_feature_set* set);
 VF_API int vf_feature_set_count(const vf_feature_set* set);
 /* The live features (vf_feature_set_count of them), valid until the next call that changes the
  * set. */
-VF_API const vf_feature* vf_feature_set_features(const vf_feature_set* set);
+VF_API const vf_track* vf_feature_set_features(const vf_feature_set* set);
 /* The ids dropped by the last vf_feature_set_track or vf_feature_set_remove call. */
 VF_API const uint64_t* vf_feature_set_lost(const vf_feature_set* set, int* count);
 VF_API const char* vf_feature_set_last_error(const vf_feature_set* set);
