@@ -261,7 +261,7 @@ __device__ __forceinline__ vf_track_result vf_warp_track(const vf_lk_params* p,
   out.gain = st.a;
   out.bias = bias;
   out.residual = residual;
-  out.status = (vf_track_status)status;
+  out.status = vf_lk_final_status(status, p, &r, out.x, out.y);
   return out;
 }
 

@@ -22,7 +22,10 @@ struct vf_tracker {
   void* d_block;
   void* h_block;
   vf_track_result* d_results;
-  vf_track_result* h_results;
+  vf_track_result* h_results; /* pinned on CUDA, plain on the CPU backend */
+  void* upload_done;          /* CUDA event: h_block may be rewritten */
+  int uploads;                /* submissions that recorded upload_done */
+  int submitted;              /* features of the latest submission, -1 = none */
 };
 
 /* Requests follow the parameter block, 16-byte aligned. */
@@ -112,6 +115,10 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   const size_t tpl_bytes = (size_t)p->slots * p->slot_floats * sizeof(float);
   const size_t lvl_bytes = (size_t)p->slots * sizeof(uint32_t);
   if (t->ctx->backend == VF_BACKEND_CPU) {
+    t->h_results = calloc((size_t)t->config.max_features, sizeof *t->h_results);
+    if (t->h_results == NULL) {
+      return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %d results", t->config.max_features);
+    }
     if (p->slots == 0) return VF_OK;
     p->templates = malloc(tpl_bytes);
     p->slot_levels = calloc((size_t)p->slots, sizeof(uint32_t));
@@ -130,7 +137,8 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   int rc = 0;
   if (s == VF_OK) rc = vf_cuda_lk_host_alloc(&t->h_block, block);
   if (s == VF_OK && rc == 0) rc = vf_cuda_lk_host_alloc((void**)&t->h_results, res_bytes);
-  if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: pinned staging");
+  if (s == VF_OK && rc == 0) rc = vf_cuda_event_create(&t->upload_done);
+  if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: pinned staging and event");
   if (s == VF_OK && p->slots > 0) {
     s = vf_device_alloc(NULL, (void**)&p->templates, tpl_bytes, what);
     if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&p->slot_levels, lvl_bytes, what);
@@ -150,6 +158,7 @@ void vf_tracker_destroy(vf_tracker* t) {
   if (t->ctx->backend == VF_BACKEND_CPU) {
     free(t->params.templates);
     free(t->params.slot_levels);
+    free(t->h_results);
   } else {
 #ifdef VF_HAVE_CUDA
     vf_device_free(t->params.templates);
@@ -158,6 +167,7 @@ void vf_tracker_destroy(vf_tracker* t) {
     vf_device_free(t->d_results);
     if (t->h_block != NULL) vf_cuda_lk_host_free(t->h_block);
     if (t->h_results != NULL) vf_cuda_lk_host_free(t->h_results);
+    if (t->upload_done != NULL) vf_cuda_event_destroy(t->upload_done);
 #endif
   }
   free(t);
@@ -174,6 +184,7 @@ vf_status vf_tracker_create(vf_context* ctx, const vf_tracker_config* config, vf
   if (t == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: out of memory");
   t->ctx = ctx;
   t->config = *config;
+  t->submitted = -1;
   vf_tracker_set_params(t);
   s = vf_tracker_alloc(t);
   if (s != VF_OK) {
@@ -194,8 +205,8 @@ vf_status vf_tracker_get_config(const vf_tracker* t, vf_tracker_config* out) {
 }
 
 /* Level pointers of both pyramids, after checking they fit this tracker. */
-static vf_status vf_tracker_bind(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur) {
-  const char* fn = "vf_tracker_track";
+static vf_status vf_tracker_bind(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                                 const char* fn) {
   const int levels = t->config.levels;
   if (vf_pyramid_levels(prev) < levels || vf_pyramid_levels(cur) < levels) {
     return vf_fail(&t->err, VF_ERR_INVALID_ARG,
@@ -229,50 +240,92 @@ static vf_status vf_tracker_bind(vf_tracker* t, const vf_pyramid* prev, const vf
 }
 
 #ifdef VF_HAVE_CUDA
-static vf_status vf_tracker_track_cuda(vf_tracker* t, const vf_track_request* requests, int count,
-                                       vf_track_result* results) {
+/* One upload (parameters and requests), one launch, one download, all queued. */
+static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* requests,
+                                        int count) {
   void* stream = t->ctx->stream;
+  /* The staging block of the previous submission must have left before it is rewritten. */
+  int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->upload_done) : 0;
   const size_t bytes = VF_TRACKER_REQ_OFFSET + (size_t)count * sizeof *requests;
-  memcpy(t->h_block, &t->params, sizeof t->params);
-  memcpy((char*)t->h_block + VF_TRACKER_REQ_OFFSET, requests, (size_t)count * sizeof *requests);
-  int rc = vf_cuda_copy_async(t->d_block, t->h_block, bytes, stream);
   if (rc == 0) {
+    memcpy(t->h_block, &t->params, sizeof t->params);
+    memcpy((char*)t->h_block + VF_TRACKER_REQ_OFFSET, requests, (size_t)count * sizeof *requests);
+    rc = vf_cuda_copy_async(t->d_block, t->h_block, bytes, stream);
+  }
+  if (rc == 0) rc = vf_cuda_event_record(t->upload_done, stream);
+  if (rc == 0) {
+    t->uploads++;
     const vf_track_request* d_req =
         (const vf_track_request*)((const char*)t->d_block + VF_TRACKER_REQ_OFFSET);
     rc = vf_cuda_lk_track((const vf_lk_params*)t->d_block, d_req, t->d_results, count, stream);
   }
   if (rc == 0) {
-    rc = vf_cuda_copy_async(t->h_results, t->d_results, (size_t)count * sizeof *results, stream);
+    rc = vf_cuda_copy_async(t->h_results, t->d_results, (size_t)count * sizeof *t->h_results,
+                            stream);
   }
-  if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
-  if (rc != 0) return vf_cuda_fail(&t->err, rc, "vf_tracker_track");
-  memcpy(results, t->h_results, (size_t)count * sizeof *results);
+  if (rc != 0) return vf_cuda_fail(&t->err, rc, "vf_tracker_submit");
   return VF_OK;
 }
 #endif
 
-vf_status vf_tracker_track(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
-                           const vf_track_request* requests, int count, vf_track_result* results) {
-  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_tracker_track: tracker is NULL");
+vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                            const vf_track_request* requests, int count) {
+  const char* fn = "vf_tracker_submit";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  t->submitted = -1;
   if (prev == NULL || cur == NULL) {
-    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "vf_tracker_track: %s pyramid is NULL",
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s pyramid is NULL", fn,
                    prev == NULL ? "prev" : "cur");
   }
   if (count < 0 || count > t->config.max_features) {
-    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "vf_tracker_track: count %d is outside 0..%d",
-                   count, t->config.max_features);
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: count %d is outside 0..%d", fn, count,
+                   t->config.max_features);
   }
-  if (count > 0 && (requests == NULL || results == NULL)) {
-    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "vf_tracker_track: %s is NULL",
-                   requests == NULL ? "requests" : "results");
+  if (count > 0 && requests == NULL) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: requests is NULL", fn);
   }
-  vf_status s = vf_tracker_bind(t, prev, cur);
-  if (s != VF_OK || count == 0) return s;
+  vf_status s = vf_tracker_bind(t, prev, cur, fn);
+  if (s != VF_OK) return s;
+  if (count > 0) {
 #ifdef VF_HAVE_CUDA
-  if (t->ctx->backend == VF_BACKEND_CUDA) return vf_tracker_track_cuda(t, requests, count, results);
+    if (t->ctx->backend == VF_BACKEND_CUDA) s = vf_tracker_submit_cuda(t, requests, count);
 #endif
-  vf_lk_cpu_track(&t->params, requests, results, count, t->ctx->cpu_threads);
+    if (t->ctx->backend == VF_BACKEND_CPU) {
+      vf_lk_cpu_track(&t->params, requests, t->h_results, count, t->ctx->cpu_threads);
+    }
+  }
+  if (s == VF_OK) t->submitted = count;
+  return s;
+}
+
+vf_status vf_tracker_collect(vf_tracker* t, vf_track_result* results) {
+  const char* fn = "vf_tracker_collect";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  if (t->submitted < 0) {
+    return vf_fail(&t->err, VF_ERR_STATE, "%s: nothing submitted (or the submission failed)", fn);
+  }
+  if (t->submitted > 0 && results == NULL) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: results is NULL", fn);
+  }
+#ifdef VF_HAVE_CUDA
+  if (t->ctx->backend == VF_BACKEND_CUDA && t->submitted > 0) {
+    int rc = vf_cuda_stream_synchronize(t->ctx->stream);
+    if (rc != 0) return vf_cuda_fail(&t->err, rc, fn);
+  }
+#endif
+  if (t->submitted > 0) memcpy(results, t->h_results, (size_t)t->submitted * sizeof *results);
   return VF_OK;
+}
+
+vf_status vf_tracker_track(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                           const vf_track_request* requests, int count, vf_track_result* results) {
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_tracker_track: tracker is NULL");
+  if (count > 0 && results == NULL) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "vf_tracker_track: results is NULL");
+  }
+  vf_status s = vf_tracker_submit(t, prev, cur, requests, count);
+  if (s == VF_OK) s = vf_tracker_collect(t, results);
+  return s;
 }
 
 vf_track_request vf_track_request_make(float x, float y, int slot) {

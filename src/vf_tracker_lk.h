@@ -139,8 +139,9 @@ VF_LK_FN void vf_lk_hessian_terms(float tx, float ty, float t, float h[10]) {
   h[9] = 1.0f;
 }
 
-/* Cholesky factor of H with the parameters outside `mask` replaced by unit rows. Returns 0 when
- * a pivot falls below 1e-4 of its diagonal (flat or edge-only template). */
+/* Cholesky factor of H with the parameters outside `mask` replaced by unit rows; the diagonal
+ * holds 1 / L_ii, so that solving takes no division. Returns 0 when a pivot falls below 1e-4
+ * of its diagonal (flat or edge-only template). */
 VF_LK_FN int vf_lk_factor(const vf_lk_real h_in[10], int mask, vf_lk_real l[10]) {
   for (int i = 0; i < 4; ++i) {
     for (int j = 0; j <= i; ++j) {
@@ -154,10 +155,10 @@ VF_LK_FN int vf_lk_factor(const vf_lk_real h_in[10], int mask, vf_lk_real l[10])
       vf_lk_real v = l[VF_LK_IDX(i, j)];
       for (int k = 0; k < j; ++k) v -= l[VF_LK_IDX(i, k)] * l[VF_LK_IDX(j, k)];
       if (j < i) {
-        l[VF_LK_IDX(i, j)] = v / l[VF_LK_IDX(j, j)];
+        l[VF_LK_IDX(i, j)] = v * l[VF_LK_IDX(j, j)];
       } else {
         if (!(diag > 0) || !(v > (vf_lk_real)1e-4 * diag)) return 0;
-        l[VF_LK_IDX(i, i)] = sqrt(v);
+        l[VF_LK_IDX(i, i)] = (vf_lk_real)1 / sqrt(v);
       }
     }
   }
@@ -169,12 +170,12 @@ VF_LK_FN void vf_lk_solve(const vf_lk_real l[10], const vf_lk_real b[4], vf_lk_r
   for (int i = 0; i < 4; ++i) {
     vf_lk_real v = b[i];
     for (int k = 0; k < i; ++k) v -= l[VF_LK_IDX(i, k)] * y[k];
-    y[i] = v / l[VF_LK_IDX(i, i)];
+    y[i] = v * l[VF_LK_IDX(i, i)];
   }
   for (int i = 3; i >= 0; --i) {
     vf_lk_real v = y[i];
     for (int k = i + 1; k < 4; ++k) v -= l[VF_LK_IDX(k, i)] * x[k];
-    x[i] = v / l[VF_LK_IDX(i, i)];
+    x[i] = v * l[VF_LK_IDX(i, i)];
   }
 }
 
@@ -217,25 +218,26 @@ VF_LK_FN void vf_lk_step_joint(const vf_lk_real l[10], int mask, const vf_lk_rea
  * follows from the sums s and the template sums in h. */
 VF_LK_FN void vf_lk_step_moments(const vf_lk_real h[10], int mask, const vf_lk_real s[5], int n,
                                  vf_lk_state* st, vf_lk_real d[2]) {
-  const vf_lk_real a = st->a, c = st->c;
+  const vf_lk_real a = st->a, c = st->c, inv_n = (vf_lk_real)1 / n;
   const vf_lk_real su = s[3] + h[8], suu = s[4] + 2 * s[2] + h[5];
   vf_lk_real a2 = a, c2 = c;
   if ((mask & 12) == 12) {
-    const vf_lk_real mu = su / n, vu = suu / n - mu * mu;
-    const vf_lk_real mt = h[8] / n, vt = h[5] / n - mt * mt;
+    const vf_lk_real mu = su * inv_n, vu = suu * inv_n - mu * mu;
+    const vf_lk_real mt = h[8] * inv_n, vt = h[5] * inv_n - mt * mt;
     if (vu > 0 && vt > 0) a2 = a * sqrt(vu / vt);
     c2 = c + a * mu - a2 * mt;
   } else if (mask & 4) {
     if (suu > 0 && h[5] > 0) a2 = a * sqrt(suu / h[5]);
   } else if (mask & 8) {
-    c2 = c + a * s[3] / n;
+    c2 = c + a * s[3] * inv_n;
   }
   /* sum T_x ((current - c2) / a2 - t), from the sums taken with (a, c). */
-  const vf_lk_real rx = (a / a2) * (s[0] + h[3]) + (c - c2) / a2 * h[6] - h[3];
-  const vf_lk_real ry = (a / a2) * (s[1] + h[4]) + (c - c2) / a2 * h[7] - h[4];
-  const vf_lk_real det = h[0] * h[2] - h[1] * h[1];
-  d[0] = (h[2] * rx - h[1] * ry) / det;
-  d[1] = (h[0] * ry - h[1] * rx) / det;
+  const vf_lk_real inv_a2 = (vf_lk_real)1 / a2;
+  const vf_lk_real rx = a * inv_a2 * (s[0] + h[3]) + (c - c2) * inv_a2 * h[6] - h[3];
+  const vf_lk_real ry = a * inv_a2 * (s[1] + h[4]) + (c - c2) * inv_a2 * h[7] - h[4];
+  const vf_lk_real inv_det = (vf_lk_real)1 / (h[0] * h[2] - h[1] * h[1]);
+  d[0] = (h[2] * rx - h[1] * ry) * inv_det;
+  d[1] = (h[0] * ry - h[1] * rx) * inv_det;
   st->a = a2;
   st->c = c2;
 }
@@ -271,7 +273,9 @@ VF_LK_FN int vf_lk_iterate(const vf_lk_real h[10], const vf_lk_real l[10], const
   st->py -= (float)d[1];
   st->dx = d[0];
   st->dy = d[1];
-  return step_sq < (vf_lk_real)p->min_update_sq ? VF_LK_LEVEL_CONVERGED : 0;
+  /* Coarse levels only have to land level 0 in its basin: they stop at 4 x min_update. */
+  const vf_lk_real limit = (vf_lk_real)p->min_update_sq * (st->level > 0 ? 16 : 1);
+  return step_sq < limit ? VF_LK_LEVEL_CONVERGED : 0;
 }
 
 /* After level k ended with `outcome`: -1 to go on with the next finer level, else the feature's
@@ -303,6 +307,18 @@ VF_LK_FN int vf_lk_request_valid(const vf_track_request* r, const vf_lk_params* 
 VF_LK_FN int vf_lk_template_source(const vf_track_request* r, const vf_lk_params* p) {
   if (!p->first_observation || r->slot < 0) return 0;
   return r->new_template ? 1 : 2;
+}
+
+/* The final status: a track that ends farther from its guess than the coarsest patch spans
+ * (patch x 2^(levels-1) px) has wandered over flat texture and counts as diverged. */
+VF_LK_FN vf_track_status vf_lk_final_status(int status, const vf_lk_params* p,
+                                            const vf_track_request* r, float x, float y) {
+  if (status != VF_TRACK_CONVERGED && status != VF_TRACK_RESIDUAL_TOO_LARGE) {
+    return (vf_track_status)status;
+  }
+  const float reach = (float)(p->patch[p->levels - 1] << (p->levels - 1));
+  const float dx = x - r->guess_x, dy = y - r->guess_y;
+  return dx * dx + dy * dy <= reach * reach ? (vf_track_status)status : VF_TRACK_DIVERGED;
 }
 
 /* A result that echoes the request (what an untracked feature reports). */

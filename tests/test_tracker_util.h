@@ -12,12 +12,12 @@
 
 #include "vf_test.h"
 
-static uint8_t tt_clamp_round(double v) {
+static inline uint8_t tt_clamp_round(double v) {
   v = floor(v + 0.5);
   return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
-static double tt_pixel(const vf_image* im, int x, int y) {
+static inline double tt_pixel(const vf_image* im, int x, int y) {
   x = x < 0 ? 0 : x >= im->width ? im->width - 1 : x;
   y = y < 0 ? 0 : y >= im->height ? im->height - 1 : y;
   return ((const uint8_t*)im->data)[(size_t)y * im->stride_bytes + (size_t)x];
@@ -25,8 +25,8 @@ static double tt_pixel(const vf_image* im, int x, int y) {
 
 /* out(x) = gain * in(x - d) + bias, bilinear, rounded to 8 bits (edges replicated): the warp of
  * TARGETS.md's vilib comparison. Bilinear interpolation also blurs by up to a quarter pixel^2. */
-static void tt_warp(const vf_image* in, double dx, double dy, double gain, double bias,
-                    vf_image* out) {
+static inline void tt_warp(const vf_image* in, double dx, double dy, double gain, double bias,
+                           vf_image* out) {
   CHECK_OK(vf_image_alloc(out, in->width, in->height, VF_PIXEL_U8, VF_MEMORY_HOST));
   for (int y = 0; y < in->height; ++y) {
     for (int x = 0; x < in->width; ++x) {
@@ -43,7 +43,7 @@ static void tt_warp(const vf_image* in, double dx, double dy, double gain, doubl
 }
 
 /* The 6 Lanczos-3 weights for a source point f in [0, 1) past tap 0 (taps -2..3), normalised. */
-static void tt_lanczos_weights(double f, double w[6]) {
+static inline void tt_lanczos_weights(double f, double w[6]) {
   double sum = 0;
   for (int j = 0; j < 6; ++j) {
     const double t = f - (j - 2), pt = 3.141592653589793 * t;
@@ -55,8 +55,8 @@ static void tt_lanczos_weights(double f, double w[6]) {
 
 /* The same move with Lanczos-3 interpolation: close to the band-limited shift of the scene,
  * without bilinear's blur. */
-static void tt_warp_lanczos(const vf_image* in, double dx, double dy, double gain, double bias,
-                            vf_image* out) {
+static inline void tt_warp_lanczos(const vf_image* in, double dx, double dy, double gain,
+                                   double bias, vf_image* out) {
   CHECK_OK(vf_image_alloc(out, in->width, in->height, VF_PIXEL_U8, VF_MEMORY_HOST));
   const int w = in->width, h = in->height;
   double* rows = malloc((size_t)w * (size_t)h * sizeof *rows);
@@ -93,7 +93,7 @@ typedef struct tt_texture {
   double kx[16], ky[16], phase[16], amp[16];
 } tt_texture;
 
-static tt_texture tt_texture_make(unsigned seed) {
+static inline tt_texture tt_texture_make(unsigned seed) {
   tt_texture t;
   for (int i = 0; i < 16; ++i) {
     const double angle = 6.283185307179586 * (vf_test_rand(&seed) % 3600) / 3600.0;
@@ -107,7 +107,7 @@ static tt_texture tt_texture_make(unsigned seed) {
   return t;
 }
 
-static double tt_texture_at(const tt_texture* t, double x, double y) {
+static inline double tt_texture_at(const tt_texture* t, double x, double y) {
   double v = 128.0;
   for (int i = 0; i < 16; ++i) v += t->amp[i] * sin(t->kx[i] * x + t->ky[i] * y + t->phase[i]);
   return v;
@@ -116,8 +116,8 @@ static double tt_texture_at(const tt_texture* t, double x, double y) {
 /* The texture seen through a map from output pixels to texture points, with gain and bias. */
 typedef void (*tt_map_fn)(double x, double y, const void* arg, double* sx, double* sy);
 
-static void tt_render(const tt_texture* t, int w, int h, tt_map_fn map, const void* arg,
-                      double gain, double bias, vf_image* out) {
+static inline void tt_render(const tt_texture* t, int w, int h, tt_map_fn map, const void* arg,
+                             double gain, double bias, vf_image* out) {
   CHECK_OK(vf_image_alloc(out, w, h, VF_PIXEL_U8, VF_MEMORY_HOST));
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
@@ -129,7 +129,7 @@ static void tt_render(const tt_texture* t, int w, int h, tt_map_fn map, const vo
   }
 }
 
-static void tt_map_shift(double x, double y, const void* arg, double* sx, double* sy) {
+static inline void tt_map_shift(double x, double y, const void* arg, double* sx, double* sy) {
   const double* d = arg;
   *sx = x - d[0];
   *sy = y - d[1];
@@ -138,9 +138,9 @@ static void tt_map_shift(double x, double y, const void* arg, double* sx, double
 /* Good features to track (Shi and Tomasi 1994): the smaller eigenvalue of the gradient
  * structure tensor over the tracker's 16x16 window, per pixel (grey levels^2 / px^2). The best
  * pixel per cell x cell block, `margin` px from the edges, is kept when its score reaches
- * min_score. Returns the count. */
-static int tt_pick_corners(const vf_image* im, int cell, int margin, double min_score, float* xy,
-                           int max) {
+ * min_score. Returns the count; scores (may be NULL) gets each one's score. */
+static inline int tt_pick_corners_scored(const vf_image* im, int cell, int margin, double min_score,
+                                         float* xy, float* scores, int max) {
   const int w = im->width, h = im->height, win = 16;
   /* Integral images of gx^2, gx gy, gy^2 (one row and column of zeros in front). */
   double* ii = calloc((size_t)(w + 1) * (size_t)(h + 1) * 3, sizeof *ii);
@@ -181,6 +181,7 @@ static int tt_pick_corners(const vf_image* im, int cell, int margin, double min_
       if (bx >= 0 && n < max) {
         xy[2 * n] = (float)bx;
         xy[2 * n + 1] = (float)by;
+        if (scores != NULL) scores[n] = (float)best;
         ++n;
       }
     }
@@ -190,8 +191,13 @@ static int tt_pick_corners(const vf_image* im, int cell, int margin, double min_
   return n;
 }
 
+static inline int tt_pick_corners(const vf_image* im, int cell, int margin, double min_score,
+                                  float* xy, int max) {
+  return tt_pick_corners_scored(im, cell, margin, min_score, xy, NULL, max);
+}
+
 /* A pyramid of `levels` levels built from a host image on ctx's backend. */
-static vf_pyramid* tt_pyramid(vf_context* ctx, const vf_image* host, int levels) {
+static inline vf_pyramid* tt_pyramid(vf_context* ctx, const vf_image* host, int levels) {
   vf_pyramid_config pc = {host->width, host->height, levels};
   vf_pyramid* p = NULL;
   CHECK_OK(vf_pyramid_create(ctx, &pc, &p));
@@ -199,7 +205,7 @@ static vf_pyramid* tt_pyramid(vf_context* ctx, const vf_image* host, int levels)
   return p;
 }
 
-static int tt_cmp_double(const void* a, const void* b) {
+static inline int tt_cmp_double(const void* a, const void* b) {
   const double x = *(const double*)a, y = *(const double*)b;
   return (x > y) - (x < y);
 }
@@ -213,8 +219,8 @@ typedef struct tt_stats {
 
 /* Error statistics of results against truth (count pairs); non-converged results count as
  * infinitely wrong. */
-static tt_stats tt_evaluate(const vf_track_result* res, const float* truth, int count,
-                            double bound) {
+static inline tt_stats tt_evaluate(const vf_track_result* res, const float* truth, int count,
+                                   double bound) {
   tt_stats st = {count, 0, INFINITY, 0};
   if (count <= 0) return st;
   double* err = malloc((size_t)(unsigned)count * sizeof *err);

@@ -6,4 +6,10 @@ const bench_stage bench_stages[] = {
     {"stereo", bench_stereo},   {"detector", bench_detector},
     {"stereo", bench_stereo},   {"detector", bench_detector},
     {"remap", bench_remap},     {NULL, NULL},
+    {"pyramid", bench_pyramid},
+    {"stereo", bench_stereo},
+    {"detector", bench_detector},
+    {"remap", bench_remap},
+    {"tracker", bench_tracker},
+    {NULL, NULL},
 };

@@ -27,7 +27,8 @@ typedef enum vf_template_mode {
 typedef enum vf_track_status {
   VF_TRACK_CONVERGED = 0,
   VF_TRACK_OUT_OF_IMAGE,       /* the level-0 patch left the image (or started outside it) */
-  VF_TRACK_DIVERGED,           /* no convergence in max_iterations, flat template, gain range */
+  VF_TRACK_DIVERGED,           /* no convergence in max_iterations, flat template, gain out of
+                                  range, or wandered farther than the pyramid reaches */
   VF_TRACK_RESIDUAL_TOO_LARGE, /* converged, but the RMS residual exceeds max_residual */
   VF_TRACK_INVALID             /* NaN/infinite input or a slot outside 0..max_features-1 */
 } vf_track_status;
@@ -85,6 +86,15 @@ VF_API vf_status vf_tracker_get_config(const vf_tracker* tracker, vf_tracker_con
 VF_API vf_status vf_tracker_track(vf_tracker* tracker, const vf_pyramid* prev,
                                   const vf_pyramid* cur, const vf_track_request* requests,
                                   int count, vf_track_result* results);
+
+/* vf_tracker_track in two halves, so that the GPU work overlaps the caller's: submit checks
+ * everything and queues it (on CUDA one upload, one launch and one download on the context's
+ * stream; the CPU backend tracks at once); collect waits for the latest submission and copies
+ * its `count` results. A new submission replaces the results not yet collected. */
+VF_API vf_status vf_tracker_submit(vf_tracker* tracker, const vf_pyramid* prev,
+                                   const vf_pyramid* cur, const vf_track_request* requests,
+                                   int count);
+VF_API vf_status vf_tracker_collect(vf_tracker* tracker, vf_track_result* results);
 
 /* A request for a fresh track at (x, y): guess (x, y), gain 1, bias 0, slot `slot`, new
  * template. */

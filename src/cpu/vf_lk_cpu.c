@@ -23,10 +23,11 @@ static int vf_lk_cpu_extract(const vf_lk_params* p, float cx, float cy, int k, v
   if (!vf_lk_patch_inside(cx, cy, tp->size, 1, p->width[k], p->height[k])) return 0;
   const vf_lk_sampler s = vf_lk_sampler_at(cx, cy, tp->size);
   const size_t stride = p->prev_stride[k];
-  for (int i = 0; i < tp->n; ++i) {
-    const int row = i / tp->size, col = i % tp->size;
-    const uint8_t* px = p->prev[k] + (size_t)(s.y0 + row) * stride + (size_t)(s.x0 + col);
-    vf_lk_template_pixel(px, stride, &s, &tp->t[i], &tp->tx[i], &tp->ty[i]);
+  for (int row = 0, i = 0; row < tp->size; ++row) {
+    const uint8_t* line = p->prev[k] + (size_t)(s.y0 + row) * stride + (size_t)s.x0;
+    for (int col = 0; col < tp->size; ++col, ++i) {
+      vf_lk_template_pixel(line + col, stride, &s, &tp->t[i], &tp->tx[i], &tp->ty[i]);
+    }
   }
   return 1;
 }
@@ -86,25 +87,26 @@ static int vf_lk_cpu_iterate(const vf_lk_params* p, int k, const vf_lk_patch* tp
     const float inv_a = (float)(1.0 / st->a), c = (float)st->c;
     double sums[5] = {0}, h_sat[10] = {0};
     int used = 0, saturated = 0;
-    for (int i = 0; i < tp->n; ++i) {
-      if (!tp->use[i]) continue;
-      const int row = i / tp->size, col = i % tp->size;
-      const uint8_t* px = p->cur[k] + (size_t)(s.y0 + row) * stride + (size_t)(s.x0 + col);
-      const float v = vf_lk_bilinear(px, stride, &s), t = tp->t[i] - mu;
-      if (!vf_lk_unsaturated(v)) {
-        float terms[10];
-        vf_lk_hessian_terms(tp->tx[i], tp->ty[i], t, terms);
-        for (int j = 0; j < 10; ++j) h_sat[j] += terms[j];
-        saturated = 1;
-        continue;
+    for (int row = 0, i = 0; row < tp->size; ++row) {
+      const uint8_t* line = p->cur[k] + (size_t)(s.y0 + row) * stride + (size_t)s.x0;
+      for (int col = 0; col < tp->size; ++col, ++i) {
+        if (!tp->use[i]) continue;
+        const float v = vf_lk_bilinear(line + col, stride, &s), t = tp->t[i] - mu;
+        if (!vf_lk_unsaturated(v)) {
+          float terms[10];
+          vf_lk_hessian_terms(tp->tx[i], tp->ty[i], t, terms);
+          for (int j = 0; j < 10; ++j) h_sat[j] += terms[j];
+          saturated = 1;
+          continue;
+        }
+        const float e = (v - c) * inv_a - t;
+        sums[0] += tp->tx[i] * e;
+        sums[1] += tp->ty[i] * e;
+        sums[2] += t * e;
+        sums[3] += e;
+        sums[4] += e * e;
+        ++used;
       }
-      const float e = (v - c) * inv_a - t;
-      sums[0] += tp->tx[i] * e;
-      sums[1] += tp->ty[i] * e;
-      sums[2] += t * e;
-      sums[3] += e;
-      sums[4] += e * e;
-      ++used;
     }
     ++*iterations;
     /* Samples saturated in the current image leave H as well (rare: refactor only then). */
@@ -199,7 +201,7 @@ static vf_track_result vf_lk_cpu_one(const vf_lk_params* p, const vf_track_reque
   out.gain = (float)st.a;
   out.bias = (float)bias;
   out.residual = residual;
-  out.status = (vf_track_status)status;
+  out.status = vf_lk_final_status(status, p, r, out.x, out.y);
   return out;
 }
 

@@ -1,0 +1,217 @@
+/* GPU tracker against the CPU reference on the same pyramids and requests. The CPU accumulates
+ * in double and the GPU in float, and each stops once a step falls below min_update, so they
+ * agree within stated tolerances. Statuses: equal for at least 99.5% of the features (one
+ * exactly on a threshold, e.g. the residual limit, may fall either way). Features both call
+ * converged: on corners (Shi-Tomasi >= 25 on the 16x16 window) at least 99% within 0.01 px,
+ * gain 1e-3 and bias 0.25 grey levels (1e-3 of the 8-bit range); with arbitrary points of weak
+ * texture included (a poorly conditioned H magnifies rounding, and over flat texture the two
+ * may settle in different places) at least 99% within 0.05 px, gain 0.02 and bias 2 grey
+ * levels. Cases: a real image
+ * and a procedural texture, photometric estimation on and off, first-observation templates over
+ * a short sequence, and requests outside the image, on its border and NaN. Skips without a
+ * device. */
+#include "test_tracker_util.h"
+
+#define MAXF 4096
+
+static vf_context *cpu_ctx, *gpu_ctx;
+
+typedef struct tt_pair {
+  vf_tracker *cpu, *gpu;
+  vf_pyramid *cpu_prev, *cpu_cur, *gpu_prev, *gpu_cur;
+} tt_pair;
+
+/* The first n_corners features are corners (strict tolerance), the rest arbitrary points. */
+static void tt_compare(const char* what, const vf_track_result* a, const vf_track_result* b, int n,
+                       int n_corners) {
+  int same = 0, corners = 0, strict = 0, loose = 0, both = 0;
+  double worst_pos = 0, worst_gain = 0, worst_bias = 0;
+  for (int i = 0; i < n; ++i) {
+    same += a[i].status == b[i].status;
+    if (a[i].status != VF_TRACK_CONVERGED || b[i].status != VF_TRACK_CONVERGED) continue;
+    ++both;
+    const double dp = hypot(a[i].x - b[i].x, a[i].y - b[i].y);
+    const double dg = fabs(a[i].gain - b[i].gain), db = fabs(a[i].bias - b[i].bias);
+    worst_pos = fmax(worst_pos, dp);
+    worst_gain = fmax(worst_gain, dg);
+    worst_bias = fmax(worst_bias, db);
+    loose += dp <= 0.05 && dg <= 0.02 && db <= 2.0;
+    if (i < n_corners) {
+      ++corners;
+      strict += dp <= 0.01 && dg <= 1e-3 && db <= 0.25;
+    }
+  }
+  printf(
+      "%-28s n=%4d same status %5.1f%%  both converged %4d  corners strict %d/%d  "
+      "worst |dp| %.5f px |dgain| %.6f |dbias| %.4f\n",
+      what, n, n ? 100.0 * same / n : 100.0, both, strict, corners, worst_pos, worst_gain,
+      worst_bias);
+  CHECK(200 * (n - same) <= n);
+  CHECK(100 * (corners - strict) <= corners);
+  CHECK(100 * (both - loose) <= both);
+}
+
+static void tt_pair_open(tt_pair* p, const vf_tracker_config* tc, const vf_image* prev,
+                         const vf_image* cur) {
+  CHECK_OK(vf_tracker_create(cpu_ctx, tc, &p->cpu));
+  CHECK_OK(vf_tracker_create(gpu_ctx, tc, &p->gpu));
+  p->cpu_prev = tt_pyramid(cpu_ctx, prev, tc->levels);
+  p->cpu_cur = tt_pyramid(cpu_ctx, cur, tc->levels);
+  p->gpu_prev = tt_pyramid(gpu_ctx, prev, tc->levels);
+  p->gpu_cur = tt_pyramid(gpu_ctx, cur, tc->levels);
+}
+
+static void tt_pair_close(tt_pair* p) {
+  vf_tracker_destroy(p->cpu);
+  vf_tracker_destroy(p->gpu);
+  vf_pyramid_destroy(p->cpu_prev);
+  vf_pyramid_destroy(p->cpu_cur);
+  vf_pyramid_destroy(p->gpu_prev);
+  vf_pyramid_destroy(p->gpu_cur);
+}
+
+static void tt_run_both(const char* what, tt_pair* p, const vf_track_request* req, int n,
+                        int n_corners) {
+  static vf_track_result a[MAXF], b[MAXF];
+  CHECK_OK(vf_tracker_track(p->cpu, p->cpu_prev, p->cpu_cur, req, n, a));
+  CHECK_OK(vf_tracker_track(p->gpu, p->gpu_prev, p->gpu_cur, req, n, b));
+  tt_compare(what, a, b, n, n_corners);
+}
+
+/* Corners, then a dense grid of arbitrary points, then points on and past the border and NaN. */
+static int tt_requests(const vf_image* img, vf_track_request* req, int max, double dx, double dy,
+                       int* n_corners) {
+  static float xy[2 * MAXF];
+  int n = tt_pick_corners(img, 20, 24, 25.0, xy, max / 2);
+  *n_corners = n;
+  unsigned seed = 99u;
+  while (n < max - 8) {
+    xy[2 * n] = (float)((vf_test_rand(&seed) % 100000) / 100000.0 * img->width);
+    xy[2 * n + 1] = (float)((vf_test_rand(&seed) % 100000) / 100000.0 * img->height);
+    ++n;
+  }
+  const float odd[8][2] = {{-5.0f, 10.0f},
+                           {3.0f, 3.0f},
+                           {(float)img->width - 2.0f, 50.0f},
+                           {8.5f, 8.5f},
+                           {NAN, 20.0f},
+                           {1e9f, 1e9f},
+                           {40.0f, 40.0f},
+                           {(float)img->width, (float)img->height}};
+  for (int i = 0; i < 8; ++i, ++n) {
+    xy[2 * n] = odd[i][0];
+    xy[2 * n + 1] = odd[i][1];
+  }
+  for (int i = 0; i < n; ++i) {
+    req[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], -1);
+    /* A rough prediction: the true motion rounded to whole pixels. */
+    req[i].guess_x = xy[2 * i] + (float)round(dx);
+    req[i].guess_y = xy[2 * i + 1] + (float)round(dy);
+  }
+  return n;
+}
+
+static void tt_case_image(const char* name, const vf_image* img0, double dx, double dy, double gain,
+                          double bias, int lanczos) {
+  vf_image img1 = {0};
+  if (lanczos) {
+    tt_warp_lanczos(img0, dx, dy, gain, bias, &img1);
+  } else {
+    tt_warp(img0, dx, dy, gain, bias, &img1);
+  }
+  static vf_track_request req[MAXF];
+  int n_corners = 0;
+  const int n = tt_requests(img0, req, MAXF, dx, dy, &n_corners);
+  char what[96];
+  for (int mode = 0; mode < 3; ++mode) {
+    vf_tracker_config tc = vf_tracker_config_default();
+    tc.max_features = MAXF;
+    tc.estimate_gain = mode != 1;
+    tc.estimate_bias = mode != 2;
+    tt_pair p;
+    tt_pair_open(&p, &tc, img0, &img1);
+    snprintf(what, sizeof what, "%s %s", name,
+             mode == 0   ? "gain+bias"
+             : mode == 1 ? "bias"
+                         : "gain");
+    tt_run_both(what, &p, req, n, n_corners);
+    tt_pair_close(&p);
+  }
+  vf_image_free(&img1);
+}
+
+/* First-observation templates over three frames: captured on the first call, reused after. */
+static void tt_case_sequence(void) {
+  const tt_texture tex = tt_texture_make(777u);
+  vf_image frames[3];
+  for (int f = 0; f < 3; ++f) {
+    const double d[2] = {1.7 * f, -0.9 * f};
+    tt_render(&tex, 640, 480, tt_map_shift, d, 1.0 + 0.05 * f, 3.0 * f, &frames[f]);
+  }
+  vf_tracker_config tc = vf_tracker_config_default();
+  tc.template_mode = VF_TEMPLATE_FIRST_OBSERVATION;
+  static float xy[2 * MAXF];
+  const int n = tt_pick_corners(&frames[0], 20, 24, 25.0, xy, MAXF);
+  static vf_track_request req[MAXF];
+  static vf_track_result a[MAXF], b[MAXF];
+  for (int i = 0; i < n; ++i) req[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], i);
+  vf_tracker *tc_cpu = NULL, *tc_gpu = NULL;
+  tc.max_features = n > 0 ? n : 1;
+  CHECK_OK(vf_tracker_create(cpu_ctx, &tc, &tc_cpu));
+  CHECK_OK(vf_tracker_create(gpu_ctx, &tc, &tc_gpu));
+  for (int f = 1; f < 3; ++f) {
+    vf_pyramid* cp = tt_pyramid(cpu_ctx, &frames[f - 1], tc.levels);
+    vf_pyramid* cc = tt_pyramid(cpu_ctx, &frames[f], tc.levels);
+    vf_pyramid* gp = tt_pyramid(gpu_ctx, &frames[f - 1], tc.levels);
+    vf_pyramid* gc = tt_pyramid(gpu_ctx, &frames[f], tc.levels);
+    CHECK_OK(vf_tracker_track(tc_cpu, cp, cc, req, n, a));
+    CHECK_OK(vf_tracker_track(tc_gpu, gp, gc, req, n, b));
+    tt_compare(f == 1 ? "first observation, capture" : "first observation, reuse", a, b, n, n);
+    /* Next call: kept templates, starting from the CPU's answer. */
+    for (int i = 0; i < n; ++i) {
+      req[i].guess_x = a[i].x;
+      req[i].guess_y = a[i].y;
+      req[i].gain = a[i].gain;
+      req[i].bias = a[i].bias;
+      req[i].new_template = 0;
+    }
+    vf_pyramid_destroy(cp);
+    vf_pyramid_destroy(cc);
+    vf_pyramid_destroy(gp);
+    vf_pyramid_destroy(gc);
+  }
+  vf_tracker_destroy(tc_cpu);
+  vf_tracker_destroy(tc_gpu);
+  for (int f = 0; f < 3; ++f) vf_image_free(&frames[f]);
+}
+
+int main(void) {
+  if (!vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");
+  if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+  vf_context_config cc = vf_context_config_default();
+  cc.backend = VF_BACKEND_CPU;
+  CHECK_OK(vf_context_create(&cc, &cpu_ctx));
+  cc.backend = VF_BACKEND_CUDA;
+  CHECK_OK(vf_context_create(&cc, &gpu_ctx));
+
+  const tt_texture tex = tt_texture_make(4242u);
+  vf_image proc = {0};
+  tt_render(&tex, 752, 480, NULL, NULL, 1.0, 0.0, &proc);
+  tt_case_image("procedural", &proc, -7.3, 5.6, 0.7, 30.0, 1);
+  vf_image_free(&proc);
+  char buf[1024];
+  const char* path = vf_test_data_path("images/birds_752x480.png", buf, sizeof buf);
+  if (path != NULL) {
+    vf_image birds = {0};
+    CHECK_OK(vf_png_read_gray8(path, &birds));
+    tt_case_image("birds", &birds, 1.3, 0.7, 1.1, 5.0, 0);
+    vf_image_free(&birds);
+  } else {
+    printf("SKIP birds: %s is absent\n", buf);
+  }
+  tt_case_sequence();
+
+  vf_context_destroy(cpu_ctx);
+  vf_context_destroy(gpu_ctx);
+  VF_TEST_END("test_tracker_gpu");
+}
