@@ -18,11 +18,7 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.tracker = vf_tracker_config_default();
   c.tracker.template_mode = VF_TEMPLATE_FIRST_OBSERVATION;
   c.stereo = vf_stereo_config_default();
-  c.features.max_features = 1000;
-  c.features.min_tracks = 200;
-  c.features.min_distance_px = 10.0f;
-  c.features.fb_threshold_px = 1.0f;
-  c.features.border_px = 8;
+  c.features = vf_feature_set_config_default();
   c.stereo_enabled = 1;
   c.right_features = 1;
   c.gyro_seeding = 1;
@@ -34,20 +30,6 @@ vf_frontend_config vf_frontend_config_default(void) {
 
 static vf_status vf_frontend_validate(const vf_frontend_config* c) {
   const char* fn = "vf_frontend_create";
-  const vf_track_policy* f = &c->features;
-  if (f->max_features < 1 || f->max_features > 65536)
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.max_features %d is outside 1..65536", fn,
-                   f->max_features);
-  if (f->min_tracks < 0 || f->min_tracks > f->max_features)
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.min_tracks %d is outside 0..%d", fn,
-                   f->min_tracks, f->max_features);
-  if (!(f->min_distance_px >= 0 && f->min_distance_px < 1e4f))
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.min_distance_px is not in [0, 1e4)", fn);
-  if (!(f->fb_threshold_px >= 0 && f->fb_threshold_px < 1e4f))
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.fb_threshold_px is not in [0, 1e4)", fn);
-  if (f->border_px < 0 || f->border_px > 1000)
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: features.border_px %d is outside 0..1000", fn,
-                   f->border_px);
   if (c->pyramid_levels < 1 || c->pyramid_levels > VF_PYRAMID_MAX_LEVELS)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: pyramid_levels %d is outside 1..%d", fn,
                    c->pyramid_levels, VF_PYRAMID_MAX_LEVELS);
@@ -84,17 +66,12 @@ static void vf_frontend_body_rotation(vf_frontend* fe) {
 static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
   int n = fe->cfg.features.max_features;
   size_t cells = (size_t)fe->grid.cols * (size_t)fe->grid.rows;
-  if (VF_ALLOC_ARRAY(fe->tracks, n) || VF_ALLOC_ARRAY(fe->requests, n) ||
-      VF_ALLOC_ARRAY(fe->results, n) || VF_ALLOC_ARRAY(fe->back_requests, n) ||
-      VF_ALLOC_ARRAY(fe->back_results, n) || VF_ALLOC_ARRAY(fe->xy, 2 * n) ||
+  if (VF_ALLOC_ARRAY(fe->motion, n) || VF_ALLOC_ARRAY(fe->motion_next, n) ||
+      VF_ALLOC_ARRAY(fe->guess, 2 * n) || VF_ALLOC_ARRAY(fe->xy, 2 * n) ||
       VF_ALLOC_ARRAY(fe->disp_values, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
-      VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n) ||
-      VF_ALLOC_ARRAY(fe->free_slots, n)) {
+      VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n)) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
   }
-  /* Template slots (first-observation templates) are handed out from a stack. */
-  for (int i = 0; i < n; ++i) fe->free_slots[i] = n - 1 - i;
-  fe->free_slot_count = n;
   return VF_OK;
 }
 
@@ -130,6 +107,10 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   c->detector.host_results = 1;
   if (s == VF_OK) s = vf_detector_create(ctx, &c->detector, &fe->detector);
   if (s == VF_OK) s = vf_detector_grid(fe->detector, &fe->grid);
+  c->features.width = w;
+  c->features.height = h;
+  c->features.grid = fe->grid;
+  if (s == VF_OK) s = vf_feature_set_create(&c->features, &fe->set);
   c->tracker.max_features = c->features.max_features;
   if (s == VF_OK) s = vf_tracker_create(ctx, &c->tracker, &fe->tracker);
   c->stereo.width = w;
@@ -184,6 +165,7 @@ void vf_frontend_destroy(vf_frontend* fe) {
   }
   vf_detector_destroy(fe->detector);
   vf_tracker_destroy(fe->tracker);
+  vf_feature_set_destroy(fe->set);
   vf_stereo_destroy(fe->stereo);
   vf_sampler_destroy(fe->sampler);
   vf_imu_buffer_destroy(fe->imu);
@@ -191,16 +173,13 @@ void vf_frontend_destroy(vf_frontend* fe) {
   vf_image_free(&fe->disparity);
   vf_image_free(&fe->disparity_host);
   vf_image_free(&fe->rectified_host);
-  free(fe->tracks);
-  free(fe->requests);
-  free(fe->results);
-  free(fe->back_requests);
-  free(fe->back_results);
+  free(fe->motion);
+  free(fe->motion_next);
+  free(fe->guess);
   free(fe->xy);
   free(fe->disp_values);
   free(fe->occupancy);
   free(fe->records);
   free(fe->predictions);
-  free(fe->free_slots);
   free(fe);
 }

@@ -8,76 +8,64 @@
 #include "vf_frontend_internal.h"
 #include "vf_stage_clock.h"
 
-/* The initial guesses of this frame's tracks: the backend's prediction where it gave one,
- * else the gyroscope's rotation when the IMU covers the frame interval, else the previous
- * position. */
-static void vf_frontend_guesses(vf_frontend* fe, int64_t t_ns, int n) {
-  vf_track_request* rq = fe->requests;
+/* The initial guesses of this frame's tracks: the gyroscope's rotation when the IMU covers the
+ * frame interval, replaced by the backend's prediction where it gave one; NULL when there is
+ * neither (the tracks start at their previous positions). */
+static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
+  const int n = vf_feature_set_count(fe->set);
+  const vf_track* tr = vf_feature_set_features(fe->set);
   int gyro = 0;
   if (fe->cfg.gyro_seeding && n > 0) {
     for (int i = 0; i < n; ++i) {
-      fe->xy[2 * i] = rq[i].x;
-      fe->xy[2 * i + 1] = rq[i].y;
+      fe->xy[2 * i] = tr[i].x;
+      fe->xy[2 * i + 1] = tr[i].y;
     }
-    /* Fails (no coverage, an IMU gap) leave the guesses at the previous positions. */
+    /* A failure (no coverage, an IMU gap) leaves the previous positions as guesses. */
     vf_saved_message saved;
     vf_thread_message_save(&saved);
     gyro = vf_tracker_predict_gyro(fe->imu, fe->last_t_ns, t_ns, fe->R_b_c, fe->K, fe->xy, n,
-                                   fe->xy) == VF_OK;
+                                   fe->guess) == VF_OK;
     if (!gyro) vf_thread_message_restore(&saved);
   }
-  for (int i = 0; i < n; ++i) {
-    rq[i].guess_x = gyro ? fe->xy[2 * i] : rq[i].x;
-    rq[i].guess_y = gyro ? fe->xy[2 * i + 1] : rq[i].y;
+  if (!gyro) {
+    for (int i = 0; i < 2 * n; ++i) fe->guess[i] = NAN;
   }
-  fe->frame_gyro_seeded = gyro;
-  vf_frontend_apply_predictions(fe, n);
+  int predicted = fe->prediction_count > 0;
+  vf_frontend_apply_predictions(fe);
+  return gyro || predicted ? fe->guess : NULL;
 }
 
-/* Forward tracking, then backward from the results: a track survives when both converge and
- * the backward result lands within fb_threshold_px of where the track started. */
+/* Tracking with the feature set: forward, backward check, border check, lost tracks dropped. */
 static vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
-  int n = vf_frontend_tracks_requests(fe, fe->requests);
   *lost = 0;
-  if (n == 0 || !fe->have_previous) return VF_OK;
-  vf_frontend_guesses(fe, t_ns, n);
-  const vf_pyramid *prev = fe->pyramid[!fe->cur], *cur = fe->pyramid[fe->cur];
-  vf_status s = vf_tracker_track(fe->tracker, prev, cur, fe->requests, n, fe->results);
-  if (s != VF_OK) return vf_fail(&fe->err, s, "tracking: %s", vf_tracker_last_error(fe->tracker));
-  const float fb = fe->cfg.features.fb_threshold_px;
-  if (fb > 0) {
-    for (int i = 0; i < n; ++i) {
-      const vf_track_result* r = &fe->results[i];
-      vf_track_request* b = &fe->back_requests[i];
-      *b = vf_track_request_make(r->x, r->y, -1);
-      b->guess_x = fe->requests[i].x;
-      b->guess_y = fe->requests[i].y;
-    }
-    s = vf_tracker_track(fe->tracker, cur, prev, fe->back_requests, n, fe->back_results);
-    if (s != VF_OK) {
-      return vf_fail(&fe->err, s, "backward tracking: %s", vf_tracker_last_error(fe->tracker));
-    }
-  }
+  if (!fe->have_previous || vf_feature_set_count(fe->set) == 0) return VF_OK;
+  const float* guess = vf_frontend_guesses(fe, t_ns);
+  vf_track_stats st;
   fe->frame_committed = 1;
-  *lost =
-      vf_frontend_tracks_update(fe, fe->requests, fe->results, fb > 0 ? fe->back_results : NULL, n);
+  vf_status s = vf_feature_set_track(fe->set, fe->tracker, fe->pyramid[!fe->cur],
+                                     fe->pyramid[fe->cur], guess, &st);
+  if (s != VF_OK) {
+    return vf_fail(&fe->err, s, "tracking: %s", vf_feature_set_last_error(fe->set));
+  }
+  *lost = st.out_of_image + st.diverged + st.residual + st.invalid + st.backward + st.border;
   return VF_OK;
 }
 
-/* New tracks in the cells without one, when the live tracks are fewer than the minimum. */
+/* New tracks in the cells without one, when the feature set asks for detection. */
 static vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   *added = 0;
-  if (vf_frontend_tracks_live(fe) >= fe->cfg.features.min_tracks) return VF_OK;
-  vf_frontend_tracks_occupancy(fe, fe->occupancy);
-  vf_status s =
-      vf_detector_detect(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
+  if (!vf_feature_set_needs_detection(fe->set)) return VF_OK;
+  const int cells = fe->grid.cols * fe->grid.rows;
+  vf_status s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
+  if (s == VF_OK)
+    s = vf_detector_detect(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
   const vf_keypoint* kp = NULL;
   int count = 0;
   if (s == VF_OK) s = vf_detector_keypoints(fe->detector, &kp, &count);
-  if (s != VF_OK)
-    return vf_fail(&fe->err, s, "detection: %s", vf_detector_last_error(fe->detector));
+  if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
   fe->frame_committed = 1;
-  *added = vf_frontend_tracks_add(fe, kp, count);
+  s = vf_feature_set_add(fe->set, kp, count, added);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "new tracks: %s", vf_feature_set_last_error(fe->set));
   return VF_OK;
 }
 

@@ -15,18 +15,13 @@ typedef struct vf_frontend_prediction {
   float u, v;
 } vf_frontend_prediction;
 
-/* A live track. Positions are level-0 pixels of the rectified left image. */
-typedef struct vf_frontend_track {
+/* What the records need from a track's previous frame: its normalized positions (velocity).
+ * Kept in the feature set's order. */
+typedef struct vf_frontend_motion {
   uint64_t id;
-  float x, y;
-  int age;   /* frames observed */
-  int level; /* detection level and score */
-  float score;
-  float gain, bias;
-  float nx, ny;   /* last normalized position of camera 0 (velocity), NaN before the first */
-  float rnx, rny; /* the same of camera 1 */
-  int slot;       /* tracker template slot */
-} vf_frontend_track;
+  float nx, ny;   /* camera 0, NaN before the first observation */
+  float rnx, rny; /* camera 1 */
+} vf_frontend_motion;
 
 typedef enum vf_frontend_stage {
   VF_STAGE_RECTIFY = 0,
@@ -63,19 +58,15 @@ struct vf_frontend {
   vf_imu_buffer* imu;
   vf_stage_clock clock;
 
-  /* live tracks, compacted every frame; ids count up and are never reused */
-  vf_frontend_track* tracks;
-  int live;
-  uint64_t next_id;
-  int* free_slots;
-  int free_slot_count;
+  /* the live tracks (ids never reused) and their previous normalized positions */
+  vf_feature_set* set;
+  vf_frontend_motion* motion;
+  vf_frontend_motion* motion_next;
+  int motion_count;
 
   /* per-frame scratch, sized at create time by the feature cap */
-  vf_track_request* requests;
-  vf_track_result* results;
-  vf_track_request* back_requests;
-  vf_track_result* back_results;
-  float* xy; /* feature positions for the sampler */
+  float* guess; /* per track the initial guess (x, y), NaN for none */
+  float* xy;    /* feature positions for the sampler and the gyroscope */
   uint16_t* disp_values;
   uint8_t* occupancy;  /* one byte per detector cell */
   vf_feature* records; /* what the callback gets: left records, then right ones */
@@ -91,7 +82,7 @@ struct vf_frontend {
   int have_previous;
   int in_callback;     /* process is refused from inside a callback */
   int frame_committed; /* this frame changed the tracks: it must not be rolled back */
-  int frame_added, frame_lost, frame_gyro_seeded;
+  int frame_added, frame_lost;
 };
 
 /* Rectified pixel -> raw pixel and undistorted normalized coordinates of `cam` (R: raw ->
@@ -101,19 +92,8 @@ void vf_frontend_unrectify(const vf_camera* cam, const double R[9], double f, do
 /* f * baseline / disparity, NaN for a non-positive disparity. */
 float vf_frontend_depth(double f, double baseline_m, float disparity);
 
-/* Tracks (src/vf_frontend_tracks.c). */
-int vf_frontend_tracks_live(const vf_frontend* fe);
-int vf_frontend_tracks_requests(vf_frontend* fe, vf_track_request* requests);
-/* Keeps the tracks whose forward result converged inside the border and, with `back`, came
- * back within the forward-backward threshold; returns how many were dropped. */
-int vf_frontend_tracks_update(vf_frontend* fe, const vf_track_request* requests,
-                              const vf_track_result* forward, const vf_track_result* back, int n);
-void vf_frontend_tracks_occupancy(vf_frontend* fe, uint8_t* mask);
-int vf_frontend_tracks_add(vf_frontend* fe, const vf_keypoint* keypoints, int count);
-void vf_frontend_tracks_remove(vf_frontend* fe, const uint64_t* ids, int count);
-
-/* The backend's pending predictions become the guesses of the first n requests. */
-void vf_frontend_apply_predictions(vf_frontend* fe, int n);
+/* The backend's pending predictions become the guesses (fe->guess) of the live tracks. */
+void vf_frontend_apply_predictions(vf_frontend* fe);
 /* This frame's feature records (src/vf_frontend_records.c). */
 vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns);
 

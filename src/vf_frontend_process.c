@@ -40,23 +40,25 @@ vf_status vf_frontend_predict(vf_frontend* fe, const uint64_t* ids, const float*
   return VF_OK;
 }
 
-void vf_frontend_apply_predictions(vf_frontend* fe, int n) {
+void vf_frontend_apply_predictions(vf_frontend* fe) {
   const vf_stereo_rectification* rc = &fe->rect;
+  const int n = vf_feature_set_count(fe->set);
+  const vf_track* tr = vf_feature_set_features(fe->set);
   vf_saved_message saved;
   vf_thread_message_save(&saved);
   for (int j = 0; j < fe->prediction_count; ++j) {
     const vf_frontend_prediction* p = &fe->predictions[j];
     double raw[2] = {p->u, p->v}, rect[2];
-    /* The backend predicts raw pixels; tracking runs in the rectified image. */
-    /* A prediction behind the camera is ignored. */
+    /* The backend predicts raw pixels; tracking runs in the rectified image. A prediction
+     * behind the camera is ignored. */
     if (vf_rectify_point(&fe->cfg.cam0, rc->R1, rc->P1, raw, rect) != VF_OK) {
       vf_thread_message_restore(&saved);
       continue;
     }
     for (int i = 0; i < n; ++i) {
-      if (fe->tracks[i].id != p->id) continue;
-      fe->requests[i].guess_x = (float)rect[0];
-      fe->requests[i].guess_y = (float)rect[1];
+      if (tr[i].id != p->id) continue;
+      fe->guess[2 * i] = (float)rect[0];
+      fe->guess[2 * i + 1] = (float)rect[1];
     }
   }
   fe->prediction_count = 0;
@@ -68,8 +70,10 @@ vf_status vf_frontend_reject(vf_frontend* fe, const uint64_t* ids, int count) {
   if (count == 0) return VF_OK;
   VF_CHECK_ARG_NOT_NULL(&fe->err, ids);
   /* Safe inside a callback: the frame's records are a copy, the tracks are not walked again. */
-  vf_frontend_tracks_remove(fe, ids, count);
-  return VF_OK;
+  vf_status s = vf_feature_set_remove(fe->set, ids, count, NULL);
+  return s == VF_OK
+             ? VF_OK
+             : vf_fail(&fe->err, s, "vf_frontend_reject: %s", vf_feature_set_last_error(fe->set));
 }
 
 static vf_status vf_frontend_check_image(vf_frontend* fe, const vf_image* img, const char* side) {
@@ -130,7 +134,7 @@ static void vf_frontend_feature_frame(const vf_frontend* fe, int64_t t_ns,
   ff->sequence = fe->sequence;
   ff->count = fe->record_count;
   ff->features = fe->records;
-  ff->tracked = fe->live - fe->frame_added;
+  ff->tracked = vf_feature_set_count(fe->set) - fe->frame_added;
   ff->detected = fe->frame_added;
   ff->lost = fe->frame_lost;
   ff->f = fe->rect.f;

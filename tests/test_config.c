@@ -245,7 +245,7 @@ static void check_config(void) {
       "detector: {threshold: 20, score: max_threshold}\n"
       "tracker: {patch_sizes: [12, 10, 8], template: previous_frame}\n"
       "stereo: {paths: 8, uniqueness: 0.9, census: full_9x7}\n"
-      "features: {min_tracks: 50, fb_threshold_px: 0.5}\n"
+      "features: {min_features: 50, fb_threshold: 0.25}\n"
       "frontend: {stereo: false, disparity_memory: host}\n";
   CHECK_OK(vf_config_parse(stages, strlen(stages), "cfg.yaml", ".", ctx, &cfg));
   const vf_frontend_config* fc = &cfg.frontend;
@@ -254,7 +254,7 @@ static void check_config(void) {
   CHECK(fc->tracker.template_mode == VF_TEMPLATE_PREVIOUS_FRAME);
   CHECK(fc->stereo.paths == 8 && fc->stereo.uniqueness == 0.9f);
   CHECK(fc->stereo.census == VF_CENSUS_FULL_9X7);
-  CHECK(fc->features.min_tracks == 50 && fc->features.fb_threshold_px == 0.5f);
+  CHECK(fc->features.min_features == 50 && fc->features.fb_threshold == 0.25f);
   CHECK(!fc->stereo_enabled && fc->disparity_location == VF_MEMORY_HOST);
 
   /* Unknown sections and keys are warned about; the rest still applies. */

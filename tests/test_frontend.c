@@ -99,7 +99,7 @@ int main(void) {
   vf_frontend_config fc = vf_frontend_config_default();
   fc.cam0 = euroc_camera(0);
   fc.cam1 = euroc_camera(1);
-  fc.features.min_tracks = 150;
+  fc.features.min_features = 150;
   sink s;
   memset(&s, 0, sizeof s);
   s.order_ok = s.records_ok = s.depth_ok = s.right_ok = 1;

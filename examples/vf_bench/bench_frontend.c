@@ -69,7 +69,7 @@ static int bench_frontend_input(vf_context* ctx, const bench_options* opt, bench
   fc.cam0 = rig[0];
   fc.cam1 = rig[1];
   fc.features.max_features = 200;
-  fc.features.min_tracks = 200;
+  fc.features.min_features = 200;
   fc.stereo.median = 0;
   vf_frontend_callbacks cb = {on_features, NULL, j};
   vf_status s = make_frames(j, where);

@@ -20,7 +20,8 @@
  *   stereo:   method (sgm|zncc_fastdt|cyclops2|hsgm|census_fastdt), min_disparity,
  *             disparities, census (cs_9x7|full_9x7), p1, p2, adaptive_p2, paths, uniqueness,
  *             lr_check, lr_max_diff, subpixel, median
- *   features: max_features, min_tracks, min_distance_px, fb_threshold_px, border_px
+ *   features: max_features, min_features, min_distance, border, fb_threshold,
+ *             fb_from_prediction
  *   frontend: stereo, right_features, gyro_seeding, imu_capacity, imu_max_gap_ns,
  *             disparity_memory (host|device)
  * The stage sections fill `frontend` (vf_frontend_config_load also takes the cameras, rectify

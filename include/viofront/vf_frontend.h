@@ -20,6 +20,7 @@
 #include <viofront/vf_camera.h>
 #include <viofront/vf_context.h>
 #include <viofront/vf_detector.h>
+#include <viofront/vf_feature_set.h>
 #include <viofront/vf_image.h>
 #include <viofront/vf_rectify.h>
 #include <viofront/vf_stereo.h>
@@ -88,37 +89,29 @@ typedef struct vf_frontend_callbacks {
   void* user;
 } vf_frontend_callbacks;
 
-/* How tracks live and die. */
-typedef struct vf_track_policy {
-  int max_features;      /* cap on live tracks, 1..65536 */
-  int min_tracks;        /* detection runs when fewer tracks are alive, 0..max_features */
-  float min_distance_px; /* a new feature keeps at least this far from live tracks, >= 0 */
-  float fb_threshold_px; /* forward-backward check: a track tracked back must return this
-                            close to where it started; 0 = no check */
-  int border_px;         /* tracks closer than this to the image edge are dropped, >= 0 */
-} vf_track_policy;
-
 typedef struct vf_frontend_config {
   vf_camera cam0, cam1; /* raw cameras; cam0 is the left, tracked one */
   vf_rectify_config rectify;
   int pyramid_levels;          /* 1..8; at least the tracker's and detector's levels */
   vf_detector_config detector; /* width/height are set from the rectified size */
   vf_tracker_config tracker;
-  vf_track_policy features;
-  vf_stereo_config stereo; /* width/height are set from the rectified size */
-  int stereo_enabled;      /* 0: no disparity, features get NaN disparity/depth */
-  int right_features;      /* 1: also emit a camera-1 record for features with a disparity */
-  int gyro_seeding;        /* 1: seed tracking with the gyroscope rotation when available */
-  int imu_capacity;        /* IMU samples kept */
-  int64_t imu_max_gap_ns;  /* a larger gap between IMU samples disables seeding for the frame */
+  vf_feature_set_config features; /* track policy; width, height and grid are set from the
+                                     rectified size and the detector's grid */
+  vf_stereo_config stereo;        /* width/height are set from the rectified size */
+  int stereo_enabled;             /* 0: no disparity, features get NaN disparity/depth */
+  int right_features;             /* 1: also emit a camera-1 record for features with a disparity */
+  int gyro_seeding;               /* 1: seed tracking with the gyroscope rotation when available */
+  int imu_capacity;               /* IMU samples kept */
+  int64_t imu_max_gap_ns; /* a larger gap between IMU samples disables seeding for the frame */
   vf_memory disparity_location; /* where the disparity frame's map lives (device only on CUDA) */
 } vf_frontend_config;
 
 typedef struct vf_frontend vf_frontend;
 
-/* Default stage settings (4 levels, FAST n 10 in 32x32 cells on levels 0-2, 16/16/8/8 patches,
- * 4-path SGM with 64 disparities and sub-pixel), 200-track minimum, 1000-track cap,
- * forward-backward check at 1 px, gyro seeding on, disparity in the context's memory. The
+/* Default stage settings (4 levels, FAST n 10 in 32x32 cells on levels 0-2, 16/16/8/8 patches
+ * with first-observation templates, 4-path SGM with 64 disparities and sub-pixel), the feature
+ * set's defaults (400-track cap, detection below 150, 15 px apart, forward-backward check at
+ * 0.5 px), gyro seeding on, disparity in the context's memory. The
  * cameras are vf_camera_default(): set cam0 and cam1 (e.g. from vf_euroc_camera or a config
  * file) before vf_frontend_create. */
 VF_API vf_frontend_config vf_frontend_config_default(void);

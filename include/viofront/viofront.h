@@ -8,8 +8,8 @@
 #include <viofront/vf_detector.h>
 #include <viofront/vf_disparity_io.h>
 #include <viofront/vf_euroc.h>
-#include <viofront/vf_frontend.h>
 #include <viofront/vf_feature_set.h>
+#include <viofront/vf_frontend.h>
 #include <viofront/vf_image.h>
 #include <viofront/vf_imu.h>
 #include <viofront/vf_keypoint.h>

@@ -92,18 +92,20 @@ vf_status vf_yaml_read_stereo(vf_yaml* y, yaml_node_t* n, vf_stereo_config* out)
   return vf_yaml_read_map(y, n, "stereo", keys, VF_N(keys), out, NULL);
 }
 
-vf_status vf_yaml_read_features(vf_yaml* y, yaml_node_t* n, vf_track_policy* out) {
+vf_status vf_yaml_read_features(vf_yaml* y, yaml_node_t* n, vf_feature_set_config* out) {
   static const vf_yaml_key keys[] = {
-      {VF_KEY("max_features", VF_YAML_INT, vf_track_policy, max_features), 1, 65536, 0, 0, 0, NULL,
-       NULL, NULL, 0},
-      {VF_KEY("min_tracks", VF_YAML_INT, vf_track_policy, min_tracks), 0, 65536, 0, 0, 0, NULL,
-       NULL, NULL, 0},
-      {VF_KEY("min_distance_px", VF_YAML_FLOAT, vf_track_policy, min_distance_px), 0, 1e4, 0, 0, 0,
+      {VF_KEY("max_features", VF_YAML_INT, vf_feature_set_config, max_features), 1, 1048576, 0, 0,
+       0, NULL, NULL, NULL, 0},
+      {VF_KEY("min_features", VF_YAML_INT, vf_feature_set_config, min_features), 0, 1048576, 0, 0,
+       0, NULL, NULL, NULL, 0},
+      {VF_KEY("min_distance", VF_YAML_FLOAT, vf_feature_set_config, min_distance), 0, 1e4, 0, 0, 0,
        NULL, NULL, NULL, 0},
-      {VF_KEY("fb_threshold_px", VF_YAML_FLOAT, vf_track_policy, fb_threshold_px), 0, 1e4, 0, 0, 0,
-       NULL, NULL, NULL, 0},
-      {VF_KEY("border_px", VF_YAML_INT, vf_track_policy, border_px), 0, 1000, 0, 0, 0, NULL, NULL,
+      {VF_KEY("border", VF_YAML_FLOAT, vf_feature_set_config, border), 0, 1e4, 0, 0, 0, NULL, NULL,
        NULL, 0},
+      {VF_KEY("fb_threshold", VF_YAML_FLOAT, vf_feature_set_config, fb_threshold), 0, 1e4, 0, 0, 0,
+       NULL, NULL, NULL, 0},
+      {VF_KEY("fb_from_prediction", VF_YAML_BOOL, vf_feature_set_config, fb_from_prediction), 0, 0,
+       0, 0, 0, NULL, NULL, NULL, 0},
   };
   return vf_yaml_read_map(y, n, "features", keys, VF_N(keys), out, NULL);
 }

@@ -9,7 +9,7 @@
 vf_status vf_yaml_read_detector(vf_yaml* y, yaml_node_t* n, vf_detector_config* out);
 vf_status vf_yaml_read_tracker(vf_yaml* y, yaml_node_t* n, vf_tracker_config* out);
 vf_status vf_yaml_read_stereo(vf_yaml* y, yaml_node_t* n, vf_stereo_config* out);
-vf_status vf_yaml_read_features(vf_yaml* y, yaml_node_t* n, vf_track_policy* out);
+vf_status vf_yaml_read_features(vf_yaml* y, yaml_node_t* n, vf_feature_set_config* out);
 vf_status vf_yaml_read_frontend(vf_yaml* y, yaml_node_t* n, vf_frontend_config* out);
 
 #endif
