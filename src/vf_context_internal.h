@@ -2,6 +2,8 @@
 #ifndef VF_CONTEXT_INTERNAL_H
 #define VF_CONTEXT_INTERNAL_H
 
+#include <stddef.h>
+
 #include "vf_error.h"
 #include "viofront/vf_context.h"
 

@@ -28,3 +28,11 @@ vf_status vf_fail_from_thread(vf_error* err, vf_status status) {
 }
 
 const char* vf_last_error_message(void) { return vf_thread_message; }
+
+void vf_thread_message_save(vf_saved_message* saved) {
+  memcpy(saved->text, vf_thread_message, sizeof saved->text);
+}
+
+void vf_thread_message_restore(const vf_saved_message* saved) {
+  memcpy(vf_thread_message, saved->text, sizeof vf_thread_message);
+}

@@ -20,6 +20,14 @@ vf_status vf_fail(vf_error* err, vf_status status, const char* fmt, ...)
 /* Copies the thread's last message into a handle's error (after a helper failed). */
 vf_status vf_fail_from_thread(vf_error* err, vf_status status);
 
+/* Around an internal call whose failure the caller tolerates (e.g. no IMU for the gyroscope's
+ * guess): the user's last-error message must still be the one of their last failing call. */
+typedef struct vf_saved_message {
+  char text[VF_ERROR_MESSAGE_MAX];
+} vf_saved_message;
+void vf_thread_message_save(vf_saved_message* saved);
+void vf_thread_message_restore(const vf_saved_message* saved);
+
 /* Checks a pointer argument; the message names it. */
 #define VF_CHECK_ARG_NOT_NULL(err, ptr)                                            \
   do {                                                                             \

@@ -1,8 +1,8 @@
-# Fails when README.md does not contain examples/vf_minimal.c verbatim (between its ```c fence).
+# Fails when README.md does not contain the example program ${EXAMPLE} verbatim in a ```c block.
 file(READ "${README}" readme)
 file(READ "${EXAMPLE}" example)
 string(FIND "${readme}" "```c\n${example}```" pos)
 if(pos EQUAL -1)
-  message(FATAL_ERROR "README.md does not hold examples/vf_minimal.c verbatim in a ```c block")
+  message(FATAL_ERROR "README.md does not hold ${EXAMPLE} verbatim in a ```c block")
 endif()
-message(STATUS "README example matches examples/vf_minimal.c")
+message(STATUS "README example matches ${EXAMPLE}")

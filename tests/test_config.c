@@ -231,13 +231,38 @@ static void check_config(void) {
   expect_config_error("pyramid: {levels: 3}\npyramid: {levels: 2}\n", "appears twice");
   expect_config_error("imu:\n  rate_hz: 200\n", "imu.T_BS: missing key");
   expect_config_error("[1, 2]\n", "mapping of sections");
+  /* The stage sections. */
+  expect_config_error("detector:\n  arc_length: 13\n", "cfg.yaml:2: detector.arc_length");
+  expect_config_error("detector:\n  score: best\n", "detector.score");
+  expect_config_error("tracker:\n  patch_sizes: [16, 17]\n", "tracker.patch_sizes");
+  expect_config_error("tracker:\n  patch_sizes: [16, 8.5]\n", "whole numbers");
+  expect_config_error("tracker:\n  min_update: .nan\n", "tracker.min_update");
+  expect_config_error("stereo:\n  method: magic\n", "stereo.method");
+  expect_config_error("stereo:\n\n  uniqueness: 1.5\n", "cfg.yaml:3: stereo.uniqueness");
+  expect_config_error("features:\n  max_features: 0\n", "features.max_features");
+  expect_config_error("frontend:\n  disparity_memory: gpu\n", "frontend.disparity_memory");
+  const char* stages =
+      "detector: {threshold: 20, score: max_threshold}\n"
+      "tracker: {patch_sizes: [12, 10, 8], template: previous_frame}\n"
+      "stereo: {paths: 8, uniqueness: 0.9, census: full_9x7}\n"
+      "features: {min_features: 50, fb_threshold: 0.25}\n"
+      "frontend: {stereo: false, disparity_memory: host}\n";
+  CHECK_OK(vf_config_parse(stages, strlen(stages), "cfg.yaml", ".", ctx, &cfg));
+  const vf_frontend_config* fc = &cfg.frontend;
+  CHECK(fc->detector.threshold == 20 && fc->detector.score == VF_FAST_SCORE_MAX_THRESHOLD);
+  CHECK(fc->tracker.patch_size[0] == 12 && fc->tracker.patch_size[2] == 8);
+  CHECK(fc->tracker.template_mode == VF_TEMPLATE_PREVIOUS_FRAME);
+  CHECK(fc->stereo.paths == 8 && fc->stereo.uniqueness == 0.9f);
+  CHECK(fc->stereo.census == VF_CENSUS_FULL_9X7);
+  CHECK(fc->features.min_features == 50 && fc->features.fb_threshold == 0.25f);
+  CHECK(!fc->stereo_enabled && fc->disparity_location == VF_MEMORY_HOST);
 
   /* Unknown sections and keys are warned about; the rest still applies. */
   log_capture_clear(&logs);
-  const char* extra = "detector:\n  threshold: 10\npyramid:\n  levels: 3\n  scale: 2\n";
+  const char* extra = "planner:\n  horizon: 10\npyramid:\n  levels: 3\n  scale: 2\n";
   CHECK_OK(vf_config_parse(extra, strlen(extra), "cfg.yaml", ".", ctx, &cfg));
   CHECK(cfg.pyramid.levels == 3 && logs.count == 2);
-  CHECK(strstr(logs.text, "cfg.yaml:1: unknown section 'detector'") != NULL);
+  CHECK(strstr(logs.text, "cfg.yaml:1: unknown section 'planner'") != NULL);
   CHECK(strstr(logs.text, "cfg.yaml:5: unknown key 'pyramid.scale'") != NULL);
   /* An empty file is every default. */
   CHECK_OK(vf_config_parse("", 0, "empty.yaml", NULL, ctx, &cfg));

@@ -12,14 +12,27 @@
  *   rectify:  alpha, focal_rule (opencv4|opencv2), out_width, out_height
  *   pyramid:  levels
  *   dataset:  stereo_tolerance_ns, prefetch
- * Stage sections (detector, tracker, stereo, frontend) join as their stages land: a struct
- * member here and a schema table in src/io/vf_yaml_config.c. */
+ *   detector: threshold, arc_length, score (sad_circle|sad_arc|max_threshold), border,
+ *             min_level, max_level, cell_width, cell_height
+ *   tracker:  levels, patch_sizes (one per level), max_iterations, min_update, max_residual,
+ *             min_gain, max_gain, estimate_gain, estimate_bias,
+ *             template (previous_frame|first_observation)
+ *   stereo:   method (sgm|zncc_fastdt|cyclops2|hsgm|census_fastdt), min_disparity,
+ *             disparities, census (cs_9x7|full_9x7), p1, p2, adaptive_p2, paths, uniqueness,
+ *             lr_check, lr_max_diff, subpixel, median
+ *   features: max_features, min_features, min_distance, border, fb_threshold,
+ *             fb_from_prediction
+ *   frontend: stereo, right_features, gyro_seeding, imu_capacity, imu_max_gap_ns,
+ *             disparity_memory (host|device)
+ * The stage sections fill `frontend` (vf_frontend_config_load also takes the cameras, rectify
+ * and pyramid sections into it). A new section is a schema table in src/io/. */
 #ifndef VF_CONFIG_H
 #define VF_CONFIG_H
 
 #include <viofront/vf_camera.h>
 #include <viofront/vf_context.h>
 #include <viofront/vf_euroc.h>
+#include <viofront/vf_frontend.h>
 #include <viofront/vf_pyramid.h>
 #include <viofront/vf_rectify.h>
 
@@ -38,6 +51,8 @@ typedef struct vf_config {
   vf_rectify_config rectify;
   vf_pyramid_config pyramid; /* width and height follow camera 0 when cameras are given */
   vf_euroc_config dataset;
+  vf_frontend_config frontend; /* stage sections; its cameras, rectify and pyramid levels are
+                                  the top-level sections' (see vf_frontend_config_load) */
 } vf_config;
 
 /* Every section's defaults; no cameras, no IMU. */

@@ -204,6 +204,13 @@ static vf_status vf_yaml_read_value(vf_yaml* y, yaml_node_t* v, const char* wher
       if (s == VF_OK) s = vf_yaml_range(y, v, where, d, k);
       if (s == VF_OK) memcpy(field, &d, sizeof d);
       return s;
+    case VF_YAML_FLOAT: {
+      s = vf_yaml_double(y, v, where, &d);
+      if (s == VF_OK) s = vf_yaml_range(y, v, where, d, k);
+      float f = (float)d;
+      if (s == VF_OK) memcpy(field, &f, sizeof f);
+      return s;
+    }
     case VF_YAML_INT:
     case VF_YAML_INT64:
       s = vf_yaml_int64(y, v, where, &i);
@@ -238,6 +245,23 @@ static vf_status vf_yaml_read_value(vf_yaml* y, yaml_node_t* v, const char* wher
       if (s != VF_OK) return s;
       memset(field, 0, sizeof(double) * (size_t)k->count_max);
       memcpy(field, buf, sizeof(double) * (size_t)count);
+      if (k->count_offset != 0) memcpy((char*)target + k->count_offset, &count, sizeof count);
+      return VF_OK;
+    }
+    case VF_YAML_INTS: {
+      double buf[64];
+      int count = 0, ints[64];
+      if (k->count_max > 64)
+        return vf_yaml_fail(y, v, VF_ERR_INVALID_ARG, where, "schema too wide");
+      s = vf_yaml_read_numbers(y, v, where, buf, k->count_min, k->count_max, &count);
+      for (int j = 0; s == VF_OK && j < count; ++j) {
+        s = vf_yaml_range(y, v, where, buf[j], k);
+        if (s == VF_OK && buf[j] != (double)(int)buf[j])
+          s = vf_yaml_fail(y, v, VF_ERR_FORMAT, where, "expected whole numbers");
+        ints[j] = (int)buf[j];
+      }
+      if (s != VF_OK) return s;
+      memcpy(field, ints, sizeof(int) * (size_t)count);
       if (k->count_offset != 0) memcpy((char*)target + k->count_offset, &count, sizeof count);
       return VF_OK;
     }

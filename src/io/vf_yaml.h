@@ -41,11 +41,13 @@ yaml_node_t* vf_yaml_find(vf_yaml* y, yaml_node_t* map, const char* key);
 
 typedef enum vf_yaml_type {
   VF_YAML_DOUBLE,  /* double, finite, in [min, max] */
+  VF_YAML_FLOAT,   /* float, finite, in [min, max] */
   VF_YAML_INT,     /* int in [min, max] */
   VF_YAML_INT64,   /* int64_t in [min, max] */
   VF_YAML_BOOL,    /* int 0/1 from true/false/yes/no/on/off */
   VF_YAML_STRING,  /* char[count_max] */
   VF_YAML_DOUBLES, /* double[count_max], count_min..count_max numbers in [min, max] */
+  VF_YAML_INTS,    /* int[count_max], count_min..count_max integers in [min, max] */
   VF_YAML_ENUM,    /* int: names[i] -> values[i] (or i when values is NULL) */
   VF_YAML_CUSTOM,  /* parse() reads the node */
   VF_YAML_IGNORED  /* known key whose value is not used (EuRoC's comment) */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vf_yaml.h"
+#include "vf_yaml_stages.h"
 #include "viofront/vf_config.h"
 
 #define VF_KEY(name, type, st, field) name, type, offsetof(st, field)
@@ -17,6 +18,10 @@ vf_config vf_config_default(void) {
   c.rectify = vf_rectify_config_default();
   c.pyramid = vf_pyramid_config_default();
   c.dataset = vf_euroc_config_default();
+  c.frontend = vf_frontend_config_default();
+  /* The top-level rectify and pyramid sections feed the frontend: same defaults. */
+  c.rectify = c.frontend.rectify;
+  c.pyramid.levels = c.frontend.pyramid_levels;
   return c;
 }
 
@@ -149,14 +154,32 @@ static vf_status vf_read_imu_section(vf_config_reader* r, yaml_node_t* n) {
   return s;
 }
 
+static vf_status vf_read_detector(vf_config_reader* r, yaml_node_t* n) {
+  return vf_yaml_read_detector(r->y, n, &r->cfg->frontend.detector);
+}
+static vf_status vf_read_tracker(vf_config_reader* r, yaml_node_t* n) {
+  return vf_yaml_read_tracker(r->y, n, &r->cfg->frontend.tracker);
+}
+static vf_status vf_read_stereo(vf_config_reader* r, yaml_node_t* n) {
+  return vf_yaml_read_stereo(r->y, n, &r->cfg->frontend.stereo);
+}
+static vf_status vf_read_features(vf_config_reader* r, yaml_node_t* n) {
+  return vf_yaml_read_features(r->y, n, &r->cfg->frontend.features);
+}
+static vf_status vf_read_frontend(vf_config_reader* r, yaml_node_t* n) {
+  return vf_yaml_read_frontend(r->y, n, &r->cfg->frontend);
+}
+
 typedef struct vf_config_section {
   const char* name;
   vf_status (*read)(vf_config_reader* r, yaml_node_t* n);
 } vf_config_section;
 
 static const vf_config_section vf_sections[] = {
-    {"context", vf_read_context}, {"cameras", vf_read_cameras}, {"imu", vf_read_imu_section},
-    {"rectify", vf_read_rectify}, {"pyramid", vf_read_pyramid}, {"dataset", vf_read_dataset},
+    {"context", vf_read_context},   {"cameras", vf_read_cameras},   {"imu", vf_read_imu_section},
+    {"rectify", vf_read_rectify},   {"pyramid", vf_read_pyramid},   {"dataset", vf_read_dataset},
+    {"detector", vf_read_detector}, {"tracker", vf_read_tracker},   {"stereo", vf_read_stereo},
+    {"features", vf_read_features}, {"frontend", vf_read_frontend},
 };
 
 static vf_status vf_config_read(vf_yaml* y, const char* base_dir, vf_config* out) {

@@ -1,0 +1,34 @@
+// Nearest-pixel reads of a 16-bit image at points, one thread per point; the rounding is the
+// CPU reference's own vf_sample_index (src/cpu/vf_sample_cpu.h), so both read the same pixel.
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "../src/cpu/vf_sample_cpu.h"
+#include "../src/vf_cuda_sample.h"
+
+namespace {
+
+__global__ void vf_gather_kernel(const uint16_t* __restrict__ image, size_t stride_bytes, int width,
+                                 int height, const float2* __restrict__ xy, int count,
+                                 uint16_t outside, uint16_t* __restrict__ values) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  float2 p = xy[i];
+  int x = vf_sample_index(p.x, width), y = vf_sample_index(p.y, height);
+  values[i] =
+      (x < 0 || y < 0)
+          ? outside
+          : *(const uint16_t*)((const uint8_t*)image + (size_t)y * stride_bytes + (size_t)x * 2);
+}
+
+}  // namespace
+
+extern "C" int vf_cuda_gather_u16(const uint16_t* image, size_t stride_bytes, int width, int height,
+                                  const float* xy, int count, uint16_t outside, uint16_t* values,
+                                  void* stream) {
+  if (count <= 0) return 0;
+  const int threads = 128;
+  vf_gather_kernel<<<(count + threads - 1) / threads, threads, 0, (cudaStream_t)stream>>>(
+      image, stride_bytes, width, height, (const float2*)xy, count, outside, values);
+  return (int)cudaGetLastError();
+}

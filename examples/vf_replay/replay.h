@@ -1,0 +1,54 @@
+/* vf_replay: replays an EuRoC sequence (real, or written by vf_synth) through the frontend.
+ * The pieces: options, the features CSV, the overlay pictures, the statistics and, for
+ * sequences with rendered ground truth, the evaluation. */
+#ifndef VF_REPLAY_H
+#define VF_REPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <viofront/viofront.h>
+
+typedef struct replay_options {
+  const char* sequence; /* folder holding mav0 */
+  const char* config;   /* viofront YAML, or NULL for the defaults */
+  vf_backend backend;
+  int realtime;              /* 1: pace the replay at the recorded rate */
+  int max_frames;            /* 0 = all */
+  const char* csv;           /* features CSV path, or NULL */
+  const char* disparity_dir; /* 16-bit PNG disparity maps written here, or NULL */
+  const char* overlay_dir;   /* overlay pictures written here, or NULL */
+  int overlay_frames[16];    /* frame numbers to draw */
+  int overlay_count;
+  int quiet;
+} replay_options;
+
+/* Per-frame statistics kept during the replay and summarised at the end. */
+typedef struct replay_stats {
+  long frames;
+  long features;   /* camera-0 records over all frames */
+  long with_depth; /* of those, with a disparity */
+  uint64_t max_id; /* largest track id seen + 1 */
+  int* track_age;  /* per id: frames observed (grown as ids appear) */
+  size_t track_cap;
+  vf_stage_times sum;
+  double wall_s;
+} replay_stats;
+
+int replay_parse_args(int argc, char** argv, replay_options* opt);
+
+/* Records one feature frame; 0 on success, -1 when out of memory. */
+int replay_stats_add(replay_stats* st, const vf_feature_frame* frame);
+void replay_stats_print(const replay_stats* st, FILE* out);
+void replay_stats_free(replay_stats* st);
+
+/* Features CSV: "t_ns,id,cam,u,v,x,y,vx,vy,disparity,depth" (VINS-style), one row a record. */
+FILE* replay_csv_open(const char* path);
+void replay_csv_write(FILE* f, const vf_feature_frame* frame);
+
+/* The rectified left image with the tracks drawn over it, beside the colour-mapped disparity,
+ * as an RGB PNG. */
+vf_status replay_overlay_write(const char* path, const vf_image* rectified_left,
+                               const vf_feature_frame* frame, const vf_image* disparity_host,
+                               int fractional_bits, int max_disparity);
+
+#endif

@@ -1,0 +1,78 @@
+/* vf_replay's command line. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay.h"
+
+static int usage(void) {
+  fprintf(stderr,
+          "usage: vf_replay SEQUENCE [--config FILE] [--backend auto|cpu|cuda] [--realtime]\n"
+          "                 [--max-frames N] [--csv FILE] [--disparity-dir DIR]\n"
+          "                 [--overlay-dir DIR] [--overlay N[,N...]] [--quiet]\n"
+          "SEQUENCE is an EuRoC ASL folder (holding mav0), real or written by vf_synth.\n");
+  return -1;
+}
+
+static int parse_frames(const char* s, replay_options* opt) {
+  while (*s != '\0' && opt->overlay_count < 16) {
+    char* end = NULL;
+    long v = strtol(s, &end, 10);
+    if (end == s || v < 0) return -1;
+    opt->overlay_frames[opt->overlay_count++] = (int)v;
+    s = *end == ',' ? end + 1 : end;
+    if (*end != ',' && *end != '\0') return -1;
+  }
+  return 0;
+}
+
+int replay_parse_args(int argc, char** argv, replay_options* opt) {
+  memset(opt, 0, sizeof *opt);
+  opt->backend = VF_BACKEND_AUTO;
+  for (int i = 1; i < argc; ++i) {
+    const char* a = argv[i];
+    if (strcmp(a, "--realtime") == 0) {
+      opt->realtime = 1;
+      continue;
+    }
+    if (strcmp(a, "--quiet") == 0) {
+      opt->quiet = 1;
+      continue;
+    }
+    if (a[0] != '-') {
+      if (opt->sequence != NULL) return usage();
+      opt->sequence = a;
+      continue;
+    }
+    const char* v = i + 1 < argc ? argv[++i] : NULL;
+    if (v == NULL) return usage();
+    if (strcmp(a, "--config") == 0) {
+      opt->config = v;
+    } else if (strcmp(a, "--backend") == 0) {
+      if (strcmp(v, "auto") == 0) {
+        opt->backend = VF_BACKEND_AUTO;
+      } else if (strcmp(v, "cpu") == 0) {
+        opt->backend = VF_BACKEND_CPU;
+      } else if (strcmp(v, "cuda") == 0) {
+        opt->backend = VF_BACKEND_CUDA;
+      } else {
+        return usage();
+      }
+    } else if (strcmp(a, "--max-frames") == 0) {
+      opt->max_frames = atoi(v);
+      if (opt->max_frames < 0) return usage();
+    } else if (strcmp(a, "--csv") == 0) {
+      opt->csv = v;
+    } else if (strcmp(a, "--disparity-dir") == 0) {
+      opt->disparity_dir = v;
+    } else if (strcmp(a, "--overlay-dir") == 0) {
+      opt->overlay_dir = v;
+    } else if (strcmp(a, "--overlay") == 0) {
+      if (parse_frames(v, opt) != 0) return usage();
+    } else {
+      return usage();
+    }
+  }
+  if (opt->sequence == NULL) return usage();
+  if (opt->overlay_count > 0 && opt->overlay_dir == NULL) opt->overlay_dir = ".";
+  return 0;
+}

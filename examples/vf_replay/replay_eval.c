@@ -1,0 +1,245 @@
+/* Ground-truth evaluation of a replay on a vf_synth sequence. An observation's 3-D point comes
+ * from the rendered depth at it (raw cam0 pixel, depth0/<t>.png, 1/5000 m) and the true pose.
+ * Two errors per tracked observation: the step error against the projection of the track's
+ * previous observation's point (what one tracking step got wrong), and the drift against the
+ * projection of its first observation's point (what the track accumulated). Disparity maps are
+ * compared with disparity/<t>.png (1/256 px) when the ground truth was rendered for the same
+ * rectification. */
+#include "replay_eval.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct eval_point {
+  double first[3], last[3]; /* world points of the first and the previous observation */
+  int first_valid, last_valid;
+} eval_point;
+
+typedef struct eval_errors {
+  double* v;
+  long count, cap;
+} eval_errors;
+
+struct replay_eval {
+  char root[2048];
+  const vf_euroc* reader;
+  vf_camera cam0;
+  eval_point* points; /* by track id */
+  size_t point_cap;
+  eval_errors step, drift;
+  double gt_f, gt_cx, gt_cy; /* rectification of the disparity ground truth */
+  long disparity_frames, gt_pixels, valid, bad[3];
+};
+
+/* The pose of raw cam0 in the world at t: X_w = R X_c + p. */
+static int eval_pose(const replay_eval* e, int64_t t_ns, double R[9], double p[3]) {
+  vf_euroc_state st;
+  if (vf_euroc_groundtruth_at(e->reader, t_ns, &st) != VF_OK) return -1;
+  double w = st.q[0], x = st.q[1], y = st.q[2], z = st.q[3];
+  double Rb[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                  2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                  2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+  const double* T = e->cam0.T_BS;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j)
+      R[3 * i + j] = Rb[3 * i] * T[j] + Rb[3 * i + 1] * T[4 + j] + Rb[3 * i + 2] * T[8 + j];
+    p[i] = st.p[i] + Rb[3 * i] * T[3] + Rb[3 * i + 1] * T[7] + Rb[3 * i + 2] * T[11];
+  }
+  return 0;
+}
+
+static void read_rectification(replay_eval* e) {
+  char path[2100], line[512];
+  snprintf(path, sizeof path, "%s/groundtruth/rectification.yaml", e->root);
+  FILE* f = fopen(path, "r");
+  if (f == NULL) return;
+  while (fgets(line, sizeof line, f) != NULL) {
+    sscanf(line, "f: %lf", &e->gt_f);
+    sscanf(line, "cx: %lf", &e->gt_cx);
+    sscanf(line, "cy: %lf", &e->gt_cy);
+  }
+  fclose(f);
+}
+
+int replay_eval_open(const char* sequence, const vf_euroc* reader, replay_eval** out) {
+  *out = NULL;
+  struct stat sb;
+  char dir[2100];
+  snprintf(dir, sizeof dir, "%s/groundtruth/depth0", sequence);
+  if (stat(dir, &sb) != 0 || vf_euroc_groundtruth_count(reader) == 0) return 0;
+  replay_eval* e = calloc(1, sizeof *e);
+  if (e == NULL || vf_euroc_camera(reader, 0, &e->cam0) != VF_OK) {
+    free(e);
+    return -1;
+  }
+  snprintf(e->root, sizeof e->root, "%s", sequence);
+  e->reader = reader;
+  read_rectification(e);
+  *out = e;
+  return 0;
+}
+
+static eval_point* eval_slot(replay_eval* e, uint64_t id) {
+  if (id >= e->point_cap) {
+    size_t cap = e->point_cap ? e->point_cap : 1024;
+    while (cap <= id) cap *= 2;
+    eval_point* p = realloc(e->points, cap * sizeof *p);
+    if (p == NULL) return NULL;
+    memset(p + e->point_cap, 0, (cap - e->point_cap) * sizeof *p);
+    e->points = p;
+    e->point_cap = cap;
+  }
+  return &e->points[id];
+}
+
+static void eval_add_error(eval_errors* e, double err) {
+  if (e->count == e->cap) {
+    long cap = e->cap ? 2 * e->cap : 4096;
+    double* p = realloc(e->v, (size_t)cap * sizeof *p);
+    if (p == NULL) return;
+    e->v = p;
+    e->cap = cap;
+  }
+  e->v[e->count++] = err;
+}
+
+/* The pixel error of an observation against world point X seen at pose (R, p). */
+static void eval_compare(const replay_eval* e, const double R[9], const double p[3],
+                         const double X[3], const vf_feature* f, eval_errors* out) {
+  double d[3] = {X[0] - p[0], X[1] - p[1], X[2] - p[2]}, Xc[3], uv[2];
+  for (int k = 0; k < 3; ++k) Xc[k] = R[k] * d[0] + R[3 + k] * d[1] + R[6 + k] * d[2];
+  if (vf_camera_project(&e->cam0, Xc, uv) == VF_OK)
+    eval_add_error(out, hypot(uv[0] - f->u, uv[1] - f->v));
+}
+
+/* The world point of an observation from the rendered depth at its nearest pixel. */
+static int eval_backproject(const vf_image* depth, const double R[9], const double p[3],
+                            const vf_feature* f, double X[3]) {
+  int x = (int)lrint(f->u), y = (int)lrint(f->v);
+  if (depth->data == NULL || x < 0 || y < 0 || x >= depth->width || y >= depth->height) return 0;
+  uint16_t z16 =
+      ((const uint16_t*)((const uint8_t*)depth->data + (size_t)y * depth->stride_bytes))[x];
+  if (z16 == 0) return 0;
+  double z = z16 / 5000.0, Xc[3] = {f->x * z, f->y * z, z};
+  for (int k = 0; k < 3; ++k)
+    X[k] = R[3 * k] * Xc[0] + R[3 * k + 1] * Xc[1] + R[3 * k + 2] * Xc[2] + p[k];
+  return 1;
+}
+
+void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
+  double R[9], p[3];
+  if (e == NULL || eval_pose(e, fr->t_ns, R, p) != 0) return;
+  vf_image depth = {0};
+  char path[2200];
+  snprintf(path, sizeof path, "%s/groundtruth/depth0/%lld.png", e->root, (long long)fr->t_ns);
+  if (vf_png_read_gray16(path, &depth) != VF_OK) memset(&depth, 0, sizeof depth);
+  for (int i = 0; i < fr->count; ++i) {
+    const vf_feature* f = &fr->features[i];
+    eval_point* pt = f->camera == 0 ? eval_slot(e, f->id) : NULL;
+    if (pt == NULL || isnan(f->u)) continue;
+    if (f->age == 1) {
+      pt->first_valid = eval_backproject(&depth, R, p, f, pt->first);
+    } else {
+      if (pt->first_valid) eval_compare(e, R, p, pt->first, f, &e->drift);
+      if (pt->last_valid) eval_compare(e, R, p, pt->last, f, &e->step);
+    }
+    pt->last_valid = eval_backproject(&depth, R, p, f, pt->last);
+  }
+  vf_image_free(&depth);
+}
+
+void replay_eval_disparity(replay_eval* e, const vf_disparity_frame* fr) {
+  if (e == NULL || fr->disparity.location != VF_MEMORY_HOST) return;
+  /* Only a map of the same rectification can be compared pixel for pixel. */
+  if (fabs(e->gt_f - fr->f) > 1e-6 * fr->f || fabs(e->gt_cx - fr->cx) > 1e-6 * fr->f ||
+      fabs(e->gt_cy - fr->cy) > 1e-6 * fr->f)
+    return;
+  char path[2200];
+  snprintf(path, sizeof path, "%s/groundtruth/disparity/%lld.png", e->root, (long long)fr->t_ns);
+  vf_image gt = {0};
+  if (vf_png_read_gray16(path, &gt) != VF_OK) return;
+  const vf_image* d = &fr->disparity;
+  const double scale = 1.0 / (1 << fr->fractional_bits);
+  if (gt.width == d->width && gt.height == d->height) {
+    e->disparity_frames++;
+    for (int y = 0; y < gt.height; ++y) {
+      const uint16_t* g = (const uint16_t*)((const uint8_t*)gt.data + (size_t)y * gt.stride_bytes);
+      const uint16_t* m = (const uint16_t*)((const uint8_t*)d->data + (size_t)y * d->stride_bytes);
+      for (int x = 0; x < gt.width; ++x) {
+        double truth = g[x] / 256.0;
+        /* Only disparities inside the searched range can be found. */
+        if (g[x] == 0 || truth < fr->min_disparity || truth > fr->max_disparity) continue;
+        e->gt_pixels++;
+        double err = m[x] == VF_STEREO_INVALID ? INFINITY : fabs(m[x] * scale - truth);
+        e->valid += m[x] != VF_STEREO_INVALID;
+        for (int t = 0; t < 3; ++t) e->bad[t] += err > t + 1;
+      }
+    }
+  }
+  vf_image_free(&gt);
+}
+
+static int cmp_double(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return x < y ? -1 : x > y;
+}
+
+static void eval_stats(eval_errors* e, replay_eval_errors* out) {
+  memset(out, 0, sizeof *out);
+  out->observations = e->count;
+  if (e->count == 0) return;
+  qsort(e->v, (size_t)e->count, sizeof *e->v, cmp_double);
+  double sum = 0;
+  long within = 0;
+  for (long i = 0; i < e->count; ++i) {
+    sum += e->v[i];
+    within += e->v[i] <= 1.0;
+  }
+  out->median_px = e->v[e->count / 2];
+  out->mean_px = sum / e->count;
+  out->within_1px = (double)within / e->count;
+}
+
+void replay_eval_get(replay_eval* e, replay_eval_summary* s) {
+  memset(s, 0, sizeof *s);
+  eval_stats(&e->step, &s->step);
+  eval_stats(&e->drift, &s->drift);
+  s->disparity_frames = e->disparity_frames;
+  if (e->gt_pixels > 0) {
+    s->bad1 = (double)e->bad[0] / e->gt_pixels;
+    s->bad2 = (double)e->bad[1] / e->gt_pixels;
+    s->bad3 = (double)e->bad[2] / e->gt_pixels;
+    s->density = (double)e->valid / e->gt_pixels;
+  }
+}
+
+void replay_eval_print(replay_eval* e, FILE* out) {
+  replay_eval_summary s;
+  replay_eval_get(e, &s);
+  const replay_eval_errors* t[2] = {&s.step, &s.drift};
+  const char* name[2] = {"step (from the previous frame)", "drift (from the first observation)"};
+  for (int k = 0; k < 2; ++k) {
+    fprintf(out,
+            "ground truth: tracking %s over %ld observations: median %.3f px, mean %.3f px, "
+            "%.1f%% within 1 px\n",
+            name[k], t[k]->observations, t[k]->median_px, t[k]->mean_px, 100 * t[k]->within_1px);
+  }
+  if (s.disparity_frames > 0) {
+    fprintf(out,
+            "ground truth: disparity over %ld frames: bad-1 %.2f%%, bad-2 %.2f%%, bad-3 %.2f%%, "
+            "density %.1f%%\n",
+            s.disparity_frames, 100 * s.bad1, 100 * s.bad2, 100 * s.bad3, 100 * s.density);
+  } else {
+    fprintf(out, "ground truth: disparity not compared (other rectification or no maps)\n");
+  }
+}
+
+void replay_eval_close(replay_eval* e) {
+  if (e == NULL) return;
+  free(e->points);
+  free(e->step.v);
+  free(e->drift.v);
+  free(e);
+}

@@ -1,0 +1,38 @@
+/* vf_replay's evaluation against the ground truth of a vf_synth sequence (its groundtruth/
+ * folder): tracking error of every feature observation against where its 3-D point projects,
+ * and disparity bad-pixel rates against the rendered disparity. */
+#ifndef REPLAY_EVAL_H
+#define REPLAY_EVAL_H
+
+#include <stdio.h>
+#include <viofront/viofront.h>
+
+typedef struct replay_eval replay_eval;
+
+/* *out = NULL (and 0 returned) when the sequence has no ground truth; -1 on errors. */
+int replay_eval_open(const char* sequence, const vf_euroc* reader, replay_eval** out);
+void replay_eval_features(replay_eval* e, const vf_feature_frame* frame);
+void replay_eval_disparity(replay_eval* e, const vf_disparity_frame* frame);
+void replay_eval_print(replay_eval* e, FILE* out);
+void replay_eval_close(replay_eval* e);
+
+/* Tracking errors over the tracked observations (age >= 2) that have ground truth. */
+typedef struct replay_eval_errors {
+  long observations;
+  double median_px, mean_px;
+  double within_1px; /* share within 1 px */
+} replay_eval_errors;
+
+/* The results, for tests. */
+typedef struct replay_eval_summary {
+  replay_eval_errors step;  /* against the previous observation's true point */
+  replay_eval_errors drift; /* against the first observation's true point */
+  long disparity_frames;    /* frames whose map was compared */
+  double bad1, bad2, bad3;  /* share of ground-truth pixels off by more than 1/2/3 px or
+                               without a disparity */
+  double density;           /* share of ground-truth pixels with a disparity */
+} replay_eval_summary;
+
+void replay_eval_get(replay_eval* e, replay_eval_summary* out);
+
+#endif

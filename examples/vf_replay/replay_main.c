@@ -1,0 +1,215 @@
+/* vf_replay, the main job: replays an EuRoC ASL sequence (real, or written by vf_synth) through
+ * the frontend at full speed or in real time, shows progress, writes the features CSV, the
+ * disparity maps and overlay pictures on request, and ends with a summary (and, for vf_synth
+ * sequences, the error against the rendered ground truth). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "replay.h"
+#include "replay_eval.h"
+
+typedef struct replay_state {
+  const replay_options* opt;
+  replay_stats stats;
+  replay_eval* eval;
+  FILE* csv;
+  long total_pairs;
+  vf_feature* last_features; /* copy of the last feature frame, for the overlay */
+  vf_feature_frame last_frame;
+  int failed;
+} replay_state;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int wants_overlay(const replay_options* opt, uint64_t sequence) {
+  for (int i = 0; i < opt->overlay_count; ++i)
+    if ((uint64_t)opt->overlay_frames[i] == sequence) return 1;
+  return 0;
+}
+
+static void on_features(const vf_feature_frame* frame, void* user) {
+  replay_state* st = user;
+  if (replay_stats_add(&st->stats, frame) != 0) st->failed = 1;
+  if (st->csv != NULL) replay_csv_write(st->csv, frame);
+  if (st->eval != NULL) replay_eval_features(st->eval, frame);
+  if (wants_overlay(st->opt, frame->sequence)) {
+    vf_feature* copy = realloc(st->last_features, sizeof *copy * (size_t)(frame->count + 1));
+    if (copy == NULL) {
+      st->failed = 1;
+      return;
+    }
+    memcpy(copy, frame->features, sizeof *copy * (size_t)frame->count);
+    st->last_features = copy;
+    st->last_frame = *frame;
+    st->last_frame.features = copy;
+  }
+  if (!st->opt->quiet &&
+      (frame->sequence % 20 == 0 || (long)frame->sequence + 1 == st->total_pairs)) {
+    double fps = st->stats.frames / (st->stats.wall_s > 0 ? st->stats.wall_s : 1.0);
+    fprintf(stderr, "\rframe %5llu/%ld  %7.1f fps  %4d tracked  %4d new  ",
+            (unsigned long long)frame->sequence + 1, st->total_pairs, fps, frame->tracked,
+            frame->detected);
+  }
+}
+
+static void on_disparity(const vf_disparity_frame* frame, void* user) {
+  replay_state* st = user;
+  const replay_options* opt = st->opt;
+  if (st->eval != NULL) replay_eval_disparity(st->eval, frame);
+  char path[4096];
+  if (opt->disparity_dir != NULL) {
+    snprintf(path, sizeof path, "%s/%lld.png", opt->disparity_dir, (long long)frame->t_ns);
+    if (vf_png_write(path, &frame->disparity) != VF_OK) {
+      fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
+      st->failed = 1;
+    }
+  }
+  if (opt->overlay_dir != NULL && wants_overlay(opt, frame->sequence) &&
+      st->last_features != NULL && st->last_frame.sequence == frame->sequence) {
+    snprintf(path, sizeof path, "%s/overlay_%06llu.png", opt->overlay_dir,
+             (unsigned long long)frame->sequence);
+    if (replay_overlay_write(path, &frame->rectified_left, &st->last_frame, &frame->disparity,
+                             frame->fractional_bits, frame->max_disparity) != VF_OK) {
+      fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
+      st->failed = 1;
+    } else if (!opt->quiet) {
+      fprintf(stderr, "\nvf_replay: wrote %s\n", path);
+    }
+  }
+}
+
+static int make_dir(const char* path) {
+  if (path == NULL || mkdir(path, 0755) == 0 || errno == EEXIST) return 0;
+  fprintf(stderr, "vf_replay: cannot create %s: %s\n", path, strerror(errno));
+  return -1;
+}
+
+/* The frontend's configuration: the YAML file's (or the defaults), with the cameras of the
+ * sequence unless the file names its own. */
+static int configure(const replay_options* opt, vf_euroc* reader, vf_frontend_config* fc) {
+  int config_has_cameras = 0;
+  *fc = vf_frontend_config_default();
+  if (opt->config != NULL &&
+      vf_frontend_config_load(opt->config, fc, &config_has_cameras) != VF_OK) {
+    fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
+    return -1;
+  }
+  if (!config_has_cameras && (vf_euroc_camera(reader, 0, &fc->cam0) != VF_OK ||
+                              vf_euroc_camera(reader, 1, &fc->cam1) != VF_OK)) {
+    fprintf(stderr, "vf_replay: %s\n", vf_euroc_last_error(reader));
+    return -1;
+  }
+  if (opt->disparity_dir != NULL || opt->overlay_dir != NULL ||
+      vf_euroc_groundtruth_count(reader) > 0)
+    fc->disparity_location = VF_MEMORY_HOST;
+  return 0;
+}
+
+static int replay(const replay_options* opt, vf_context* ctx, vf_euroc* reader, replay_state* st) {
+  vf_frontend_config fc;
+  if (configure(opt, reader, &fc) != 0) return 1;
+  vf_frontend_callbacks cb = {on_features, on_disparity, st};
+  vf_frontend* fe = NULL;
+  if (vf_frontend_create(ctx, &fc, &cb, &fe) != VF_OK) {
+    fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
+    return 1;
+  }
+  double t_start = now_s();
+  int64_t t0_ns = -1;
+  long frames = 0;
+  int rc = 0;
+  for (;;) {
+    vf_euroc_event ev;
+    vf_status s = vf_euroc_next(reader, &ev);
+    if (s != VF_OK) {
+      /* A damaged image is reported and skipped; the replay goes on. */
+      fprintf(stderr, "\nvf_replay: %s\n", vf_euroc_last_error(reader));
+      continue;
+    }
+    if (ev.type == VF_EUROC_END) break;
+    if (ev.type == VF_EUROC_IMU) {
+      s = vf_frontend_push_imu(fe, ev.t_ns, ev.imu.gyro, ev.imu.acc);
+    } else {
+      if (opt->max_frames > 0 && frames >= opt->max_frames) break;
+      if (t0_ns < 0) t0_ns = ev.t_ns;
+      if (opt->realtime) {
+        double due = t_start + (ev.t_ns - t0_ns) * 1e-9, wait = due - now_s();
+        if (wait > 0) {
+          struct timespec ts = {(time_t)wait, (long)((wait - (time_t)wait) * 1e9)};
+          nanosleep(&ts, NULL);
+        }
+      }
+      s = vf_frontend_process(fe, ev.t_ns, &ev.left, &ev.right);
+      st->stats.wall_s = now_s() - t_start;
+      ++frames;
+    }
+    if (s != VF_OK) {
+      fprintf(stderr, "\nvf_replay: %s\n", vf_frontend_last_error(fe));
+      rc = 1;
+      break;
+    }
+  }
+  st->stats.wall_s = now_s() - t_start;
+  vf_frontend_destroy(fe);
+  return rc;
+}
+
+int main(int argc, char** argv) {
+  replay_options opt;
+  if (replay_parse_args(argc, argv, &opt) != 0) return 2;
+  if (make_dir(opt.disparity_dir) != 0 || make_dir(opt.overlay_dir) != 0) return 1;
+  vf_context_config cc = vf_context_config_default();
+  cc.backend = opt.backend;
+  vf_context* ctx = NULL;
+  if (vf_context_create(&cc, &ctx) != VF_OK) {
+    fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
+    return 1;
+  }
+  vf_euroc_config ec = vf_euroc_config_default();
+  vf_euroc* reader = NULL;
+  if (vf_euroc_open(opt.sequence, &ec, ctx, &reader) != VF_OK) {
+    fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
+    vf_context_destroy(ctx);
+    return 1;
+  }
+  vf_euroc_info info;
+  vf_euroc_get_info(reader, &info);
+  vf_device_info dev;
+  vf_context_device_info(ctx, &dev);
+  printf("vf_replay: %s, %d stereo pairs, %d IMU samples, %s backend (%s)\n", opt.sequence,
+         info.stereo_pairs, info.imu_replayed, vf_backend_name(vf_context_backend(ctx)), dev.name);
+  if (info.cam_missing[0] + info.cam_missing[1] > 0) {
+    printf("vf_replay: %d + %d listed images are missing (skipped)\n", info.cam_missing[0],
+           info.cam_missing[1]);
+  }
+  replay_state st;
+  memset(&st, 0, sizeof st);
+  st.opt = &opt;
+  st.total_pairs =
+      opt.max_frames > 0 && opt.max_frames < info.stereo_pairs ? opt.max_frames : info.stereo_pairs;
+  int rc = 0;
+  if (opt.csv != NULL && (st.csv = replay_csv_open(opt.csv)) == NULL) {
+    fprintf(stderr, "vf_replay: cannot write %s\n", opt.csv);
+    rc = 1;
+  }
+  if (rc == 0 && replay_eval_open(opt.sequence, reader, &st.eval) != 0) rc = 1;
+  if (rc == 0) rc = replay(&opt, ctx, reader, &st);
+  if (!opt.quiet) fprintf(stderr, "\n");
+  replay_stats_print(&st.stats, stdout);
+  if (st.eval != NULL) replay_eval_print(st.eval, stdout);
+  if (st.failed) rc = 1;
+  if (st.csv != NULL) fclose(st.csv);
+  replay_eval_close(st.eval);
+  replay_stats_free(&st.stats);
+  free(st.last_features);
+  vf_euroc_close(reader);
+  vf_context_destroy(ctx);
+  return rc;
+}

@@ -1,0 +1,160 @@
+/* The frontend: stereo frames and IMU samples in, tracked features and a dense disparity map
+ * out through callbacks. Per frame: rectify both images, build the left pyramid, track the live
+ * features from the previous frame (seeded by the gyroscope when IMU samples cover the frame
+ * interval, or by the backend's predictions), drop those failing the forward-backward or border
+ * check, detect new corners in grid cells without a live track, run stereo matching on the
+ * rectified pair, and attach to every feature its disparity and depth. Then the callbacks run,
+ * before vf_frontend_process returns.
+ *
+ * Tracking happens in the rectified left image (a pinhole image: the gyroscope's rotation maps
+ * points exactly, and disparities are read at the tracked position); every feature record also
+ * carries the raw (distorted) pixel and the undistorted normalized coordinates of the original
+ * camera, which is what VIO backends (VINS-Fusion, OpenVINS, Kimera, Basalt) consume.
+ *
+ * Threads: a frontend is used by one thread at a time; callbacks run on that thread. */
+#ifndef VF_FRONTEND_H
+#define VF_FRONTEND_H
+
+#include <stdint.h>
+
+#include <viofront/vf_camera.h>
+#include <viofront/vf_context.h>
+#include <viofront/vf_detector.h>
+#include <viofront/vf_feature_set.h>
+#include <viofront/vf_image.h>
+#include <viofront/vf_rectify.h>
+#include <viofront/vf_stereo.h>
+#include <viofront/vf_tracker.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One observation of a track in one camera. Float fields are NaN when unknown. */
+typedef struct vf_feature {
+  uint64_t id;          /* track id, unique for the frontend's lifetime, never reused */
+  int camera;           /* 0 = left (tracked), 1 = right (the left feature's stereo match) */
+  int age;              /* frames this track has been observed in, 1 for a new feature */
+  int level;            /* pyramid level it was detected on */
+  float score;          /* detector score at detection */
+  float u, v;           /* raw (distorted) pixel of this camera */
+  float x, y;           /* undistorted normalized coordinates of this camera (X/Z, Y/Z) */
+  float vx, vy;         /* normalized velocity (1/s); 0 for a new feature */
+  float u_rect, v_rect; /* pixel in the rectified image of this camera */
+  float disparity;      /* rectified disparity in pixels (left u_rect - right u_rect) */
+  float depth_m;        /* depth along the rectified left camera's axis: f * baseline / disparity */
+  float gain, bias;     /* photometric change to the track's template: I = gain * T + bias */
+} vf_feature;
+
+/* Wall or GPU time of each stage of the frame, milliseconds. On CUDA the stages are timed with
+ * events on the frontend's stream; total_ms is the host time of vf_frontend_process. */
+typedef struct vf_stage_times {
+  double rectify_ms; /* upload of host images included */
+  double pyramid_ms, track_ms, detect_ms, stereo_ms, features_ms;
+  double total_ms;
+} vf_stage_times;
+
+typedef struct vf_feature_frame {
+  int64_t t_ns;
+  uint64_t sequence;           /* 0 for the first processed frame */
+  int count;                   /* records in `features` */
+  const vf_feature* features;  /* camera 0 records first, then camera 1 (when enabled) */
+  int tracked, detected, lost; /* this frame: tracks continued, new tracks, tracks dropped */
+  /* rectified stereo geometry: a point at depth z has disparity f * baseline_m / z */
+  double f, cx, cy, baseline_m;
+  double R1[9], R2[9]; /* row-major rotations raw camera k -> rectified camera k */
+  vf_stage_times times;
+} vf_feature_frame;
+
+typedef struct vf_disparity_frame {
+  int64_t t_ns;
+  uint64_t sequence;
+  vf_image disparity;      /* U16 of the rectified size: value / 2^VF_STEREO_SUBPIXEL_BITS pixels
+                              with sub-pixel on, whole pixels otherwise; VF_STEREO_INVALID where
+                              unknown. Host or device memory (vf_frontend_config.disparity_location);
+                              valid during the callback only. */
+  vf_image rectified_left; /* the 8-bit rectified left image the map belongs to, in the same
+                              memory as the map; valid during the callback only */
+  int fractional_bits;     /* 4 with sub-pixel on, else 0 */
+  int min_disparity, max_disparity; /* the searched range, pixels */
+  double f, cx, cy, baseline_m;
+} vf_disparity_frame;
+
+typedef void (*vf_on_features_fn)(const vf_feature_frame* frame, void* user);
+typedef void (*vf_on_disparity_fn)(const vf_disparity_frame* frame, void* user);
+
+typedef struct vf_frontend_callbacks {
+  vf_on_features_fn on_features;   /* may be NULL */
+  vf_on_disparity_fn on_disparity; /* may be NULL: then no stereo map is handed out */
+  void* user;
+} vf_frontend_callbacks;
+
+typedef struct vf_frontend_config {
+  vf_camera cam0, cam1; /* raw cameras; cam0 is the left, tracked one */
+  vf_rectify_config rectify;
+  int pyramid_levels;          /* 1..8; at least the tracker's and detector's levels */
+  vf_detector_config detector; /* width/height are set from the rectified size */
+  vf_tracker_config tracker;
+  vf_feature_set_config features; /* track policy; width, height and grid are set from the
+                                     rectified size and the detector's grid */
+  vf_stereo_config stereo;        /* width/height are set from the rectified size */
+  int stereo_enabled;             /* 0: no disparity, features get NaN disparity/depth */
+  int right_features;             /* 1: also emit a camera-1 record for features with a disparity */
+  int gyro_seeding;               /* 1: seed tracking with the gyroscope rotation when available */
+  int imu_capacity;               /* IMU samples kept */
+  int64_t imu_max_gap_ns; /* a larger gap between IMU samples disables seeding for the frame */
+  vf_memory disparity_location; /* where the disparity frame's map lives (device only on CUDA) */
+} vf_frontend_config;
+
+typedef struct vf_frontend vf_frontend;
+
+/* Default stage settings (4 levels, FAST n 10 in 32x32 cells on levels 0-2, 16/16/8/8 patches
+ * with first-observation templates, 4-path SGM with 64 disparities and sub-pixel), the feature
+ * set's defaults (400-track cap, detection below 150, 15 px apart, forward-backward check at
+ * 0.5 px), gyro seeding on, disparity in the context's memory. The
+ * cameras are vf_camera_default(): set cam0 and cam1 (e.g. from vf_euroc_camera or a config
+ * file) before vf_frontend_create. */
+VF_API vf_frontend_config vf_frontend_config_default(void);
+
+/* Reads a viofront YAML file (see config/euroc.yaml and vf_config.h) over the defaults; errors
+ * name the file, line and key. The cameras in `config` are kept unless the file gives both;
+ * has_cameras (may be NULL) tells which (0: take them from the dataset, e.g. vf_euroc_camera). */
+VF_API vf_status vf_frontend_config_load(const char* path, vf_frontend_config* config,
+                                         int* has_cameras);
+
+/* Validates everything (messages name the field), rectifies, and allocates every buffer. */
+VF_API vf_status vf_frontend_create(vf_context* ctx, const vf_frontend_config* config,
+                                    const vf_frontend_callbacks* callbacks, vf_frontend** out);
+/* Safe on NULL and after a failed create. */
+VF_API void vf_frontend_destroy(vf_frontend* frontend);
+
+/* Appends one IMU sample (gyro rad/s, acc m/s^2, body frame). Timestamps must increase
+ * strictly: VF_ERR_TIMESTAMP otherwise, the sample dropped and the frontend unchanged. */
+VF_API vf_status vf_frontend_push_imu(vf_frontend* frontend, int64_t t_ns, const double gyro[3],
+                                      const double acc[3]);
+
+/* Processes one stereo frame (8-bit raw images of the cameras' size, host or, on CUDA, device
+ * memory) and runs the callbacks. Frame timestamps must increase strictly (VF_ERR_TIMESTAMP,
+ * the frame skipped, the state unchanged). */
+VF_API vf_status vf_frontend_process(vf_frontend* frontend, int64_t t_ns, const vf_image* left,
+                                     const vf_image* right);
+
+/* Back channel, for the next frame: predicted raw left pixels of tracks (e.g. from the
+ * backend's pose prediction), used as their initial guess instead of the gyroscope's. Unknown
+ * ids are ignored; returns VF_OK. */
+VF_API vf_status vf_frontend_predict(vf_frontend* frontend, const uint64_t* ids, const float* uv,
+                                     int count);
+
+/* Back channel: the backend rejects these tracks (outliers); they are dropped now and their
+ * cells become free for new features. Unknown ids are ignored. */
+VF_API vf_status vf_frontend_reject(vf_frontend* frontend, const uint64_t* ids, int count);
+
+/* The rectification in use (f, cx, cy, baseline, R1, R2, P1, P2, Q). */
+VF_API vf_status vf_frontend_rectification(const vf_frontend* frontend,
+                                           vf_stereo_rectification* out);
+VF_API const char* vf_frontend_last_error(const vf_frontend* frontend);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

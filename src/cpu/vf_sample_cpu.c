@@ -1,0 +1,13 @@
+/* Nearest-pixel reads of a 16-bit image at points (the reference of cuda/vf_sample.cu). */
+#include "cpu/vf_sample_cpu.h"
+
+void vf_cpu_gather_u16(const uint16_t* image, size_t stride_bytes, int width, int height,
+                       const float* xy, int count, uint16_t outside, uint16_t* values) {
+  for (int i = 0; i < count; ++i) {
+    int x = vf_sample_index(xy[2 * i], width), y = vf_sample_index(xy[2 * i + 1], height);
+    values[i] = (x < 0 || y < 0)
+                    ? outside
+                    : *(const uint16_t*)((const uint8_t*)image + (size_t)y * stride_bytes +
+                                         (size_t)x * sizeof(uint16_t));
+  }
+}

@@ -1,0 +1,20 @@
+/* C ABI of cuda/vf_sample.cu (compiled in with VF_HAVE_CUDA). Returns a cudaError_t as int. */
+#ifndef VF_CUDA_SAMPLE_H
+#define VF_CUDA_SAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* values[i] = image at the nearest pixel of xy[i] or `outside`; all pointers in device memory. */
+int vf_cuda_gather_u16(const uint16_t* image, size_t stride_bytes, int width, int height,
+                       const float* xy, int count, uint16_t outside, uint16_t* values,
+                       void* stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,19 @@
+/* The frontend's configuration from a viofront YAML file (vf_config_load's sections). */
+#include "vf_frontend_internal.h"
+#include "viofront/vf_config.h"
+
+vf_status vf_frontend_config_load(const char* path, vf_frontend_config* config, int* has_cameras) {
+  VF_CHECK_ARG_NOT_NULL(NULL, path);
+  VF_CHECK_ARG_NOT_NULL(NULL, config);
+  vf_config c;
+  vf_status s = vf_config_load(path, NULL, &c);
+  if (s != VF_OK) return s;
+  vf_camera cam0 = config->cam0, cam1 = config->cam1;
+  *config = c.frontend;
+  config->cam0 = c.camera_count == 2 ? c.cameras[0] : cam0;
+  config->cam1 = c.camera_count == 2 ? c.cameras[1] : cam1;
+  if (has_cameras != NULL) *has_cameras = c.camera_count == 2;
+  config->rectify = c.rectify;
+  config->pyramid_levels = c.pyramid.levels;
+  return VF_OK;
+}

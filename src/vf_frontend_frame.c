@@ -1,0 +1,110 @@
+/* One frame of the frontend: rectify, pyramid, track (forward and backward), replenish, stereo,
+ * feature records. The order keeps the GPU busy with one stream: everything is queued in
+ * sequence and the host waits only where it needs results (tracking, detection, the feature
+ * records). */
+#include <math.h>
+#include <string.h>
+
+#include "vf_frontend_internal.h"
+#include "vf_stage_clock.h"
+
+/* The initial guesses of this frame's tracks: the gyroscope's rotation when the IMU covers the
+ * frame interval, replaced by the backend's prediction where it gave one; NULL when there is
+ * neither (the tracks start at their previous positions). */
+static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
+  const int n = vf_feature_set_count(fe->set);
+  const vf_track* tr = vf_feature_set_features(fe->set);
+  int gyro = 0;
+  if (fe->cfg.gyro_seeding && n > 0) {
+    for (int i = 0; i < n; ++i) {
+      fe->xy[2 * i] = tr[i].x;
+      fe->xy[2 * i + 1] = tr[i].y;
+    }
+    /* A failure (no coverage, an IMU gap) leaves the previous positions as guesses. */
+    vf_saved_message saved;
+    vf_thread_message_save(&saved);
+    gyro = vf_tracker_predict_gyro(fe->imu, fe->last_t_ns, t_ns, fe->R_b_c, fe->K, fe->xy, n,
+                                   fe->guess) == VF_OK;
+    if (!gyro) vf_thread_message_restore(&saved);
+  }
+  if (!gyro) {
+    for (int i = 0; i < 2 * n; ++i) fe->guess[i] = NAN;
+  }
+  int predicted = fe->prediction_count > 0;
+  vf_frontend_apply_predictions(fe);
+  return gyro || predicted ? fe->guess : NULL;
+}
+
+/* Tracking with the feature set: forward, backward check, border check, lost tracks dropped. */
+static vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
+  *lost = 0;
+  if (!fe->have_previous || vf_feature_set_count(fe->set) == 0) return VF_OK;
+  const float* guess = vf_frontend_guesses(fe, t_ns);
+  vf_track_stats st;
+  fe->frame_committed = 1;
+  vf_status s = vf_feature_set_track(fe->set, fe->tracker, fe->pyramid[!fe->cur],
+                                     fe->pyramid[fe->cur], guess, &st);
+  if (s != VF_OK) {
+    return vf_fail(&fe->err, s, "tracking: %s", vf_feature_set_last_error(fe->set));
+  }
+  *lost = st.out_of_image + st.diverged + st.residual + st.invalid + st.backward + st.border;
+  return VF_OK;
+}
+
+/* New tracks in the cells without one, when the feature set asks for detection. */
+static vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
+  *added = 0;
+  if (!vf_feature_set_needs_detection(fe->set)) return VF_OK;
+  const int cells = fe->grid.cols * fe->grid.rows;
+  vf_status s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
+  if (s == VF_OK)
+    s = vf_detector_detect(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
+  const vf_keypoint* kp = NULL;
+  int count = 0;
+  if (s == VF_OK) s = vf_detector_keypoints(fe->detector, &kp, &count);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
+  fe->frame_committed = 1;
+  s = vf_feature_set_add(fe->set, kp, count, added);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "new tracks: %s", vf_feature_set_last_error(fe->set));
+  return VF_OK;
+}
+
+vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* left,
+                                const vf_image* right, vf_stage_times* times) {
+  vf_stage_clock* clk = &fe->clock;
+  vf_stage_clock_reset(clk);
+  vf_stage_clock_mark(clk, VF_STAGE_RECTIFY);
+  vf_status s = vf_remap_apply(fe->remap[0], left, &fe->rectified[0]);
+  if (s == VF_OK) s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
+  vf_stage_clock_mark(clk, VF_STAGE_PYRAMID);
+  s = vf_pyramid_build(fe->pyramid[fe->cur], &fe->rectified[0]);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "pyramid: %s", vf_last_error_message());
+
+  int lost = 0, added = 0;
+  vf_stage_clock_mark(clk, VF_STAGE_TRACK);
+  s = vf_frontend_track_all(fe, t_ns, &lost);
+  vf_stage_clock_mark(clk, VF_STAGE_DETECT);
+  if (s == VF_OK) s = vf_frontend_replenish(fe, &added);
+  vf_stage_clock_mark(clk, VF_STAGE_STEREO);
+  if (s == VF_OK && fe->cfg.stereo_enabled) {
+    s = vf_stereo_compute(fe->stereo, &fe->rectified[0], &fe->rectified[1], &fe->disparity, NULL);
+    if (s != VF_OK) s = vf_fail(&fe->err, s, "stereo: %s", vf_stereo_last_error(fe->stereo));
+  }
+  vf_stage_clock_mark(clk, VF_STAGE_FEATURES);
+  if (s == VF_OK) s = vf_frontend_build_records(fe, t_ns);
+  vf_stage_clock_mark(clk, VF_STAGE_COUNT);
+  double ms[VF_STAGE_CLOCK_MAX_MARKS];
+  if (s == VF_OK) s = vf_stage_clock_read(clk, ms);
+  if (s != VF_OK) return s;
+  memset(times, 0, sizeof *times);
+  times->rectify_ms = ms[VF_STAGE_RECTIFY];
+  times->pyramid_ms = ms[VF_STAGE_PYRAMID];
+  times->track_ms = ms[VF_STAGE_TRACK];
+  times->detect_ms = ms[VF_STAGE_DETECT];
+  times->stereo_ms = ms[VF_STAGE_STEREO];
+  times->features_ms = ms[VF_STAGE_FEATURES];
+  fe->frame_lost = lost;
+  fe->frame_added = added;
+  return VF_OK;
+}

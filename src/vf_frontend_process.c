@@ -1,0 +1,202 @@
+/* vf_frontend_process and its inputs: argument and timestamp checks, the IMU samples, the
+ * backend's predictions and rejections, the callbacks. */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "vf_frontend_internal.h"
+
+vf_status vf_frontend_push_imu(vf_frontend* fe, int64_t t_ns, const double gyro[3],
+                               const double acc[3]) {
+  VF_CHECK_ARG_NOT_NULL(NULL, fe);
+  VF_CHECK_ARG_NOT_NULL(&fe->err, gyro);
+  VF_CHECK_ARG_NOT_NULL(&fe->err, acc);
+  vf_imu_sample smp = {t_ns, {gyro[0], gyro[1], gyro[2]}, {acc[0], acc[1], acc[2]}};
+  vf_status s = vf_imu_buffer_push(fe->imu, &smp);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "%s", vf_imu_buffer_last_error(fe->imu));
+  return VF_OK;
+}
+
+vf_status vf_frontend_predict(vf_frontend* fe, const uint64_t* ids, const float* uv, int count) {
+  VF_CHECK_ARG_NOT_NULL(NULL, fe);
+  if (count < 0) return vf_fail(&fe->err, VF_ERR_INVALID_ARG, "vf_frontend_predict: count < 0");
+  if (count == 0) return VF_OK;
+  VF_CHECK_ARG_NOT_NULL(&fe->err, ids);
+  VF_CHECK_ARG_NOT_NULL(&fe->err, uv);
+  for (int i = 0; i < count; ++i) {
+    if (!isfinite(uv[2 * i]) || !isfinite(uv[2 * i + 1])) {
+      return vf_fail(&fe->err, VF_ERR_INVALID_ARG, "vf_frontend_predict: uv[%d] is not finite", i);
+    }
+  }
+  /* Later predictions of an id replace earlier ones; at most one per live track is kept. */
+  for (int i = 0; i < count && fe->prediction_count < fe->cfg.features.max_features; ++i) {
+    int slot = fe->prediction_count;
+    for (int j = 0; j < fe->prediction_count; ++j)
+      if (fe->predictions[j].id == ids[i]) slot = j;
+    vf_frontend_prediction p = {ids[i], uv[2 * i], uv[2 * i + 1]};
+    fe->predictions[slot] = p;
+    if (slot == fe->prediction_count) fe->prediction_count++;
+  }
+  return VF_OK;
+}
+
+void vf_frontend_apply_predictions(vf_frontend* fe) {
+  const vf_stereo_rectification* rc = &fe->rect;
+  const int n = vf_feature_set_count(fe->set);
+  const vf_track* tr = vf_feature_set_features(fe->set);
+  vf_saved_message saved;
+  vf_thread_message_save(&saved);
+  for (int j = 0; j < fe->prediction_count; ++j) {
+    const vf_frontend_prediction* p = &fe->predictions[j];
+    double raw[2] = {p->u, p->v}, rect[2];
+    /* The backend predicts raw pixels; tracking runs in the rectified image. A prediction
+     * behind the camera is ignored. */
+    if (vf_rectify_point(&fe->cfg.cam0, rc->R1, rc->P1, raw, rect) != VF_OK) {
+      vf_thread_message_restore(&saved);
+      continue;
+    }
+    for (int i = 0; i < n; ++i) {
+      if (tr[i].id != p->id) continue;
+      fe->guess[2 * i] = (float)rect[0];
+      fe->guess[2 * i + 1] = (float)rect[1];
+    }
+  }
+  fe->prediction_count = 0;
+}
+
+vf_status vf_frontend_reject(vf_frontend* fe, const uint64_t* ids, int count) {
+  VF_CHECK_ARG_NOT_NULL(NULL, fe);
+  if (count < 0) return vf_fail(&fe->err, VF_ERR_INVALID_ARG, "vf_frontend_reject: count < 0");
+  if (count == 0) return VF_OK;
+  VF_CHECK_ARG_NOT_NULL(&fe->err, ids);
+  /* Safe inside a callback: the frame's records are a copy, the tracks are not walked again. */
+  vf_status s = vf_feature_set_remove(fe->set, ids, count, NULL);
+  return s == VF_OK
+             ? VF_OK
+             : vf_fail(&fe->err, s, "vf_frontend_reject: %s", vf_feature_set_last_error(fe->set));
+}
+
+static vf_status vf_frontend_check_image(vf_frontend* fe, const vf_image* img, const char* side) {
+  if (img == NULL) {
+    return vf_fail(&fe->err, VF_ERR_INVALID_ARG,
+                   "vf_frontend_process: the %s image is missing (NULL)", side);
+  }
+  vf_status s = vf_image_check(img, "vf_frontend_process");
+  if (s != VF_OK) return vf_fail_from_thread(&fe->err, s);
+  const vf_camera* cam = &fe->cfg.cam0;
+  if (img->format != VF_PIXEL_U8 || img->width != cam->width || img->height != cam->height) {
+    return vf_fail(&fe->err, VF_ERR_INVALID_ARG,
+                   "vf_frontend_process: the %s image must be 8-bit %dx%d, got %dx%d", side,
+                   cam->width, cam->height, img->width, img->height);
+  }
+  if (img->location == VF_MEMORY_DEVICE && fe->ctx->backend != VF_BACKEND_CUDA) {
+    return vf_fail(&fe->err, VF_ERR_UNSUPPORTED,
+                   "vf_frontend_process: device images need the CUDA backend");
+  }
+  return VF_OK;
+}
+
+static double vf_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* The disparity frame: the map and the rectified left image, copied to the host if asked. */
+static vf_status vf_frontend_disparity_frame(vf_frontend* fe, int64_t t_ns,
+                                             vf_disparity_frame* df) {
+  memset(df, 0, sizeof *df);
+  df->t_ns = t_ns;
+  df->sequence = fe->sequence;
+  df->disparity = fe->disparity;
+  df->rectified_left = fe->rectified[0];
+  if (fe->disparity_host.data != NULL) {
+    vf_status s = vf_image_copy(&fe->disparity, &fe->disparity_host);
+    if (s == VF_OK) s = vf_image_copy(&fe->rectified[0], &fe->rectified_host);
+    if (s != VF_OK) return vf_fail_from_thread(&fe->err, s);
+    df->disparity = fe->disparity_host;
+    df->rectified_left = fe->rectified_host;
+  }
+  df->fractional_bits = fe->cfg.stereo.subpixel ? VF_STEREO_SUBPIXEL_BITS : 0;
+  df->min_disparity = fe->cfg.stereo.min_disparity;
+  df->max_disparity = fe->cfg.stereo.min_disparity + fe->cfg.stereo.disparities - 1;
+  df->f = fe->rect.f;
+  df->cx = fe->rect.cx;
+  df->cy = fe->rect.cy;
+  df->baseline_m = fe->rect.baseline_m;
+  return VF_OK;
+}
+
+static void vf_frontend_feature_frame(const vf_frontend* fe, int64_t t_ns,
+                                      const vf_stage_times* times, vf_feature_frame* ff) {
+  memset(ff, 0, sizeof *ff);
+  ff->t_ns = t_ns;
+  ff->sequence = fe->sequence;
+  ff->count = fe->record_count;
+  ff->features = fe->records;
+  ff->tracked = vf_feature_set_count(fe->set) - fe->frame_added;
+  ff->detected = fe->frame_added;
+  ff->lost = fe->frame_lost;
+  ff->f = fe->rect.f;
+  ff->cx = fe->rect.cx;
+  ff->cy = fe->rect.cy;
+  ff->baseline_m = fe->rect.baseline_m;
+  memcpy(ff->R1, fe->rect.R1, sizeof ff->R1);
+  memcpy(ff->R2, fe->rect.R2, sizeof ff->R2);
+  ff->times = *times;
+}
+
+vf_status vf_frontend_process(vf_frontend* fe, int64_t t_ns, const vf_image* left,
+                              const vf_image* right) {
+  VF_CHECK_ARG_NOT_NULL(NULL, fe);
+  if (fe->in_callback) {
+    return vf_fail(&fe->err, VF_ERR_STATE,
+                   "vf_frontend_process: called from inside a frontend callback");
+  }
+  if (fe->have_previous && t_ns <= fe->last_t_ns) {
+    return vf_fail(&fe->err, VF_ERR_TIMESTAMP,
+                   "vf_frontend_process: frame time %lld ns does not follow %lld ns",
+                   (long long)t_ns, (long long)fe->last_t_ns);
+  }
+  vf_status s = vf_frontend_check_image(fe, left, "left");
+  if (s == VF_OK) s = vf_frontend_check_image(fe, right, "right");
+  if (s != VF_OK) return s;
+
+  double t0 = vf_now_ms();
+  vf_stage_times times;
+  fe->frame_committed = 0;
+  s = vf_frontend_run_frame(fe, t_ns, left, right, &times);
+  if (s != VF_OK && !fe->frame_committed) return s; /* nothing changed: the frame is skipped */
+  vf_disparity_frame df;
+  if (s == VF_OK && fe->cfg.stereo_enabled && fe->cb.on_disparity != NULL)
+    s = vf_frontend_disparity_frame(fe, t_ns, &df);
+  /* From here on the frame counts: its tracks live in the current pyramid. */
+  fe->cur = !fe->cur;
+  fe->have_previous = 1;
+  fe->last_t_ns = t_ns;
+  vf_imu_buffer_drop_before(fe->imu, t_ns);
+  if (s != VF_OK) {
+    fe->sequence++;
+    return s;
+  }
+  times.total_ms = vf_now_ms() - t0;
+  vf_feature_frame ff;
+  vf_frontend_feature_frame(fe, t_ns, &times, &ff);
+  fe->in_callback = 1;
+  if (fe->cb.on_features != NULL) fe->cb.on_features(&ff, fe->cb.user);
+  if (fe->cfg.stereo_enabled && fe->cb.on_disparity != NULL) fe->cb.on_disparity(&df, fe->cb.user);
+  fe->in_callback = 0;
+  fe->sequence++;
+  return VF_OK;
+}
+
+vf_status vf_frontend_rectification(const vf_frontend* fe, vf_stereo_rectification* out) {
+  VF_CHECK_ARG_NOT_NULL(NULL, fe);
+  VF_CHECK_ARG_NOT_NULL(NULL, out);
+  *out = fe->rect;
+  return VF_OK;
+}
+
+const char* vf_frontend_last_error(const vf_frontend* fe) {
+  return fe != NULL ? fe->err.message : "vf_frontend_last_error: frontend is NULL";
+}

@@ -1,0 +1,61 @@
+/* A moving textured scene for frontend tests without data files: a smooth value-noise texture
+ * viewed through EuRoC's stereo rig, cropped at an offset that moves by a few pixels a frame
+ * (left) and at a horizontal offset for the right camera. Deterministic. */
+#ifndef FRONTEND_SCENE_H
+#define FRONTEND_SCENE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <viofront/viofront.h>
+
+#include "vf_test.h"
+
+enum { SCENE_W = 1400, SCENE_H = 900, SCENE_DISPARITY = 24 };
+
+/* Value noise at several scales: blobs and edges that FAST and LK both like. */
+static inline uint8_t* scene_texture(unsigned seed) {
+  uint8_t* t = malloc((size_t)SCENE_W * SCENE_H);
+  float* acc = calloc((size_t)SCENE_W * SCENE_H, sizeof *acc);
+  if (t == NULL || acc == NULL) {
+    free(t);
+    free(acc);
+    return NULL;
+  }
+  for (int cell = 64; cell >= 4; cell /= 2) {
+    int gw = SCENE_W / cell + 2, gh = SCENE_H / cell + 2;
+    float* g = malloc(sizeof *g * (size_t)gw * gh);
+    if (g == NULL) break;
+    for (int i = 0; i < gw * gh; ++i) g[i] = (float)(vf_test_rand(&seed) % 256) / 255.0f;
+    for (int y = 0; y < SCENE_H; ++y) {
+      float fy = (float)y / cell;
+      int y0 = (int)fy;
+      float wy = fy - y0;
+      for (int x = 0; x < SCENE_W; ++x) {
+        float fx = (float)x / cell;
+        int x0 = (int)fx;
+        float wx = fx - x0;
+        float a = g[y0 * gw + x0] * (1 - wx) + g[y0 * gw + x0 + 1] * wx;
+        float b = g[(y0 + 1) * gw + x0] * (1 - wx) + g[(y0 + 1) * gw + x0 + 1] * wx;
+        acc[(size_t)y * SCENE_W + x] += (a * (1 - wy) + b * wy) * (cell >= 16 ? 1.0f : 0.6f);
+      }
+    }
+    free(g);
+  }
+  for (size_t i = 0; i < (size_t)SCENE_W * SCENE_H; ++i) {
+    float v = acc[i] * 70.0f - 40.0f;
+    t[i] = (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
+  }
+  free(acc);
+  return t;
+}
+
+/* Frame k of the left (right = 1) camera: a 752x480 crop of the texture. */
+static inline void scene_frame(const uint8_t* tex, int k, int right, vf_image* out) {
+  int ox = 40 + 2 * k + (right ? SCENE_DISPARITY : 0), oy = 30 + k;
+  for (int y = 0; y < out->height; ++y) {
+    memcpy((uint8_t*)out->data + (size_t)y * out->stride_bytes,
+           tex + (size_t)(y + oy) * SCENE_W + ox, (size_t)out->width);
+  }
+}
+
+#endif

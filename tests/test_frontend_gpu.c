@@ -1,0 +1,113 @@
+/* The frontend on CUDA against the CPU backend on the same generated scene: the first frame's
+ * detections are identical (integer stages agree bit for bit), later frames keep the same
+ * tracks at the same positions within the tracker's float tolerance, and the disparities read
+ * at them agree. Skips without a device. */
+#include <stdint.h>
+#include <viofront/viofront.h>
+
+#include "euroc_calib.h"
+#include "frontend_scene.h"
+#include "vf_test.h"
+
+enum { FRAMES = 10, MAX_REC = 4096 };
+
+typedef struct run {
+  int count[FRAMES];
+  vf_feature rec[FRAMES][MAX_REC];
+  int frames;
+} run;
+
+static void on_features(const vf_feature_frame* fr, void* user) {
+  run* r = user;
+  if (r->frames >= FRAMES) return;
+  int n = fr->count < MAX_REC ? fr->count : MAX_REC;
+  memcpy(r->rec[r->frames], fr->features, sizeof(vf_feature) * (size_t)n);
+  r->count[r->frames++] = n;
+}
+
+static void replay(vf_backend backend, const uint8_t* tex, run* r, int device_input) {
+  vf_context_config cc = vf_context_config_default();
+  cc.backend = backend;
+  vf_context* ctx = NULL;
+  CHECK_OK(vf_context_create(&cc, &ctx));
+  vf_frontend_config fc = vf_frontend_config_default();
+  fc.cam0 = euroc_camera(0);
+  fc.cam1 = euroc_camera(1);
+  vf_frontend_callbacks cb = {on_features, NULL, r};
+  vf_frontend* fe = NULL;
+  CHECK_OK(vf_frontend_create(ctx, &fc, &cb, &fe));
+  vf_image img[2], dev[2];
+  for (int k = 0; k < 2; ++k) {
+    CHECK_OK(vf_image_alloc(&img[k], 752, 480, VF_PIXEL_U8, VF_MEMORY_HOST));
+    if (device_input) CHECK_OK(vf_image_alloc(&dev[k], 752, 480, VF_PIXEL_U8, VF_MEMORY_DEVICE));
+  }
+  for (int f = 0; f < FRAMES && fe != NULL; ++f) {
+    for (int k = 0; k < 2; ++k) {
+      scene_frame(tex, f, k, &img[k]);
+      if (device_input) CHECK_OK(vf_image_copy(&img[k], &dev[k]));
+    }
+    const vf_image* in = device_input ? dev : img;
+    CHECK_OK(vf_frontend_process(fe, 1000000000LL + f * 50000000LL, &in[0], &in[1]));
+  }
+  vf_frontend_destroy(fe);
+  for (int k = 0; k < 2; ++k) {
+    vf_image_free(&img[k]);
+    if (device_input) vf_image_free(&dev[k]);
+  }
+  vf_context_destroy(ctx);
+}
+
+static const vf_feature* find(const run* r, int f, uint64_t id, int camera) {
+  for (int i = 0; i < r->count[f]; ++i)
+    if (r->rec[f][i].id == id && r->rec[f][i].camera == camera) return &r->rec[f][i];
+  return NULL;
+}
+
+static void compare(const run* a, const run* b) {
+  CHECK(a->frames == FRAMES && b->frames == FRAMES);
+  /* Frame 0: detection only, bit for bit. */
+  CHECK(a->count[0] == b->count[0]);
+  for (int i = 0; i < a->count[0] && i < b->count[0]; ++i) {
+    CHECK(a->rec[0][i].id == b->rec[0][i].id && a->rec[0][i].u_rect == b->rec[0][i].u_rect &&
+          a->rec[0][i].v_rect == b->rec[0][i].v_rect);
+  }
+  long pairs = 0, close = 0, both_disp = 0, same_disp = 0, only_one = 0;
+  for (int f = 1; f < FRAMES; ++f) {
+    for (int i = 0; i < a->count[f]; ++i) {
+      const vf_feature* p = &a->rec[f][i];
+      if (p->camera != 0) continue;
+      const vf_feature* q = find(b, f, p->id, 0);
+      if (q == NULL) {
+        ++only_one;
+        continue;
+      }
+      ++pairs;
+      close += hypotf(p->u_rect - q->u_rect, p->v_rect - q->v_rect) < 0.02f;
+      if (!isnan(p->disparity) && !isnan(q->disparity)) {
+        ++both_disp;
+        same_disp += p->disparity == q->disparity;
+      }
+    }
+  }
+  printf(
+      "tracks compared %ld (%ld in one backend only), within 0.02 px %.2f%%, same disparity "
+      "%.2f%%\n",
+      pairs, only_one, 100.0 * close / pairs, 100.0 * same_disp / both_disp);
+  CHECK(pairs > 1000);
+  CHECK(only_one <= pairs / 50);
+  CHECK(close >= pairs * 98 / 100);
+  CHECK(same_disp >= both_disp * 97 / 100);
+}
+
+int main(void) {
+  if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+  uint8_t* tex = scene_texture(5);
+  static run cpu, gpu, gpu_dev;
+  replay(VF_BACKEND_CPU, tex, &cpu, 0);
+  replay(VF_BACKEND_CUDA, tex, &gpu, 0);
+  replay(VF_BACKEND_CUDA, tex, &gpu_dev, 1);
+  compare(&cpu, &gpu);
+  compare(&cpu, &gpu_dev);
+  free(tex);
+  VF_TEST_END("test_frontend_gpu");
+}

@@ -1,0 +1,107 @@
+/* End to end on a sequence written by vf_synth (path in argv[1], made by the test fixture):
+ * read with vf_euroc, replayed through the frontend on the CPU backend (or argv[2] = "cuda"),
+ * and compared with the rendered ground truth: tracking step error (median under 0.2 px),
+ * drift and track length reported, disparity bad-3 bounded, callbacks once per frame in order,
+ * track ids never reused after a track ends. */
+#include <viofront/viofront.h>
+
+#include "replay_eval.h"
+#include "vf_test.h"
+
+enum { MAX_IDS = 1 << 16 };
+
+typedef struct sink {
+  replay_eval* eval;
+  int frames, disparity_frames;
+  int64_t last_t;
+  int order_ok, ids_ok;
+  unsigned char state[MAX_IDS]; /* 0 unseen, 1 alive, 2 ended */
+  int frame_of[MAX_IDS];
+  long features, with_depth;
+} sink;
+
+static void on_features(const vf_feature_frame* fr, void* user) {
+  sink* s = user;
+  if (fr->sequence != (uint64_t)s->frames || (s->frames > 0 && fr->t_ns <= s->last_t))
+    s->order_ok = 0;
+  for (int i = 0; i < fr->count; ++i) {
+    const vf_feature* f = &fr->features[i];
+    if (f->camera != 0) continue;
+    if (f->id >= MAX_IDS || s->state[f->id] == 2) {
+      s->ids_ok = 0;
+      continue;
+    }
+    s->state[f->id] = 1;
+    s->frame_of[f->id] = s->frames;
+    s->features++;
+    s->with_depth += !isnan(f->depth_m);
+  }
+  for (int id = 0; id < MAX_IDS; ++id)
+    if (s->state[id] == 1 && s->frame_of[id] != s->frames) s->state[id] = 2;
+  s->last_t = fr->t_ns;
+  s->frames++;
+  replay_eval_features(s->eval, fr);
+}
+
+static void on_disparity(const vf_disparity_frame* fr, void* user) {
+  sink* s = user;
+  s->disparity_frames++;
+  replay_eval_disparity(s->eval, fr);
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) VF_TEST_SKIP("usage: test_frontend_synth SEQUENCE [cpu|cuda]");
+  int cuda = argc > 2 && strcmp(argv[2], "cuda") == 0;
+  if (cuda && vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+  vf_context_config cc = vf_context_config_default();
+  cc.backend = cuda ? VF_BACKEND_CUDA : VF_BACKEND_CPU;
+  vf_context* ctx = NULL;
+  vf_euroc* reader = NULL;
+  CHECK_OK(vf_context_create(&cc, &ctx));
+  vf_euroc_config ec = vf_euroc_config_default();
+  CHECK_OK(vf_euroc_open(argv[1], &ec, ctx, &reader));
+  if (reader == NULL) VF_TEST_END("test_frontend_synth");
+  static sink s;
+  s.order_ok = s.ids_ok = 1;
+  CHECK(replay_eval_open(argv[1], reader, &s.eval) == 0 && s.eval != NULL);
+  vf_frontend_config fc = vf_frontend_config_default();
+  CHECK_OK(vf_euroc_camera(reader, 0, &fc.cam0));
+  CHECK_OK(vf_euroc_camera(reader, 1, &fc.cam1));
+  fc.disparity_location = VF_MEMORY_HOST;
+  vf_frontend_callbacks cb = {on_features, on_disparity, &s};
+  vf_frontend* fe = NULL;
+  CHECK_OK(vf_frontend_create(ctx, &fc, &cb, &fe));
+  vf_euroc_info info;
+  CHECK_OK(vf_euroc_get_info(reader, &info));
+  for (;;) {
+    vf_euroc_event ev;
+    CHECK_OK(vf_euroc_next(reader, &ev));
+    if (ev.type == VF_EUROC_END || fe == NULL) break;
+    if (ev.type == VF_EUROC_IMU) {
+      CHECK_OK(vf_frontend_push_imu(fe, ev.t_ns, ev.imu.gyro, ev.imu.acc));
+    } else {
+      CHECK_OK(vf_frontend_process(fe, ev.t_ns, &ev.left, &ev.right));
+    }
+  }
+  replay_eval_summary r;
+  replay_eval_get(s.eval, &r);
+  replay_eval_print(s.eval, stdout);
+  printf("frames %d, features per frame %.1f, %.1f%% with depth\n", s.frames,
+         (double)s.features / (s.frames ? s.frames : 1),
+         100.0 * s.with_depth / (s.features ? s.features : 1));
+  CHECK(s.frames == info.stereo_pairs && s.disparity_frames == s.frames);
+  CHECK(s.order_ok);
+  CHECK(s.ids_ok);
+  CHECK(s.features >= 150L * s.frames);
+  CHECK(s.with_depth >= s.features * 9 / 10);
+  CHECK(r.step.observations > 1000);
+  CHECK(r.step.median_px < 0.2);
+  CHECK(r.drift.median_px < 1.0);
+  CHECK(r.disparity_frames == s.frames);
+  CHECK(r.bad3 < 0.10 && r.density > 0.85);
+  vf_frontend_destroy(fe);
+  replay_eval_close(s.eval);
+  vf_euroc_close(reader);
+  vf_context_destroy(ctx);
+  VF_TEST_END("test_frontend_synth");
+}

@@ -1,0 +1,102 @@
+/* Thread safety as docs/threads.md documents it: two contexts, each with its own frontend,
+ * used at the same time from two threads give exactly what each gives alone; the per-thread
+ * last-error message stays with its thread. With "cuda" as argument the contexts are CUDA ones
+ * (skips without a device). */
+#include <pthread.h>
+#include <stdint.h>
+#include <viofront/viofront.h>
+
+#include "euroc_calib.h"
+#include "frontend_scene.h"
+#include "vf_test.h"
+
+enum { FRAMES = 6, MAX_REC = 2048 };
+
+typedef struct job {
+  const uint8_t* tex;
+  vf_backend backend;
+  int counts[FRAMES];
+  float u[FRAMES][MAX_REC];
+  int frames;
+  vf_status status;
+  int error_stayed; /* the thread's own error message survived the other thread's work */
+} job;
+
+static void on_features(const vf_feature_frame* fr, void* user) {
+  job* j = user;
+  if (j->frames >= FRAMES) return;
+  j->counts[j->frames] = fr->count;
+  for (int i = 0; i < fr->count && i < MAX_REC; ++i) j->u[j->frames][i] = fr->features[i].u;
+  j->frames++;
+}
+
+static void* run(void* arg) {
+  job* j = arg;
+  vf_context_config cc = vf_context_config_default();
+  cc.backend = j->backend;
+  cc.cpu_threads = 2;
+  vf_context* ctx = NULL;
+  vf_frontend* fe = NULL;
+  vf_frontend_config fc = vf_frontend_config_default();
+  fc.cam0 = euroc_camera(0);
+  fc.cam1 = euroc_camera(1);
+  fc.stereo_enabled = 0; /* the tracking path is what shares state, if anything does */
+  vf_frontend_callbacks cb = {on_features, NULL, j};
+  vf_image l = {0}, r = {0};
+  j->status = vf_context_create(&cc, &ctx);
+  if (j->status == VF_OK) j->status = vf_frontend_create(ctx, &fc, &cb, &fe);
+  if (j->status == VF_OK) j->status = vf_image_alloc(&l, 752, 480, VF_PIXEL_U8, VF_MEMORY_HOST);
+  if (j->status == VF_OK) j->status = vf_image_alloc(&r, 752, 480, VF_PIXEL_U8, VF_MEMORY_HOST);
+  /* A failure of this thread's own, whose message must still be there at the end. */
+  vf_frontend_process(fe, 5, &l, NULL);
+  char mine[256];
+  snprintf(mine, sizeof mine, "%s", vf_last_error_message());
+  for (int k = 0; j->status == VF_OK && k < FRAMES; ++k) {
+    scene_frame(j->tex, k, 0, &l);
+    scene_frame(j->tex, k, 1, &r);
+    j->status = vf_frontend_process(fe, 1000 + k, &l, &r);
+  }
+  j->error_stayed = strcmp(mine, vf_last_error_message()) == 0 && strstr(mine, "right") != NULL;
+  vf_image_free(&l);
+  vf_image_free(&r);
+  vf_frontend_destroy(fe);
+  vf_context_destroy(ctx);
+  return NULL;
+}
+
+static int same(const job* a, const job* b) {
+  if (a->frames != FRAMES || b->frames != FRAMES) return 0;
+  for (int k = 0; k < FRAMES; ++k) {
+    if (a->counts[k] != b->counts[k]) return 0;
+    int n = a->counts[k] < MAX_REC ? a->counts[k] : MAX_REC;
+    if (memcmp(a->u[k], b->u[k], sizeof(float) * (size_t)n) != 0) return 0;
+  }
+  return 1;
+}
+
+int main(int argc, char** argv) {
+  vf_backend backend = VF_BACKEND_CPU;
+  if (argc > 1 && strcmp(argv[1], "cuda") == 0) {
+    if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+    backend = VF_BACKEND_CUDA;
+  }
+  uint8_t* tex = scene_texture(21);
+  static job alone, a, b;
+  alone.tex = a.tex = b.tex = tex;
+  alone.backend = a.backend = b.backend = backend;
+  run(&alone);
+  CHECK_OK(alone.status);
+  pthread_t ta, tb;
+  CHECK(pthread_create(&ta, NULL, run, &a) == 0);
+  CHECK(pthread_create(&tb, NULL, run, &b) == 0);
+  pthread_join(ta, NULL);
+  pthread_join(tb, NULL);
+  CHECK_OK(a.status);
+  CHECK_OK(b.status);
+  CHECK(same(&alone, &a));
+  CHECK(same(&alone, &b));
+  CHECK(alone.error_stayed && a.error_stayed && b.error_stayed);
+  printf("%d frames on two threads at once, identical to one thread alone\n", FRAMES);
+  free(tex);
+  VF_TEST_END("test_threads");
+}
