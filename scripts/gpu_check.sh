@@ -31,7 +31,7 @@ gpu_rc=$?
 grep -E "Test +#|tests passed|checks" "$out/ctest_gpu.log"
 [ $gpu_rc -eq 0 ] || tail -60 "$out/ctest_gpu.log"
 
-"$build/examples/vf_bench" --backend cuda --json "$out/bench_cuda.json" "$@" 2>"$out/bench_cuda.txt"
+"$build/examples/vf_bench" --backend cuda --data "${VF_DATA_DIR:-$PWD/.gpu/data}" --json "$out/bench_cuda.json" "$@" 2>"$out/bench_cuda.txt"
 bench_rc=$?
 # The CPU backend is the reference, not the product: a few runs suffice (later options win).
 # VF_CPU_BENCH=0 skips it (the CPU stereo rows take minutes).
