@@ -43,6 +43,7 @@ else
 fi
 # The main job on the GPU: a synthetic sequence replayed with its ground-truth evaluation.
 seq="$build/sequences/synth_gpu"
+mkdir -p "$(dirname "$seq")"
 "$build/examples/vf_synth" --out "$seq" --frames "${VF_GPU_REPLAY_FRAMES:-200}" --seed 1 \
   >"$out/synth.txt" 2>&1 &&
   "$build/examples/vf_replay" "$seq" --backend cuda --quiet >"$out/replay_cuda.txt" 2>&1

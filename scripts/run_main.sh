@@ -12,6 +12,7 @@ export PATH="$PATH:/usr/local/cuda/bin"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVF_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 seq=build/sequences/synth_room
+mkdir -p "$(dirname "$seq")"
 build/examples/vf_synth --out "$seq" --frames "$frames" --seed 1
 build/examples/vf_replay "$seq" --csv build/features.csv --overlay 10,$((frames / 2)) \
   --overlay-dir build/overlays "$@"

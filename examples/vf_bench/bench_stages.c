@@ -1,12 +1,15 @@
 /* The list of stage benchmarks vf_bench knows; --stage picks one, default all. */
 #include "bench.h"
 
+/* One entry per line (clang-format off) so that branches adding stages merge cleanly. */
+/* clang-format off */
 const bench_stage bench_stages[] = {
-    {"pyramid", bench_pyramid},   {"frontend", bench_frontend},
-    {"stereo", bench_stereo},     {"detector", bench_detector},
-    {"stereo", bench_stereo},     {"detector", bench_detector},
-    {"remap", bench_remap},       {NULL, NULL},
-    {"pyramid", bench_pyramid},   {"stereo", bench_stereo},
-    {"detector", bench_detector}, {"remap", bench_remap},
-    {"tracker", bench_tracker},   {NULL, NULL},
+    {"pyramid", bench_pyramid},
+    {"remap", bench_remap},
+    {"detector", bench_detector},
+    {"tracker", bench_tracker},
+    {"stereo", bench_stereo},
+    {"frontend", bench_frontend},
+    {NULL, NULL},
 };
+/* clang-format on */
