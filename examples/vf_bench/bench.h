@@ -57,8 +57,6 @@ int bench_pyramid(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_frontend(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_stereo(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_detector(vf_context* ctx, const bench_options* opt, bench_out* out);
-int bench_stereo(vf_context* ctx, const bench_options* opt, bench_out* out);
-int bench_detector(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_remap(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_tracker(vf_context* ctx, const bench_options* opt, bench_out* out);
 
