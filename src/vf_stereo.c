@@ -24,10 +24,10 @@ struct vf_stereo {
   vf_stereo_alt* alt; /* ZNCC_FASTDT, CENSUS_FASTDT, CYCLOPS2 */
   void* block;        /* every buffer, one allocation (device memory on CUDA) */
   /* CPU backend */
-  uint64_t* census_l;
-  uint64_t* census_r;
+  uint8_t* census_l;
+  uint8_t* census_r;
   uint16_t* sum;
-  int16_t* right_k;
+  void* scratch;
   uint16_t* pre_median;
 #ifdef VF_HAVE_CUDA
   /* CUDA backend: pipeline buffers, then staging for host images (w-byte rows) */
@@ -43,20 +43,20 @@ static size_t vf_round128(size_t v) { return (v + 127) & ~(size_t)127; }
 
 static vf_status vf_stereo_alloc_cpu(vf_stereo* s) {
   size_t px = (size_t)s->p.width * s->p.height;
-  size_t census = vf_round128(px * sizeof(uint64_t));
+  size_t census = vf_round128(px * VF_CPU_CENSUS_BYTES);
   size_t sum = vf_round128(px * (size_t)s->p.disparities * sizeof(uint16_t));
-  size_t right = vf_round128(px * sizeof(int16_t));
-  size_t total = 2 * census + sum + right + vf_round128(px * sizeof(uint16_t));
+  size_t scratch = vf_round128(vf_cpu_sgm_scratch_bytes(&s->p, s->ctx->cpu_threads));
+  size_t total = 2 * census + sum + scratch + vf_round128(px * sizeof(uint16_t));
   s->block = aligned_alloc(128, total);
   if (s->block == NULL) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_create: %zu bytes of host memory", total);
   }
   uint8_t* b = s->block;
-  s->census_l = (uint64_t*)b;
-  s->census_r = (uint64_t*)(b + census);
+  s->census_l = b;
+  s->census_r = b + census;
   s->sum = (uint16_t*)(b + 2 * census);
-  s->right_k = (int16_t*)(b + 2 * census + sum);
-  s->pre_median = (uint16_t*)(b + 2 * census + sum + right);
+  s->scratch = b + 2 * census + sum;
+  s->pre_median = (uint16_t*)(b + 2 * census + sum + scratch);
   return VF_OK;
 }
 
@@ -193,8 +193,8 @@ static vf_status vf_stereo_compute_cpu(vf_stereo* s, const vf_image* l, const vf
                 threads);
   vf_cpu_census(r->data, r->stride_bytes, p->width, p->height, p->census_full, s->census_r,
                 threads);
-  vf_cpu_sgm_aggregate(p, l->data, l->stride_bytes, s->census_l, s->census_r, s->sum, threads);
-  vf_cpu_sgm_select(p, s->sum, s->right_k, s->pre_median, threads);
+  vf_cpu_sgm(p, l->data, l->stride_bytes, s->census_l, s->census_r, s->sum, s->scratch,
+             s->pre_median, threads);
   if (p->median) {
     vf_cpu_median3(s->pre_median, p->width, p->height, out->data, out->stride_bytes, threads);
   } else {
