@@ -156,10 +156,11 @@ static void vf_disparity_cpu(vf_stereo_alt* s, const vf_alt_pair* p, uint16_t* d
     vf_cpu_zncc_costs(p, s->radius, s->sums, s->vars, s->sums + px, s->vars + px, s->volume,
                       c->fastdt.pack8, s->scratch, threads);
   } else {
-    uint64_t* census = s->census;
+    uint8_t* census = (uint8_t*)s->census;
     vf_cpu_census(p->left, p->left_stride, w, h, c->census_full, census, threads);
-    vf_cpu_census(p->right, p->right_stride, w, h, c->census_full, census + px, threads);
-    vf_cpu_census_costs(p, census, census + px,
+    vf_cpu_census(p->right, p->right_stride, w, h, c->census_full,
+                  census + px * VF_CPU_CENSUS_BYTES, threads);
+    vf_cpu_census_costs(p, census, census + px * VF_CPU_CENSUS_BYTES,
                         c->census_full ? VF_CENSUS_FULL_BITS : VF_CENSUS_CS_BITS, s->volume,
                         c->fastdt.pack8, threads);
   }

@@ -1,6 +1,6 @@
 /* CPU census matching cost for FastDT: the Hamming distance of the 9x7 census words (made by the
- * SGM census, src/cpu/vf_census_cpu.c) as cost codes around zero (vf_census_cost16); a match
- * outside the right image is neutral, as for ZNCC. */
+ * SGM census, src/cpu/vf_census_cpu.c, byte planes) as cost codes around zero (vf_census_cost16); a
+ * match outside the right image is neutral, as for ZNCC. */
 #include <stdint.h>
 
 #include "vf_parallel.h"
@@ -8,7 +8,7 @@
 
 typedef struct vf_census_cost_job {
   const vf_alt_pair* p;
-  const uint64_t *census_l, *census_r;
+  const uint8_t *census_l, *census_r;
   int bits;
   void* volume;
   int pack8;
@@ -16,22 +16,29 @@ typedef struct vf_census_cost_job {
 
 static void vf_census_cost_rows(int begin, int end, void* arg) {
   const vf_census_cost_job* j = arg;
-  const int w = j->p->width, nd = j->p->disparities;
+  const int w = j->p->width, nd = j->p->disparities, planes = (j->bits + 7) / 8;
   for (int y = begin; y < end; ++y) {
-    const uint64_t* cl = j->census_l + (size_t)y * w;
-    const uint64_t* cr = j->census_r + (size_t)y * w;
+    /* Byte planes: census bit i of pixel x is bit i % 8 of row[(i / 8) * w + x]. */
+    const uint8_t* cl = j->census_l + (size_t)y * planes * w;
+    const uint8_t* cr = j->census_r + (size_t)y * planes * w;
     for (int x = 0; x < w; ++x) {
       const size_t base = ((size_t)y * w + x) * nd;
       for (int d = 0; d < nd; ++d) {
         uint32_t code = VF_COST_ZERO;
-        if (x - d >= 0) code = vf_census_cost16(__builtin_popcountll(cl[x] ^ cr[x - d]), j->bits);
+        if (x - d >= 0) {
+          int hamming = 0;
+          for (int pl = 0; pl < planes; ++pl)
+            hamming +=
+                __builtin_popcount((unsigned)(cl[(size_t)pl * w + x] ^ cr[(size_t)pl * w + x - d]));
+          code = vf_census_cost16(hamming, j->bits);
+        }
         vf_cost_store(j->volume, j->pack8, base + d, code);
       }
     }
   }
 }
 
-void vf_cpu_census_costs(const vf_alt_pair* p, const uint64_t* census_l, const uint64_t* census_r,
+void vf_cpu_census_costs(const vf_alt_pair* p, const uint8_t* census_l, const uint8_t* census_r,
                          int bits, void* volume, int pack8, int threads) {
   vf_census_cost_job job = {p, census_l, census_r, bits, volume, pack8};
   vf_parallel_for(p->height, threads, vf_census_cost_rows, &job);

@@ -21,8 +21,9 @@ void vf_cpu_zncc_costs(const vf_alt_pair* p, int radius, const uint16_t* sum_l,
                        const uint32_t* var_l, const uint16_t* sum_r, const uint32_t* var_r,
                        void* volume, int pack8, uint32_t* scratch, int threads);
 
-/* Census cost codes from the 9x7 census words of both images (w*h each, `bits` = 31 or 62). */
-void vf_cpu_census_costs(const vf_alt_pair* p, const uint64_t* census_l, const uint64_t* census_r,
+/* Census cost codes from the 9x7 census byte planes of both images (vf_cpu_census layout,
+ * `bits` = 31 or 62). */
+void vf_cpu_census_costs(const vf_alt_pair* p, const uint8_t* census_l, const uint8_t* census_r,
                          int bits, void* volume, int pack8, int threads);
 
 /* FastDT: passes left->right and right->left, top->bottom in place, bottom->top fused with
