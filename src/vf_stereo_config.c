@@ -25,7 +25,7 @@ vf_stereo_config vf_stereo_config_default(void) {
   c.subpixel = 1;
   c.median = 1;
   c.hsgm.levels = 3;
-  c.hsgm.window = 5;
+  c.hsgm.window = 7;
   c.hsgm.margin = 2;
   vf_stereo_alt_defaults(&c.zncc, &c.fastdt, &c.cyclops);
   return c;

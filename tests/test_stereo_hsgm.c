@@ -90,7 +90,8 @@ static void random_dots(vf_stereo_method method, int paths, int levels, int d, i
   const int dmax = d2 > 0 ? d + 7 : d;
   long wrong = 0, invalid = 0, n = 0, occluded = 0;
   for (int y = VF_CENSUS_RY; y < h - VF_CENSUS_RY; ++y) {
-    if (d2 > 0 && y >= h / 2 - VF_CENSUS_RY && y < h / 2 + VF_CENSUS_RY) continue;
+    /* Two disparities: the jump's occlusion leaves a hole around row h/2 in SGM's map as well. */
+    if (d2 > 0 && y >= h / 2 - 8 && y < h / 2 + 8) continue;
     const int want = d2 > 0 && y >= h / 2 ? d + 7 : d;
     for (int x = 10; x < w - VF_CENSUS_RX; ++x) {
       const uint16_t v = fx_at16(&out, x, y);
@@ -108,9 +109,8 @@ static void random_dots(vf_stereo_method method, int paths, int levels, int d, i
       d2 > 0 ? " and (lower half) d+7" : "", wrong, invalid, n, occluded,
       (d - 10) * (h - 2 * VF_CENSUS_RY));
   CHECK(wrong == 0);
-  /* At two disparities the left-right check also drops pixels around the jump's occlusion
-   * (SGM's map has the same hole). */
-  CHECK(d2 == 0 ? invalid == 0 : invalid <= n / 50);
+  /* Two disparities: a few pixels by the jump's occluded columns fail the left-right check. */
+  CHECK(invalid <= (d2 > 0 ? n / 200 : 0));
   if (d2 == 0) CHECK(occluded >= (long)(0.9 * (d - 10) * (h - 2 * VF_CENSUS_RY)));
   vf_image_free(&l);
   vf_image_free(&r);

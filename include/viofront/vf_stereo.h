@@ -125,7 +125,7 @@ typedef struct vf_stereo vf_stereo;
  * uniqueness 0.95, LR check 1 px, sub-pixel and median on. */
 VF_API vf_stereo_config vf_stereo_config_default(void);
 /* The defaults of one method: SGM as above; HSGM: the same with 8 paths and hsgm levels 3, window
- * 5, margin 2 (vf_stereo_config_default has these hsgm fields too); ZNCC_FASTDT: 5x5 window, FastDT
+ * 7, margin 2 (vf_stereo_config_default has these hsgm fields too); ZNCC_FASTDT: 5x5 window, FastDT
  * sigma_s 20, sigma_r 15, 8-bit storage, no median; CENSUS_FASTDT: CS census, the same FastDT;
  * CYCLOPS2: MNS 5x5, kernel and disparity step 1, shared-memory rows, median on. Sub-pixel, LR
  * check, uniqueness off for all but SGM. */
