@@ -1,5 +1,6 @@
 // CUDA hierarchical SGM: buffer layout and the launch sequence on the context's stream: the
-// pyramid of both images, then from the coarsest level to the finest census, per-pixel ranges
+// pyramid of both images, then from the coarsest level to the finest census (ZNCC + SGM: the
+// ZNCC cost volume of cuda/vf_zncc.cu instead, one level), per-pixel ranges
 // (cuda/vf_hsgm_ranges.cu), all paths in one launch (cuda/vf_hsgm_paths.cu) and the selection
 // (cuda/vf_hsgm_select.cu), whose map feeds the next level's ranges; then the 3x3 median.
 #include <cuda_runtime.h>
@@ -8,6 +9,7 @@
 #include "../src/vf_cuda_api.h"
 #include "../src/vf_cuda_hsgm.h"
 #include "../src/vf_cuda_stereo.h"
+#include "../src/vf_cuda_stereo_alt.h"
 
 namespace {
 
@@ -40,6 +42,16 @@ size_t vf_hsgm_carve(const vf_hsgm_params* hp, uint8_t* base, vf_cuda_hsgm_buffe
   b->map[0] = reinterpret_cast<uint16_t*>(take(coarse));
   b->map[1] = reinterpret_cast<uint16_t*>(take(coarse));
   b->pre_median = reinterpret_cast<uint16_t*>(take(px * 2));
+  b->zncc_sums = NULL;
+  b->zncc_vars = b->zncc_sat = NULL;
+  b->zncc_volume = NULL;
+  if (hp->zncc) {
+    const size_t sat = (size_t)(p->width + 1) * (size_t)(p->height + 1);
+    b->zncc_sums = reinterpret_cast<uint16_t*>(take(2 * px * 2));
+    b->zncc_vars = reinterpret_cast<uint32_t*>(take(2 * px * 4));
+    if (hp->zncc_integral) b->zncc_sat = reinterpret_cast<uint32_t*>(take(4 * sat * 4));
+    b->zncc_volume = reinterpret_cast<uint16_t*>(take(px * (size_t)p->disparities * 2));
+  }
   return at;
 }
 
@@ -85,14 +97,25 @@ extern "C" int vf_cuda_hsgm_compute(const vf_hsgm_params* hp, const vf_cuda_hsgm
   int cw = 0, ch = 0;
   for (int l = hp->levels - 1; l >= 0 && rc == 0; --l) {
     const vf_sgm_params p = vf_hsgm_level(hp, l);
-    rc = vf_cuda_census(&p, il[l], ls[l], ir[l], rs[l], b->census_l, b->census_r, stream);
+    if (hp->zncc) {
+      const vf_alt_pair pair = {left,    left_stride, right,        right_stride,
+                                p.width, p.height,    p.disparities};
+      rc = vf_cuda_zncc_window_sums(&pair, hp->zncc_radius, hp->zncc_integral, b->zncc_sat,
+                                    b->zncc_sums, b->zncc_vars, stream);
+      if (rc == 0) {
+        rc = vf_cuda_zncc_costs(&pair, hp->zncc_radius, b->zncc_sums, b->zncc_vars, b->zncc_volume,
+                                0, stream);
+      }
+    } else {
+      rc = vf_cuda_census(&p, il[l], ls[l], ir[l], rs[l], b->census_l, b->census_r, stream);
+    }
     if (rc == 0) {
       rc = vf_cuda_hsgm_ranges(&p, coarse, cw, ch, hp->radius, hp->margin, b->range, b->offset,
                                stream);
     }
     if (rc == 0) {
-      rc = vf_cuda_hsgm_paths(&p, b->census_l, b->census_r, il[l], ls[l], b->range, b->offset,
-                              b->volumes, b->plane, stream);
+      rc = vf_cuda_hsgm_paths(&p, b->census_l, b->census_r, b->zncc_volume, il[l], ls[l], b->range,
+                              b->offset, b->volumes, b->plane, stream);
     }
     if (rc != 0) break;
     if (l > 0) {

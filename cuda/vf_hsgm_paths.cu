@@ -6,7 +6,8 @@
 // (the ranges of neighbours differ, so they do not line up in registers). The warp loads the
 // range, offset and census word of 32 steps at once (one per lane) and hands them round with
 // shuffles; the right census of the next step is loaded while this one is aggregated. Each
-// pixel's costs go to its cells of the path's dynamic cube. Equal to src/cpu/vf_hsgm_paths_cpu.c.
+// pixel's costs go to its cells of the path's dynamic cube. ZNCC + SGM reads its matching costs
+// from the ZNCC cost volume instead (SRC below). Equal to src/cpu/vf_hsgm_paths_cpu.c.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -17,6 +18,9 @@
 namespace {
 
 constexpr int kWarps = 4;
+
+// The matching cost: census words of 32 or 64 bits, or ZNCC cost codes.
+enum cost_source { kCensusCs = 0, kCensusFull = 1, kZncc = 2 };
 
 // What one step needs, as lane t of a batch loaded it.
 template <typename CT>
@@ -44,32 +48,55 @@ struct walk_ctx {
   int dx, dy;
   const uint8_t* left;
   size_t left_stride;
+  const uint16_t* zncc;
 };
 
-// This lane's right census word for the first 32 disparities of step m's range.
-template <typename CT>
+// This lane's source of the matching cost for the first 32 disparities of step m's range: the
+// right census word, or the ZNCC code.
+template <int SRC, typename CT>
 __device__ __forceinline__ CT first_right(const walk_ctx& c, const CT* __restrict__ cr,
                                           const step_meta<CT>& m, int lane) {
   if (m.y < 0 || m.y >= c.p.height || lane >= vf_hsgm_range_n(m.range)) return 0;
-  const int xr = m.x - c.p.min_disparity - vf_hsgm_range_lo(m.range) - lane;
+  const int k = vf_hsgm_range_lo(m.range) + lane;
+  if (SRC == kZncc) {
+    return __ldg(c.zncc + ((size_t)m.y * c.p.width + m.x) * c.p.disparities + k);
+  }
+  const int xr = m.x - c.p.min_disparity - k;
   return xr >= 0 ? __ldg(cr + (size_t)m.y * c.p.width + xr) : (CT)0;
 }
 
-template <bool FULL>
-__global__ void __launch_bounds__(kWarps * 32)
-    vf_hsgm_paths_kernel(vf_sgm_params p, vf_sgm::walk_table t,
-                         const typename vf_sgm::census_word<FULL>::type* __restrict__ cl,
-                         const typename vf_sgm::census_word<FULL>::type* __restrict__ cr,
-                         const uint8_t* __restrict__ left, size_t left_stride,
-                         const uint32_t* __restrict__ range, const uint32_t* __restrict__ offset,
-                         uint8_t* volumes, size_t plane) {
-  typedef typename vf_sgm::census_word<FULL>::type CT;
+// The matching cost at disparity index k of pixel m; `first`: what first_right loaded for it.
+template <int SRC, typename CT>
+__device__ __forceinline__ int matching_cost(const walk_ctx& c, const CT* __restrict__ rrow,
+                                             const step_meta<CT>& m, int k, bool use_first,
+                                             CT first) {
+  if (SRC == kZncc) {
+    const uint32_t code =
+        use_first ? (uint32_t)first
+                  : __ldg(c.zncc + ((size_t)m.y * c.p.width + m.x) * c.p.disparities + k);
+    return vf_zncc_sgm_cost(code);
+  }
+  const int xr = m.x - c.p.min_disparity - k;
+  if (xr < 0) return c.p.max_cost;
+  return (int)vf_sgm::popc(m.census ^ (use_first ? first : __ldg(rrow + xr)));
+}
+
+template <int SRC>
+__global__ void __launch_bounds__(kWarps * 32) vf_hsgm_paths_kernel(
+    vf_sgm_params p, vf_sgm::walk_table t,
+    const typename vf_sgm::census_word<SRC == kCensusFull>::type* __restrict__ cl,
+    const typename vf_sgm::census_word<SRC == kCensusFull>::type* __restrict__ cr,
+    const uint16_t* __restrict__ zncc, const uint8_t* __restrict__ left, size_t left_stride,
+    const uint32_t* __restrict__ range, const uint32_t* __restrict__ offset, uint8_t* volumes,
+    size_t plane) {
+  typedef typename vf_sgm::census_word<SRC == kCensusFull>::type CT;
   __shared__ uint8_t s_costs[kWarps][2][256];
   const int i = vf_sgm::walk_entry(t);
   walk_ctx c;
   c.p = p;
   c.left = left;
   c.left_stride = left_stride;
+  c.zncc = zncc;
   vf_sgm_direction(t.path[i], &c.dx, &c.dy);
   const int w = p.width, h = p.height;
   int walks, steps;
@@ -95,7 +122,7 @@ __global__ void __launch_bounds__(kWarps * 32)
       const size_t at = (size_t)mine.y * w + mine.x;
       mine.range = __ldg(range + at);
       mine.offset = __ldg(offset + at);
-      mine.census = __ldg(cl + at);
+      if (SRC != kZncc) mine.census = __ldg(cl + at);
       if (p.adaptive_p2 && !vf_sgm_path_start(c.dx, c.dy, w, h, mine.x, mine.y)) {
         mine.p2 = vf_sgm_p2(p.p1, p.p2, 1, __ldg(left + (size_t)mine.y * left_stride + mine.x),
                             __ldg(left + (size_t)(mine.y - c.dy) * left_stride + mine.x - c.dx));
@@ -103,14 +130,14 @@ __global__ void __launch_bounds__(kWarps * 32)
     }
     const int count = min(32, steps - t0);
     step_meta<CT> m = meta_of(mine, 0);
-    CT r0 = first_right(c, cr, m, lane);
+    CT r0 = first_right<SRC>(c, cr, m, lane);
     for (int j = 0; j < count; ++j) {
       if (m.y < 0 || m.y >= h) return;  // past the end of a shorter walk: the whole warp
       step_meta<CT> next = m;
       CT r0_next = 0;
       if (j + 1 < count) {
         next = meta_of(mine, j + 1);
-        r0_next = first_right(c, cr, next, lane);
+        r0_next = first_right<SRC>(c, cr, next, lane);
       }
       const bool start = vf_sgm_path_start(c.dx, c.dy, w, h, m.x, m.y);
       const int lo = vf_hsgm_range_lo(m.range), n = vf_hsgm_range_n(m.range);
@@ -120,9 +147,7 @@ __global__ void __launch_bounds__(kWarps * 32)
       for (int q0 = 0; q0 < n; q0 += 32) {
         const int q = q0 + lane, k = lo + q;
         if (q < n) {
-          const int xr = m.x - p.min_disparity - k;
-          const CT rw = q0 == 0 ? r0 : (xr >= 0 ? __ldg(rrow + xr) : (CT)0);
-          const int cost = xr >= 0 ? (int)vf_sgm::popc(m.census ^ rw) : p.max_cost;
+          const int cost = matching_cost<SRC>(c, rrow, m, k, q0 == 0, r0);
           const int v = start ? cost : vf_hsgm_step(cost, k, prev, plo, pn, (int)pmin, p.p1, m.p2);
           cur[k] = (uint8_t)v;
           out[q] = (uint8_t)v;
@@ -142,28 +167,34 @@ __global__ void __launch_bounds__(kWarps * 32)
   }
 }
 
-template <bool FULL>
+template <int SRC>
 int vf_launch(const vf_sgm_params* p, const void* census_l, const void* census_r,
-              const uint8_t* left, size_t left_stride, const uint32_t* range,
+              const uint16_t* zncc, const uint8_t* left, size_t left_stride, const uint32_t* range,
               const uint32_t* offset, uint8_t* volumes, size_t plane, cudaStream_t stream) {
-  typedef typename vf_sgm::census_word<FULL>::type CT;
+  typedef typename vf_sgm::census_word<SRC == kCensusFull>::type CT;
   vf_sgm::walk_table t;
   const int blocks = vf_sgm::make_walk_table(p, kWarps, &t);
-  vf_hsgm_paths_kernel<FULL>
-      <<<blocks, kWarps * 32, 0, stream>>>(*p, t, (const CT*)census_l, (const CT*)census_r, left,
-                                           left_stride, range, offset, volumes, plane);
+  vf_hsgm_paths_kernel<SRC>
+      <<<blocks, kWarps * 32, 0, stream>>>(*p, t, (const CT*)census_l, (const CT*)census_r, zncc,
+                                           left, left_stride, range, offset, volumes, plane);
   return (int)cudaGetLastError();
 }
 
 }  // namespace
 
 extern "C" int vf_cuda_hsgm_paths(const vf_sgm_params* p, const void* census_l,
-                                  const void* census_r, const uint8_t* left, size_t left_stride,
-                                  const uint32_t* range, const uint32_t* offset, uint8_t* volumes,
-                                  size_t plane, void* stream) {
+                                  const void* census_r, const uint16_t* zncc, const uint8_t* left,
+                                  size_t left_stride, const uint32_t* range, const uint32_t* offset,
+                                  uint8_t* volumes, size_t plane, void* stream) {
   cudaStream_t s = (cudaStream_t)stream;
-  return p->census_full ? vf_launch<true>(p, census_l, census_r, left, left_stride, range, offset,
-                                          volumes, plane, s)
-                        : vf_launch<false>(p, census_l, census_r, left, left_stride, range, offset,
-                                           volumes, plane, s);
+  if (zncc != NULL) {
+    return vf_launch<kZncc>(p, census_l, census_r, zncc, left, left_stride, range, offset, volumes,
+                            plane, s);
+  }
+  if (p->census_full) {
+    return vf_launch<kCensusFull>(p, census_l, census_r, zncc, left, left_stride, range, offset,
+                                  volumes, plane, s);
+  }
+  return vf_launch<kCensusCs>(p, census_l, census_r, zncc, left, left_stride, range, offset,
+                              volumes, plane, s);
 }

@@ -24,6 +24,11 @@ typedef struct vf_cuda_hsgm_buffers {
   size_t plane;
   uint16_t* map[2];     /* the coarser levels' disparities (ping-pong), (w/2)*(h/2) */
   uint16_t* pre_median; /* w*h */
+  /* ZNCC + SGM: window terms (left then right), summed-area tables, the cost volume */
+  uint16_t* zncc_sums;
+  uint32_t* zncc_vars;
+  uint32_t* zncc_sat;
+  uint16_t* zncc_volume; /* w*h*D 16-bit codes */
 } vf_cuda_hsgm_buffers;
 
 size_t vf_cuda_hsgm_buffer_bytes(const vf_hsgm_params* hp);
@@ -39,9 +44,11 @@ int vf_cuda_hsgm_compute(const vf_hsgm_params* hp, const vf_cuda_hsgm_buffers* b
 /* Stages of one level p (vf_hsgm_level), launched by vf_cuda_hsgm_compute. */
 int vf_cuda_hsgm_ranges(const vf_sgm_params* p, const uint16_t* coarse, int cw, int ch, int radius,
                         int margin, uint32_t* range, uint32_t* offset, void* stream);
+/* zncc: NULL for the census cost, else the ZNCC + SGM cost codes (w*h*D). */
 int vf_cuda_hsgm_paths(const vf_sgm_params* p, const void* census_l, const void* census_r,
-                       const uint8_t* left, size_t left_stride, const uint32_t* range,
-                       const uint32_t* offset, uint8_t* volumes, size_t plane, void* stream);
+                       const uint16_t* zncc, const uint8_t* left, size_t left_stride,
+                       const uint32_t* range, const uint32_t* offset, uint8_t* volumes,
+                       size_t plane, void* stream);
 int vf_cuda_hsgm_select(const vf_sgm_params* p, const uint32_t* range, const uint32_t* offset,
                         const uint8_t* volumes, size_t plane, uint16_t* out16, size_t out16_stride,
                         float* outf, size_t outf_stride, void* stream);

@@ -7,6 +7,7 @@
 
 #include "cpu/vf_cpu_stages.h"
 #include "cpu/vf_hsgm_cpu.h"
+#include "cpu/vf_stereo_alt_cpu.h"
 #include "cpu/vf_stereo_cpu.h"
 #include "vf_context_internal.h"
 #ifdef VF_HAVE_CUDA
@@ -27,6 +28,12 @@ struct vf_hsgm {
   uint32_t* right_best;
   uint16_t* map[2];
   uint16_t* pre_median;
+  /* ZNCC + SGM: window terms of both images, summed-area tables, scratch and the cost volume */
+  uint16_t* zncc_sums;
+  uint32_t* zncc_vars;
+  uint32_t* zncc_sat;
+  uint32_t* zncc_scratch;
+  uint16_t* zncc_volume;
 #ifdef VF_HAVE_CUDA
   vf_cuda_hsgm_buffers bufs;
 #endif
@@ -59,6 +66,14 @@ static size_t vf_hsgm_carve_cpu(vf_hsgm* h, uint8_t* base) {
   VF_TAKE(h->map[0], coarse);
   VF_TAKE(h->map[1], coarse);
   VF_TAKE(h->pre_median, px * sizeof(uint16_t));
+  if (h->hp.zncc) {
+    const size_t sat = (size_t)(p->width + 1) * (size_t)(p->height + 1);
+    VF_TAKE(h->zncc_sums, 2 * px * sizeof(uint16_t));
+    VF_TAKE(h->zncc_vars, 2 * px * sizeof(uint32_t));
+    VF_TAKE(h->zncc_sat, h->hp.zncc_integral ? 2 * sat * sizeof(uint32_t) : 0);
+    VF_TAKE(h->zncc_scratch, (size_t)h->ctx->cpu_threads * p->disparities * p->width * 4);
+    VF_TAKE(h->zncc_volume, px * (size_t)p->disparities * sizeof(uint16_t));
+  }
 #undef VF_TAKE
   return at;
 }
@@ -103,6 +118,21 @@ void vf_hsgm_destroy(vf_hsgm* h) {
   free(h);
 }
 
+/* ZNCC + SGM: the ZNCC cost volume of the full-resolution pair (16-bit codes). */
+static void vf_hsgm_zncc_cpu(vf_hsgm* h, const uint8_t* left, size_t left_stride,
+                             const uint8_t* right, size_t right_stride) {
+  const vf_hsgm_params* hp = &h->hp;
+  const int w = hp->sgm.width, ht = hp->sgm.height, threads = h->ctx->cpu_threads;
+  const size_t px = (size_t)w * ht;
+  const vf_alt_pair pair = {left, left_stride, right, right_stride, w, ht, hp->sgm.disparities};
+  vf_cpu_zncc_window_sums(left, left_stride, w, ht, hp->zncc_radius, hp->zncc_integral, h->zncc_sat,
+                          h->zncc_sums, h->zncc_vars, threads);
+  vf_cpu_zncc_window_sums(right, right_stride, w, ht, hp->zncc_radius, hp->zncc_integral,
+                          h->zncc_sat, h->zncc_sums + px, h->zncc_vars + px, threads);
+  vf_cpu_zncc_costs(&pair, hp->zncc_radius, h->zncc_sums, h->zncc_vars, h->zncc_sums + px,
+                    h->zncc_vars + px, h->zncc_volume, 0, h->zncc_scratch, threads);
+}
+
 static void vf_hsgm_run_cpu(vf_hsgm* h, const uint8_t* left, size_t left_stride,
                             const uint8_t* right, size_t right_stride, uint16_t* out16,
                             size_t out16_stride) {
@@ -126,11 +156,15 @@ static void vf_hsgm_run_cpu(vf_hsgm* h, const uint8_t* left, size_t left_stride,
   for (int l = hp->levels - 1; l >= 0; --l) {
     const vf_sgm_params p = vf_hsgm_level(hp, l);
     uint16_t* map = l > 0 ? h->map[l & 1] : h->pre_median;
-    vf_cpu_census(il[l], stride[l], p.width, p.height, p.census_full, h->census_l, threads);
-    vf_cpu_census(ir[l], rstride[l], p.width, p.height, p.census_full, h->census_r, threads);
+    if (hp->zncc) {
+      vf_hsgm_zncc_cpu(h, left, left_stride, right, right_stride);
+    } else {
+      vf_cpu_census(il[l], stride[l], p.width, p.height, p.census_full, h->census_l, threads);
+      vf_cpu_census(ir[l], rstride[l], p.width, p.height, p.census_full, h->census_r, threads);
+    }
     vf_cpu_hsgm_ranges(&p, coarse, cw, ch, hp->radius, hp->margin, &h->ranges, threads);
-    vf_cpu_hsgm_aggregate(&p, il[l], stride[l], h->census_l, h->census_r, &h->ranges, h->sum,
-                          threads);
+    vf_cpu_hsgm_aggregate(&p, il[l], stride[l], h->census_l, h->census_r, h->zncc_volume,
+                          &h->ranges, h->sum, threads);
     vf_cpu_hsgm_select(&p, &h->ranges, h->sum, h->right_best, map, threads);
     coarse = map;
     cw = p.width;

@@ -1,10 +1,10 @@
-/* Hierarchical SGM as an internal stage of vf_stereo (method VF_STEREO_HSGM, and SGM with 16
- * paths on the CPU backend, which is HSGM with one level): full-range SGM on the coarsest level
- * of a 2x2 pyramid, then on every finer level a per-pixel disparity range from the min / max of
- * the coarser result in a window (full range where it has no valid disparity), a dynamic cost
- * cube that holds each pixel's range only, 2..16 aggregation paths and the left-right check
- * (Fu, "Dense matching GPU implementation", Stuttgart; rules in src/vf_hsgm_rules.h). Buffers in
- * the context's memory, allocated at create time. */
+/* Hierarchical SGM as an internal stage of vf_stereo (method VF_STEREO_HSGM; SGM with 16 paths
+ * on the CPU backend, which is HSGM with one level; ZNCC + SGM, one level with the ZNCC cost):
+ * full-range SGM on the coarsest level of a 2x2 pyramid, then on every finer level a per-pixel
+ * disparity range from the min / max of the coarser result in a window (full range where it has no
+ * valid disparity), a dynamic cost cube that holds each pixel's range only, 2..16 aggregation paths
+ * and the left-right check (Fu, "Dense matching GPU implementation", Stuttgart; rules in
+ * src/vf_hsgm_rules.h). Buffers in the context's memory, allocated at create time. */
 #ifndef VF_HSGM_H
 #define VF_HSGM_H
 

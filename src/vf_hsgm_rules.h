@@ -19,7 +19,22 @@ typedef struct vf_hsgm_params {
   int levels; /* 1..VF_HSGM_MAX_LEVELS; 1 = plain SGM over the full range */
   int radius; /* half side of the window of the coarser map the range is taken from */
   int margin; /* pixels added below and above the upscaled range */
+  /* ZNCC + SGM (one level, min_disparity 0): the matching cost from the ZNCC cost volume of
+   * src/vf_stereo_alt_common.h instead of the census. */
+  int zncc;
+  int zncc_radius;   /* ZNCC window half side */
+  int zncc_integral; /* window sums from summed-area tables */
 } vf_hsgm_params;
+
+/* ZNCC + SGM: a 16-bit ZNCC cost code u = 32768 + round(-ZNCC 2^14) as an SGM matching cost from
+ * 0 (ZNCC 1) to VF_ZNCC_SGM_MAX_COST (ZNCC -1), rounded half up; an uninformative window (code
+ * 32768) costs the middle. */
+#define VF_ZNCC_SGM_MAX_COST 63
+VF_HD int vf_zncc_sgm_cost(uint32_t code) {
+  int s = (int)code - 16384;
+  s = s < 0 ? 0 : s > 32768 ? 32768 : s;
+  return (s * VF_ZNCC_SGM_MAX_COST + 16384) >> 15;
+}
 
 /* The settings of level l (0 = full resolution): size w >> l by h >> l (the 2x2 pyramid rounds
  * down), disparities min >> l .. (min + D) >> l, whole pixels and no median but at level 0. */

@@ -1,7 +1,7 @@
 /* vf_stereo: argument checks, buffers allocated at create time, dispatch to the CPU reference
- * (src/cpu/vf_*_cpu.c) or the CUDA pipeline (cuda/vf_sgm_*.cu); hierarchical SGM (and SGM with
- * 16 paths on the CPU) runs through the vf_hsgm stage (src/vf_hsgm.h), the other methods through
- * the vf_stereo_alt stage (src/vf_stereo_alt.h). */
+ * (src/cpu/vf_*_cpu.c) or the CUDA pipeline (cuda/vf_sgm_*.cu); hierarchical SGM, ZNCC + SGM and
+ * SGM with 16 paths on the CPU run through the vf_hsgm stage (src/vf_hsgm.h), the other methods
+ * through the vf_stereo_alt stage (src/vf_stereo_alt.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,7 +24,7 @@ struct vf_stereo {
   vf_context* ctx;
   vf_sgm_params p;    /* methods other than SGM: only the size is set */
   vf_stereo_alt* alt; /* ZNCC_FASTDT, CENSUS_FASTDT, CYCLOPS2 */
-  vf_hsgm* hsgm;      /* HSGM; SGM with 16 paths on the CPU backend */
+  vf_hsgm* hsgm;      /* HSGM, ZNCC_SGM; SGM with 16 paths on the CPU backend */
   void* block;        /* every buffer, one allocation (device memory on CUDA) */
   /* CPU backend */
   uint64_t* census_l;
@@ -122,7 +122,7 @@ vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_s
   vf_hsgm_params hp;
   memset(&hp, 0, sizeof hp);
   vf_status st = VF_OK;
-  if (config->method == VF_STEREO_HSGM) {
+  if (config->method == VF_STEREO_HSGM || config->method == VF_STEREO_ZNCC_SGM) {
     st = vf_hsgm_params_from_config(config, &hp, "vf_stereo_create");
   } else if (!vf_stereo_is_alt(config->method)) {
     st = vf_stereo_params_from_config(config, &hp.sgm, "vf_stereo_create");
@@ -136,7 +136,7 @@ vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_s
   if (vf_stereo_is_alt(config->method)) {
     st = vf_stereo_create_alt(s, config);
   } else {
-    if (config->method == VF_STEREO_HSGM ||
+    if (config->method == VF_STEREO_HSGM || config->method == VF_STEREO_ZNCC_SGM ||
         (hp.sgm.paths == 16 && ctx->backend == VF_BACKEND_CPU)) {
       st = vf_hsgm_create(ctx, &hp, &s->hsgm);
     }

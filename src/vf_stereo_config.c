@@ -39,6 +39,14 @@ vf_stereo_config vf_stereo_config_default_for(vf_stereo_method method) {
     c.paths = 8;
     return c;
   }
+  if (method == VF_STEREO_ZNCC_SGM) {
+    /* The ZNCC cost spans 0..63, twice the CS census: lower penalties (chosen on Cones). */
+    c.method = method;
+    c.zncc.window = 3;
+    c.p1 = 7;
+    c.p2 = 60;
+    return c;
+  }
   /* The other methods have no sub-pixel, left-right or uniqueness stage (vf_stereo.h). */
   c.method = method;
   c.subpixel = 0;
@@ -52,7 +60,8 @@ static int vf_is_flag(int v) { return v == 0 || v == 1; }
 
 vf_status vf_stereo_params_from_config(const vf_stereo_config* c, vf_sgm_params* p,
                                        const char* what) {
-  if (c->method != VF_STEREO_SGM && c->method != VF_STEREO_HSGM) {
+  if (c->method != VF_STEREO_SGM && c->method != VF_STEREO_HSGM &&
+      c->method != VF_STEREO_ZNCC_SGM) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: method %d is unknown", what, (int)c->method);
   }
   if (c->width <= 0 || c->height <= 0 || c->width > 4096 || c->height > 4096) {

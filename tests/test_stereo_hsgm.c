@@ -1,8 +1,8 @@
-/* vf_stereo's hierarchical SGM and SGM with 16 paths on the CPU: HSGM with one level (and with
- * ranges that the margin widens to the full range) gives SGM's map bit for bit over the flag
- * combinations; known answers for random dots at constant and at two disparities and for a
+/* vf_stereo's hierarchical SGM, SGM with 16 paths and ZNCC + SGM on the CPU: HSGM with one level
+ * (and with ranges that the margin widens to the full range) gives SGM's map bit for bit over the
+ * flag combinations; known answers for random dots at constant and at two disparities and for a
  * slanted plane (sub-pixel), with the occluded band flagged by the left-right check; bad
- * HSGM parameters refused naming the field. */
+ * parameters refused naming the field. */
 #include <stdint.h>
 #include <viofront/viofront.h>
 
@@ -11,6 +11,10 @@
 #include "vf_test.h"
 
 static vf_context* ctx;
+
+static const char* vf_test_method_name(vf_stereo_method m) {
+  return m == VF_STEREO_HSGM ? "HSGM" : m == VF_STEREO_ZNCC_SGM ? "ZNCC + SGM" : "SGM";
+}
 
 static vf_status run(const vf_stereo_config* c, const vf_image* l, const vf_image* r, vf_image* out,
                      vf_image* outf) {
@@ -105,9 +109,8 @@ static void random_dots(vf_stereo_method method, int paths, int levels, int d, i
   printf(
       "%s paths %d levels %d, dots at %d%s: %ld wrong, %ld invalid of %ld; %ld of %d occluded "
       "invalid\n",
-      method == VF_STEREO_HSGM ? "HSGM" : "SGM", paths, levels, d,
-      d2 > 0 ? " and (lower half) d+7" : "", wrong, invalid, n, occluded,
-      (d - 10) * (h - 2 * VF_CENSUS_RY));
+      vf_test_method_name(method), paths, levels, d, d2 > 0 ? " and (lower half) d+7" : "", wrong,
+      invalid, n, occluded, (d - 10) * (h - 2 * VF_CENSUS_RY));
   CHECK(wrong == 0);
   /* Two disparities: a few pixels by the jump's occluded columns fail the left-right check. */
   CHECK(invalid <= (d2 > 0 ? n / 200 : 0));
@@ -122,8 +125,8 @@ static void slanted_plane(vf_stereo_method method, int paths, int levels) {
   c.paths = paths;
   c.hsgm.levels = levels;
   char label[48];
-  snprintf(label, sizeof label, "%s paths %d levels %d", method == VF_STEREO_HSGM ? "HSGM" : "SGM",
-           paths, levels);
+  snprintf(label, sizeof label, "%s paths %d levels %d", vf_test_method_name(method), paths,
+           levels);
   fx_check_plane(ctx, c, label);
 }
 
@@ -150,6 +153,24 @@ static void bad_config(void) {
   BAD(p2, 240, VF_ERR_INVALID_ARG, "p2");
   BAD(uniqueness, 0.0f, VF_ERR_INVALID_ARG, "uniqueness");
 #undef BAD
+  /* ZNCC + SGM: its window, its cost range (P2 <= 192), disparities from 0. */
+  vf_stereo_config z = vf_stereo_config_default_for(VF_STEREO_ZNCC_SGM);
+  CHECK(z.method == VF_STEREO_ZNCC_SGM && z.zncc.window == 3 && z.subpixel == 1);
+  z.zncc.window = 4;
+  CHECK_FAILS(vf_stereo_create(ctx, &z, &s), VF_ERR_INVALID_ARG);
+  CHECK(strstr(vf_last_error_message(), "zncc.window") != NULL);
+  z = vf_stereo_config_default_for(VF_STEREO_ZNCC_SGM);
+  z.p2 = 200;
+  CHECK_FAILS(vf_stereo_create(ctx, &z, &s), VF_ERR_INVALID_ARG);
+  CHECK(strstr(vf_last_error_message(), "p2") != NULL);
+  z.p2 = 192;
+  z.min_disparity = 4;
+  CHECK_FAILS(vf_stereo_create(ctx, &z, &s), VF_ERR_UNSUPPORTED);
+  CHECK(strstr(vf_last_error_message(), "min_disparity") != NULL);
+  z.min_disparity = 0;
+  z.zncc.sums = (vf_zncc_sums)7;
+  CHECK_FAILS(vf_stereo_create(ctx, &z, &s), VF_ERR_INVALID_ARG);
+  CHECK(strstr(vf_last_error_message(), "zncc.sums") != NULL);
   vf_stereo_config c = vf_stereo_config_default_for(VF_STEREO_HSGM);
   CHECK(c.method == VF_STEREO_HSGM && c.paths == 8 && c.hsgm.levels == 3);
   c.min_disparity = 8;
@@ -173,6 +194,10 @@ int main(void) {
   slanted_plane(VF_STEREO_SGM, 16, 1);
   slanted_plane(VF_STEREO_HSGM, 8, 3);
   slanted_plane(VF_STEREO_HSGM, 16, 3);
+  random_dots(VF_STEREO_ZNCC_SGM, 4, 1, 23, 0);
+  random_dots(VF_STEREO_ZNCC_SGM, 16, 1, 12, 1);
+  slanted_plane(VF_STEREO_ZNCC_SGM, 4, 1);
+  slanted_plane(VF_STEREO_ZNCC_SGM, 8, 1);
   vf_context_destroy(ctx);
   VF_TEST_END("test_stereo_hsgm");
 }

@@ -1,9 +1,10 @@
-/* GPU hierarchical SGM and SGM with 16 paths equal the CPU reference bit for bit: every level
- * count, path count (2..16), census type and disparity count, window and margin, sub-pixel,
- * left-right check, median, adaptive P2, uniqueness and min_disparity in varied combinations, odd
- * image sizes (the pyramid rounds down), host and device images with padded strides, and the
- * real pairs of ../shared/data. SGM with 16 paths runs CUDA's SGM kernels against the CPU's HSGM
- * engine with one level. Skips without a device. */
+/* GPU hierarchical SGM, SGM with 16 paths and ZNCC + SGM equal the CPU reference bit for bit:
+ * every level count, path count (2..16), census type (ZNCC: window and window sums) and
+ * disparity count, window and margin, sub-pixel, left-right check, median, adaptive P2,
+ * uniqueness and min_disparity in varied combinations, odd image sizes (the pyramid rounds down),
+ * host and device images with padded strides, and the real pairs of ../shared/data. SGM with 16
+ * paths runs CUDA's SGM kernels against the CPU's HSGM engine with one level. Skips without a
+ * device. */
 #include <stdint.h>
 #include <viofront/viofront.h>
 
@@ -15,13 +16,20 @@ static vf_context* cpu_ctx;
 static vf_context* gpu_ctx;
 
 static void describe(const vf_stereo_config* c, char* what, size_t size) {
+  const int zncc = c->method == VF_STEREO_ZNCC_SGM;
   snprintf(what, size,
            "%s %dx%d paths %d %s D%d min %d L%d win %d mar %d sub %d lr %d med %d adapt %d "
            "uniq %.2f",
-           c->method == VF_STEREO_HSGM ? "HSGM" : "SGM", c->width, c->height, c->paths,
-           c->census == VF_CENSUS_FULL_9X7 ? "full" : "CS", c->disparities, c->min_disparity,
-           c->method == VF_STEREO_HSGM ? c->hsgm.levels : 1, c->hsgm.window, c->hsgm.margin,
-           c->subpixel, c->lr_check, c->median, c->adaptive_p2, (double)c->uniqueness);
+           c->method == VF_STEREO_HSGM ? "HSGM"
+           : zncc                      ? "ZNCC+SGM"
+                                       : "SGM",
+           c->width, c->height, c->paths,
+           zncc ? (c->zncc.sums == VF_ZNCC_SUMS_INTEGRAL ? "SAT" : "sums")
+           : c->census == VF_CENSUS_FULL_9X7 ? "full"
+                                             : "CS",
+           c->disparities, c->min_disparity, c->method == VF_STEREO_HSGM ? c->hsgm.levels : 1,
+           zncc ? c->zncc.window : c->hsgm.window, c->hsgm.margin, c->subpixel, c->lr_check,
+           c->median, c->adaptive_p2, (double)c->uniqueness);
 }
 
 static void synthetic(vf_stereo_method method, int count) {
@@ -31,6 +39,8 @@ static void synthetic(vf_stereo_method method, int count) {
   for (int i = 0; i < count; ++i) {
     vf_stereo_config c = vf_stereo_config_default_for(method);
     c.paths = method == VF_STEREO_SGM ? 16 : paths[i % 4];
+    c.zncc.window = 3 + 2 * (i % 7);
+    c.zncc.sums = (vf_zncc_sums)(i % 3);
     c.census = (i / 2) % 2 ? VF_CENSUS_FULL_9X7 : VF_CENSUS_CS_9X7;
     c.disparities = disp[(i / 3) % 3];
     c.hsgm.levels = 1 + i % 4;
@@ -40,11 +50,15 @@ static void synthetic(vf_stereo_method method, int count) {
     c.lr_check = (i >> 1) & 1 || i % 5 == 0;
     c.median = (i >> 2) & 1;
     c.adaptive_p2 = i % 3 == 0;
-    c.min_disparity = method == VF_STEREO_HSGM ? (i % 3) * (1 << (c.hsgm.levels - 1)) : i % 7;
+    c.min_disparity = method == VF_STEREO_HSGM  ? (i % 3) * (1 << (c.hsgm.levels - 1))
+                      : method == VF_STEREO_SGM ? i % 7
+                                                : 0;
     c.uniqueness = uniq[i % 3];
     c.lr_max_diff = i % 2;
     c.p1 = 7 + i % 5;
-    c.p2 = c.census == VF_CENSUS_FULL_9X7 ? 150 : 200;
+    c.p2 = method == VF_STEREO_ZNCC_SGM     ? 40 + 10 * (i % 14)
+           : c.census == VF_CENSUS_FULL_9X7 ? 150
+                                            : 200;
     c.width = c.min_disparity + c.disparities + 37 + 2 * i;
     c.height = 23 + i;
     vf_image l, r;
@@ -82,11 +96,13 @@ static void real_pairs(void) {
     vf_image l, r;
     const char* name;
     if (!stereo_real_pair(i, &l, &r, &name)) continue;
-    for (int k = 0; k < 4; ++k) {
-      vf_stereo_config c = vf_stereo_config_default_for(k == 3 ? VF_STEREO_SGM : VF_STEREO_HSGM);
+    for (int k = 0; k < 5; ++k) {
+      vf_stereo_config c = vf_stereo_config_default_for(k == 3   ? VF_STEREO_SGM
+                                                        : k == 4 ? VF_STEREO_ZNCC_SGM
+                                                                 : VF_STEREO_HSGM);
       c.width = l.width;
       c.height = l.height;
-      c.paths = k == 0 ? 8 : 16;
+      c.paths = k == 0 ? 8 : k == 4 ? 4 : 16;
       c.disparities = k == 2 ? 128 : 64;
       c.census = k == 2 ? VF_CENSUS_FULL_9X7 : VF_CENSUS_CS_9X7;
       char what[200];
@@ -108,6 +124,7 @@ int main(void) {
   CHECK_OK(vf_context_create(&cc, &gpu_ctx));
   synthetic(VF_STEREO_SGM, 12);
   synthetic(VF_STEREO_HSGM, 32);
+  synthetic(VF_STEREO_ZNCC_SGM, 14);
   plane();
   real_pairs();
   vf_context_destroy(gpu_ctx);

@@ -1,6 +1,7 @@
 /* vf_bench: hierarchical SGM (3 levels, window 7, margin 2; 8 and 16 paths) and SGM with 16
  * paths beside SGM with 8, all with the SGM defaults (CS census, P1 10, P2 120, uniqueness
- * 0.95, LR check, sub-pixel, median), on the real pairs of --data: Middlebury Cones (450x375) and
+ * 0.95, LR check, sub-pixel, median), and ZNCC + SGM with its defaults (3x3, 4 paths, P1 7,
+ * P2 60), on the real pairs of --data: Middlebury Cones (450x375) and
  * a raw EuRoC pair (752x480), 64 disparities. HSGM's work depends on the scene (its ranges widen
  * at occlusions and where the coarser level found nothing), so the real pairs are the measure;
  * without --data, and for 1280x720 with 128 disparities (GPU only), a textured pair shifted by a
@@ -18,7 +19,8 @@ typedef struct hsgm_row {
 static const hsgm_row hsgm_rows[] = {{"sgm8", VF_STEREO_SGM, 8},
                                      {"sgm16", VF_STEREO_SGM, 16},
                                      {"hsgm8", VF_STEREO_HSGM, 8},
-                                     {"hsgm16", VF_STEREO_HSGM, 16}};
+                                     {"hsgm16", VF_STEREO_HSGM, 16},
+                                     {"zncc3+sgm4", VF_STEREO_ZNCC_SGM, 4}};
 
 /* Reads data/rel_left and data/rel_right (8-bit grey); 0 when absent or unreadable. */
 static int read_pair(const bench_options* opt, const char* rel_left, const char* rel_right,

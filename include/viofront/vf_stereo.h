@@ -24,11 +24,12 @@ extern "C" {
 #define VF_STEREO_SUBPIXEL_BITS 4
 
 typedef enum vf_stereo_method {
-  VF_STEREO_SGM = 0,      /* semi-global matching */
-  VF_STEREO_ZNCC_FASTDT,  /* ZNCC cost (zig-zag), FastDT aggregation, winner takes all */
-  VF_STEREO_CYCLOPS2,     /* Cyclops2 scan-line search (MD, RMA or MNS weight function) */
-  VF_STEREO_HSGM,         /* hierarchical SGM over a pyramid, per-pixel disparity ranges */
-  VF_STEREO_CENSUS_FASTDT /* census 9x7 Hamming cost, FastDT aggregation, winner takes all */
+  VF_STEREO_SGM = 0,       /* semi-global matching */
+  VF_STEREO_ZNCC_FASTDT,   /* ZNCC cost (zig-zag), FastDT aggregation, winner takes all */
+  VF_STEREO_CYCLOPS2,      /* Cyclops2 scan-line search (MD, RMA or MNS weight function) */
+  VF_STEREO_HSGM,          /* hierarchical SGM over a pyramid, per-pixel disparity ranges */
+  VF_STEREO_CENSUS_FASTDT, /* census 9x7 Hamming cost, FastDT aggregation, winner takes all */
+  VF_STEREO_ZNCC_SGM       /* ZNCC cost (as ZNCC_FASTDT), semi-global aggregation as SGM */
 } vf_stereo_method;
 
 typedef enum vf_census_type {
@@ -92,11 +93,13 @@ typedef struct vf_hsgm_config {
   int margin; /* disparities added on each side of the upscaled range, 0..64 */
 } vf_hsgm_config;
 
-/* Fields by method. SGM: all but hsgm, zncc, fastdt, cyclops; HSGM: the same and hsgm. ZNCC_FASTDT:
- * zncc, fastdt; CENSUS_FASTDT: census, fastdt; CYCLOPS2: cyclops. These three give whole-pixel
- * disparities from min_disparity 0 and have no left-right or uniqueness check: they need subpixel
- * 0, lr_check 0 and uniqueness 1 (vf_stereo_config_default_for sets them), and take any number of
- * disparities, 1..256 (Cyclops2: up to the width, a full scan line). median applies to all. */
+/* Fields by method. SGM: all but hsgm, zncc, fastdt, cyclops; HSGM: the same and hsgm; ZNCC_SGM:
+ * SGM's but census, and zncc (one level; min_disparity 0; its cost spans 0..63, so p1, p2 <= 192).
+ * ZNCC_FASTDT: zncc, fastdt; CENSUS_FASTDT: census, fastdt; CYCLOPS2: cyclops. These three give
+ * whole-pixel disparities from min_disparity 0 and have no left-right or uniqueness check: they
+ * need subpixel 0, lr_check 0 and uniqueness 1 (vf_stereo_config_default_for sets them), and take
+ * any number of disparities, 1..256 (Cyclops2: up to the width, a full scan line). median applies
+ * to all. */
 typedef struct vf_stereo_config {
   vf_stereo_method method;
   int width; /* image size, up to 4096x4096; width >= min_disparity + disparities */
@@ -125,10 +128,10 @@ typedef struct vf_stereo vf_stereo;
  * uniqueness 0.95, LR check 1 px, sub-pixel and median on. */
 VF_API vf_stereo_config vf_stereo_config_default(void);
 /* The defaults of one method: SGM as above; HSGM: the same with 8 paths and hsgm levels 3, window
- * 7, margin 2 (vf_stereo_config_default has these hsgm fields too); ZNCC_FASTDT: 5x5 window, FastDT
- * sigma_s 20, sigma_r 15, 8-bit storage, no median; CENSUS_FASTDT: CS census, the same FastDT;
- * CYCLOPS2: MNS 5x5, kernel and disparity step 1, shared-memory rows, median on. Sub-pixel, LR
- * check, uniqueness off for all but SGM. */
+ * 7, margin 2 (vf_stereo_config_default has these hsgm fields too); ZNCC_SGM: SGM's with the ZNCC
+ * 3x3 window, P1 7, P2 60; ZNCC_FASTDT: 5x5 window, FastDT sigma_s 20, sigma_r 15, 8-bit storage,
+ * no median; CENSUS_FASTDT: CS census, the same FastDT; CYCLOPS2: MNS 5x5, kernel and disparity
+ * step 1, shared-memory rows, median on. Sub-pixel, LR check, uniqueness off for the last three. */
 VF_API vf_stereo_config vf_stereo_config_default_for(vf_stereo_method method);
 VF_API vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_stereo** out);
 VF_API void vf_stereo_destroy(vf_stereo* stereo);

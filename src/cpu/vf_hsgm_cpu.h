@@ -21,9 +21,11 @@ void vf_cpu_hsgm_ranges(const vf_sgm_params* p, const uint16_t* coarse, int cw, 
                         int margin, const vf_hsgm_ranges* r, int threads);
 
 /* Sum over p->paths paths of the aggregated costs of every pixel over its range, into the cube
- * `sum` (layout of vf_hsgm_ranges). left: the level's left image (adaptive P2). */
+ * `sum` (layout of vf_hsgm_ranges). left: the level's left image (adaptive P2). The matching
+ * cost: the Hamming distance of the census words, or where zncc is not NULL vf_zncc_sgm_cost of
+ * its codes (w*h*D, disparity fastest; ZNCC + SGM). */
 void vf_cpu_hsgm_aggregate(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
-                           const uint64_t* census_l, const uint64_t* census_r,
+                           const uint64_t* census_l, const uint64_t* census_r, const uint16_t* zncc,
                            const vf_hsgm_ranges* r, uint16_t* sum, int threads);
 
 /* Winner takes all over each pixel's range with the uniqueness ratio, the left-right check

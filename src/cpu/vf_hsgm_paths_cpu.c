@@ -1,6 +1,7 @@
 /* CPU aggregation of hierarchical SGM over per-pixel disparity ranges (src/vf_hsgm_rules.h):
  * every path direction of src/vf_stereo_rules.h (2, 4, 8 or 16 paths) walked as the CUDA kernels
  * walk it, each pixel's aggregated costs over its own range added into the dynamic cost cube.
+ * The matching cost: census Hamming distance, or (ZNCC + SGM) the ZNCC cost codes.
  * With full ranges this is SGM (Hirschmueller 2008, eq. 13), 16 paths included. Paths run one
  * after another; the walks of one path, which share no pixel, run in parallel. */
 #include <string.h>
@@ -13,6 +14,7 @@ typedef struct vf_walk_job {
   const uint8_t* left;
   size_t left_stride;
   const uint64_t *cl, *cr;
+  const uint16_t* zncc;
   const vf_hsgm_ranges* r;
   uint16_t* sum;
   int dx, dy, steps;
@@ -41,13 +43,16 @@ static void vf_walks(int begin, int end, void* arg) {
         p2 = vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, j->left[(size_t)y * j->left_stride + x],
                        j->left[(size_t)(y - j->dy) * j->left_stride + (x - j->dx)]);
       }
-      const uint64_t l = j->cl[i];
+      const uint16_t* codes = j->zncc != NULL ? j->zncc + i * p->disparities : NULL;
+      const uint64_t l = codes == NULL ? j->cl[i] : 0;
       const uint64_t* rrow = j->cr + (size_t)y * w;
       uint16_t* s = j->sum + (size_t)y * w * p->disparities + j->r->offset[i];
       int here_min = 1 << 30;
       for (int k = lo; k < lo + n; ++k) {
         const int xr = x - p->min_disparity - k;
-        const int c = xr >= 0 ? __builtin_popcountll(l ^ rrow[xr]) : p->max_cost;
+        const int c = codes != NULL ? vf_zncc_sgm_cost(codes[k])
+                      : xr >= 0     ? __builtin_popcountll(l ^ rrow[xr])
+                                    : p->max_cost;
         const int v = start ? c : vf_hsgm_step(c, k, prev, plo, pn, pmin, p->p1, p2);
         cur[k] = (uint8_t)v;
         s[k - lo] = (uint16_t)(s[k - lo] + v);
@@ -64,7 +69,7 @@ static void vf_walks(int begin, int end, void* arg) {
 }
 
 void vf_cpu_hsgm_aggregate(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
-                           const uint64_t* census_l, const uint64_t* census_r,
+                           const uint64_t* census_l, const uint64_t* census_r, const uint16_t* zncc,
                            const vf_hsgm_ranges* r, uint16_t* sum, int threads) {
   const int w = p->width, h = p->height;
   size_t cells = 0;
@@ -75,7 +80,7 @@ void vf_cpu_hsgm_aggregate(const vf_sgm_params* p, const uint8_t* left, size_t l
     cells += row;
   }
   for (int path = 0; path < p->paths; ++path) {
-    vf_walk_job job = {p, left, left_stride, census_l, census_r, r, sum, 0, 0, 0};
+    vf_walk_job job = {p, left, left_stride, census_l, census_r, zncc, r, sum, 0, 0, 0};
     vf_sgm_direction(path, &job.dx, &job.dy);
     int walks;
     vf_sgm_walks(job.dx, job.dy, w, h, &walks, &job.steps);
