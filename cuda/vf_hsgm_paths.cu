@@ -5,8 +5,7 @@
 // from the previous pixel's costs, which the warp keeps in shared memory indexed by disparity
 // (the ranges of neighbours differ, so they do not line up in registers). The warp loads the
 // range, offset and census word of 32 steps at once (one per lane) and hands them round with
-// shuffles; the cost sources of the first 64 disparities of a step (right census words or ZNCC
-// codes) are loaded two steps before it is aggregated. Each
+// shuffles; the right census of the next step is loaded while this one is aggregated. Each
 // pixel's costs go to its cells of the path's dynamic cube. ZNCC + SGM reads its matching costs
 // from the ZNCC cost volume instead (SRC below). Equal to src/cpu/vf_hsgm_paths_cpu.c.
 #include <cuda_runtime.h>
@@ -52,13 +51,13 @@ struct walk_ctx {
   const uint16_t* zncc;
 };
 
-// The source of the matching cost at range position q of step m (0 outside the range): the
+// This lane's source of the matching cost for the first 32 disparities of step m's range: the
 // right census word, or the ZNCC code.
 template <int SRC, typename CT>
-__device__ __forceinline__ CT source_word(const walk_ctx& c, const CT* __restrict__ cr,
-                                          const step_meta<CT>& m, int q) {
-  if (m.y < 0 || m.y >= c.p.height || q >= vf_hsgm_range_n(m.range)) return 0;
-  const int k = vf_hsgm_range_lo(m.range) + q;
+__device__ __forceinline__ CT first_right(const walk_ctx& c, const CT* __restrict__ cr,
+                                          const step_meta<CT>& m, int lane) {
+  if (m.y < 0 || m.y >= c.p.height || lane >= vf_hsgm_range_n(m.range)) return 0;
+  const int k = vf_hsgm_range_lo(m.range) + lane;
   if (SRC == kZncc) {
     return __ldg(c.zncc + ((size_t)m.y * c.p.width + m.x) * c.p.disparities + k);
   }
@@ -66,32 +65,20 @@ __device__ __forceinline__ CT source_word(const walk_ctx& c, const CT* __restric
   return xr >= 0 ? __ldg(cr + (size_t)m.y * c.p.width + xr) : (CT)0;
 }
 
-// A step in the pipeline: its data, and this lane's cost sources for range positions lane and
-// lane + 32, loaded two steps ahead of their use.
-template <typename CT>
-struct stage {
-  step_meta<CT> m;
-  CT w0, w1;
-};
-
+// The matching cost at disparity index k of pixel m; `first`: what first_right loaded for it.
 template <int SRC, typename CT>
-__device__ __forceinline__ stage<CT> fetch(const walk_ctx& c, const CT* __restrict__ cr,
-                                           const step_meta<CT>& mine, int from, int lane) {
-  stage<CT> s;
-  s.m = meta_of(mine, from);
-  s.w0 = source_word<SRC>(c, cr, s.m, lane);
-  s.w1 = source_word<SRC>(c, cr, s.m, lane + 32);
-  return s;
-}
-
-// The matching cost at range position q (disparity index k) of stage s.
-template <int SRC, typename CT>
-__device__ __forceinline__ int matching_cost(const walk_ctx& c, const CT* __restrict__ cr,
-                                             const stage<CT>& s, int q, int k) {
-  const CT word = q < 32 ? s.w0 : q < 64 ? s.w1 : source_word<SRC>(c, cr, s.m, q);
-  if (SRC == kZncc) return vf_zncc_sgm_cost((uint32_t)word);
-  if (s.m.x - c.p.min_disparity - k < 0) return c.p.max_cost;
-  return (int)vf_sgm::popc(s.m.census ^ word);
+__device__ __forceinline__ int matching_cost(const walk_ctx& c, const CT* __restrict__ rrow,
+                                             const step_meta<CT>& m, int k, bool use_first,
+                                             CT first) {
+  if (SRC == kZncc) {
+    const uint32_t code =
+        use_first ? (uint32_t)first
+                  : __ldg(c.zncc + ((size_t)m.y * c.p.width + m.x) * c.p.disparities + k);
+    return vf_zncc_sgm_cost(code);
+  }
+  const int xr = m.x - c.p.min_disparity - k;
+  if (xr < 0) return c.p.max_cost;
+  return (int)vf_sgm::popc(m.census ^ (use_first ? first : __ldg(rrow + xr)));
 }
 
 template <int SRC>
@@ -142,20 +129,25 @@ __global__ void __launch_bounds__(kWarps * 32) vf_hsgm_paths_kernel(
       }
     }
     const int count = min(32, steps - t0);
-    stage<CT> s0 = fetch<SRC>(c, cr, mine, 0, lane);
-    stage<CT> s1 = count > 1 ? fetch<SRC>(c, cr, mine, 1, lane) : s0;
+    step_meta<CT> m = meta_of(mine, 0);
+    CT r0 = first_right<SRC>(c, cr, m, lane);
     for (int j = 0; j < count; ++j) {
-      if (s0.m.y < 0 || s0.m.y >= h) return;  // past the end of a shorter walk: the whole warp
-      const stage<CT> s2 = j + 2 < count ? fetch<SRC>(c, cr, mine, j + 2, lane) : s1;
-      const step_meta<CT>& m = s0.m;
+      if (m.y < 0 || m.y >= h) return;  // past the end of a shorter walk: the whole warp
+      step_meta<CT> next = m;
+      CT r0_next = 0;
+      if (j + 1 < count) {
+        next = meta_of(mine, j + 1);
+        r0_next = first_right<SRC>(c, cr, next, lane);
+      }
       const bool start = vf_sgm_path_start(c.dx, c.dy, w, h, m.x, m.y);
       const int lo = vf_hsgm_range_lo(m.range), n = vf_hsgm_range_n(m.range);
       uint8_t* out = vol + (size_t)m.y * row_cells + m.offset;
+      const CT* rrow = cr + (size_t)m.y * w;
       uint32_t local = 0xffffffffu;
       for (int q0 = 0; q0 < n; q0 += 32) {
         const int q = q0 + lane, k = lo + q;
         if (q < n) {
-          const int cost = matching_cost<SRC>(c, cr, s0, q, k);
+          const int cost = matching_cost<SRC>(c, rrow, m, k, q0 == 0, r0);
           const int v = start ? cost : vf_hsgm_step(cost, k, prev, plo, pn, (int)pmin, p.p1, m.p2);
           cur[k] = (uint8_t)v;
           out[q] = (uint8_t)v;
@@ -169,8 +161,8 @@ __global__ void __launch_bounds__(kWarps * 32) vf_hsgm_paths_kernel(
       cur = tmp;
       plo = lo;
       pn = n;
-      s0 = s1;
-      s1 = s2;
+      m = next;
+      r0 = r0_next;
     }
   }
 }

@@ -1,10 +1,10 @@
 // CUDA disparity selection of hierarchical SGM over per-pixel ranges, one block per image row:
-// each warp takes pixels of the row (two at a time, their loads overlapped), its lanes the
-// disparities of the pixel's range (32 at a time), adds the paths' costs from the dynamic cubes,
-// picks the winner (smallest cost, then smallest index), checks uniqueness, fits the sub-pixel
-// parabola where both neighbours lie in the range, and folds every cost into the row's right-image
-// winners in shared memory (atomic minimum of packed cost and index); then the left-right check and
-// the output. Rules as in src/cpu/vf_hsgm_select_cpu.c.
+// each warp takes pixels of the row, its lanes the disparities of the pixel's range (32 at a
+// time), adds the paths' costs from the dynamic cubes, picks the winner (smallest cost, then
+// smallest index), checks uniqueness, fits the sub-pixel parabola where both neighbours lie in
+// the range, and folds every cost into the row's right-image winners in shared memory (atomic
+// minimum of packed cost and index); then the left-right check and the output. Rules as in
+// src/cpu/vf_hsgm_select_cpu.c.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -25,30 +25,23 @@ __device__ __forceinline__ uint32_t sum_at(const uint32_t (&sv)[kChunks], int q)
   return __shfl_sync(vf_sgm::kFull, v, q & 31);
 }
 
-// This lane's sums over the PATHS cubes at range positions lane + 32 ch of one pixel (kNone
-// outside its range of n) and the lane's packed minimum of sum and disparity index.
-template <int PATHS>
-__device__ __forceinline__ void gather(const uint8_t* __restrict__ cell, size_t plane, int lo,
-                                       int n, int lane, uint32_t (&sv)[kChunks], uint32_t& best) {
-  best = kNone;
+__device__ __forceinline__ void select_pixel(const vf_sgm_params& p,
+                                             const uint8_t* __restrict__ cell, size_t plane,
+                                             uint32_t rg, int x, int lane, uint32_t* right,
+                                             uint32_t* best_left) {
+  const int lo = vf_hsgm_range_lo(rg), n = vf_hsgm_range_n(rg);
+  uint32_t sv[kChunks], best = kNone;
 #pragma unroll
   for (int ch = 0; ch < kChunks; ++ch) {
     const int q = 32 * ch + lane;
     sv[ch] = kNone;
     if (q < n) {
       uint32_t s = 0;
-#pragma unroll
-      for (int v = 0; v < PATHS; ++v) s += __ldg(cell + v * plane + q);
+      for (int v = 0; v < p.paths; ++v) s += __ldg(cell + v * plane + q);
       sv[ch] = s;
       best = min(best, vf_sgm_pack(s, (uint32_t)(lo + q)));
     }
   }
-}
-
-// The winner of pixel x from its gathered sums, into best_left[x] and the row's right winners.
-__device__ __forceinline__ void finish(const vf_sgm_params& p, const uint32_t (&sv)[kChunks],
-                                       uint32_t best, int lo, int n, int x, int lane,
-                                       uint32_t* right, uint32_t* best_left) {
   best = vf_sgm::group_min<32>(best);
   const int kb = (int)(best & 0xffu), jb = kb - lo;
   const uint32_t s1 = best >> 8;
@@ -73,7 +66,6 @@ __device__ __forceinline__ void finish(const vf_sgm_params& p, const uint32_t (&
   }
 }
 
-template <int PATHS>
 __global__ void __launch_bounds__(kThreads)
     vf_hsgm_select_kernel(vf_sgm_params p, const uint32_t* __restrict__ range,
                           const uint32_t* __restrict__ offset, const uint8_t* __restrict__ volumes,
@@ -89,20 +81,16 @@ __global__ void __launch_bounds__(kThreads)
   const uint8_t* row = volumes + (size_t)y * w * p.disparities;
   const uint32_t* rrow = range + (size_t)y * w;
   const uint32_t* orow = offset + (size_t)y * w;
-  // Two pixels per round, both gathered before either is reduced, so that their loads overlap.
-  for (int xa = warp; xa < w; xa += 2 * kWarps) {
-    const int xb = xa + kWarps;
-    const uint32_t ra = __ldg(rrow + xa), oa = __ldg(orow + xa);
-    const uint32_t rb = xb < w ? __ldg(rrow + xb) : 0, ob = xb < w ? __ldg(orow + xb) : 0;
-    uint32_t sa[kChunks], sb[kChunks], ba, bb;
-    gather<PATHS>(row + oa, plane, vf_hsgm_range_lo(ra), vf_hsgm_range_n(ra), lane, sa, ba);
-    if (xb < w) {
-      gather<PATHS>(row + ob, plane, vf_hsgm_range_lo(rb), vf_hsgm_range_n(rb), lane, sb, bb);
-    }
-    finish(p, sa, ba, vf_hsgm_range_lo(ra), vf_hsgm_range_n(ra), xa, lane, right, best_left);
-    if (xb < w) {
-      finish(p, sb, bb, vf_hsgm_range_lo(rb), vf_hsgm_range_n(rb), xb, lane, right, best_left);
-    }
+  // Every lane loads the range and offset of the warp's next pixel while this one is reduced.
+  int x = warp;
+  uint32_t rg = x < w ? __ldg(rrow + x) : 0, off = x < w ? __ldg(orow + x) : 0;
+  for (; x < w; x += kWarps) {
+    const int xn = x + kWarps;
+    const uint32_t rg_next = xn < w ? __ldg(rrow + xn) : 0,
+                   off_next = xn < w ? __ldg(orow + xn) : 0;
+    select_pixel(p, row + off, plane, rg, x, lane, right, best_left);
+    rg = rg_next;
+    off = off_next;
   }
   __syncthreads();
   vf_sgm::write_row(p, y, right, best_left, out16, out16_stride, outf, outf_stride);
@@ -115,20 +103,7 @@ extern "C" int vf_cuda_hsgm_select(const vf_sgm_params* p, const uint32_t* range
                                    uint16_t* out16, size_t out16_stride, float* outf,
                                    size_t outf_stride, void* stream) {
   const size_t smem = 2 * (size_t)p->width * sizeof(uint32_t);
-  const dim3 grid(p->height), block(kThreads);
-  cudaStream_t s = (cudaStream_t)stream;
-  if (p->paths == 2) {
-    vf_hsgm_select_kernel<2><<<grid, block, smem, s>>>(*p, range, offset, volumes, plane, out16,
-                                                       out16_stride, outf, outf_stride);
-  } else if (p->paths == 4) {
-    vf_hsgm_select_kernel<4><<<grid, block, smem, s>>>(*p, range, offset, volumes, plane, out16,
-                                                       out16_stride, outf, outf_stride);
-  } else if (p->paths == 8) {
-    vf_hsgm_select_kernel<8><<<grid, block, smem, s>>>(*p, range, offset, volumes, plane, out16,
-                                                       out16_stride, outf, outf_stride);
-  } else {
-    vf_hsgm_select_kernel<16><<<grid, block, smem, s>>>(*p, range, offset, volumes, plane, out16,
-                                                        out16_stride, outf, outf_stride);
-  }
+  vf_hsgm_select_kernel<<<p->height, kThreads, smem, (cudaStream_t)stream>>>(
+      *p, range, offset, volumes, plane, out16, out16_stride, outf, outf_stride);
   return (int)cudaGetLastError();
 }
