@@ -1,30 +1,27 @@
 // CUDA aggregation of every path in one launch, so that even the short paths of a small image
 // fill the GPU: block ranges select the direction (longest lines first). One G-lane group per
-// path line; costs computed on the fly from the census words (no cost volume), with the
-// census of the next pixel loaded while the current one is aggregated; L_r stored as bytes
-// per pixel for vf_sgm_select.cu. Diagonal lines wrap around the image (one group per column,
-// each H steps long): a group restarts its path where it re-enters through the side column.
+// walk of src/vf_stereo_rules.h (vf_sgm_walks); costs computed on the fly from the census words
+// (no cost volume), with the census of the next pixel loaded while the current one is
+// aggregated; L_r stored as bytes per pixel for vf_sgm_select.cu. Diagonal and (2,1) walks wrap
+// around the image (one group per column, or two for the steep (1,2) moves): a group restarts
+// its path where it re-enters through the side column.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
 #include "../src/vf_cuda_stereo.h"
+#include "vf_sgm_common.cuh"
 #include "vf_sgm_warp.cuh"
 
 namespace {
 
 constexpr int kWarps = 4;
 
-struct path_table {
-  int count;
-  int path[8]; /* direction index, also the volume index */
-  int first_block[9];
-};
-
 // Where a group is on its line, and the loads for that pixel.
 template <int SLOTS, typename CT>
 struct pixel {
   int x, y;
   bool start;
+  bool inside; /* false past the end of a shorter |dy| = 2 walk (then y is clamped) */
   CT cl;
   CT cr[SLOTS];
   uint32_t i_here, i_prev;
@@ -33,7 +30,7 @@ struct pixel {
 struct line_ctx {
   const uint8_t* left;
   size_t left_stride;
-  int w, dx, dy, min_disparity, adaptive;
+  int w, h, dx, dy, min_disparity, adaptive;
 };
 
 template <int G, int SLOTS, typename CT>
@@ -60,9 +57,11 @@ __device__ __forceinline__ void advance(const line_ctx& lc, const pixel<SLOTS, C
   to.x = from.x + lc.dx;
   to.y = from.y + lc.dy;
   to.start = false;
-  // A diagonal line leaving through a side re-enters through the other: a new path.
-  if (to.x == lc.w) to.x = 0, to.start = true;
-  if (to.x < 0) to.x = lc.w - 1, to.start = true;
+  to.inside = from.inside;
+  // A walk leaving through a side re-enters through the other: a new path.
+  if (to.x >= lc.w) to.x -= lc.w, to.start = true;
+  if (to.x < 0) to.x += lc.w, to.start = true;
+  if (to.y < 0 || to.y >= lc.h) to.y = to.y < 0 ? 0 : lc.h - 1, to.start = true, to.inside = false;
 }
 
 template <int G, int SLOTS, typename CT>
@@ -90,7 +89,7 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
                           ? (uint32_t)vf_sgm_p2(p.p1, p.p2, 1, (int)px.i_here, (int)px.i_prev)
                           : (uint32_t)p.p2;
   min_l = vf_sgm::path_step<G, W16>(L, min_l, c, (uint32_t)p.p1 * 0x00010001u, p2, lane);
-  if (active) {
+  if (active && px.inside) {
     uint32_t* o = reinterpret_cast<uint32_t*>(vol + ((size_t)px.y * p.width + px.x) * D) + lane;
 #pragma unroll
     for (int m = 0; m < SLOTS / 4; ++m) o[m * G] = vf_sgm::pack_bytes(L[2 * m], L[2 * m + 1]);
@@ -99,34 +98,34 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
 
 template <int G, int SLOTS, bool FULL>
 __global__ void __launch_bounds__(kWarps * 32)
-    vf_paths_kernel(vf_sgm_params p, path_table t,
+    vf_paths_kernel(vf_sgm_params p, vf_sgm::walk_table t,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_l,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_r,
                     const uint8_t* __restrict__ left, size_t left_stride, uint8_t* volumes) {
   typedef typename vf_sgm::census_word<FULL>::type CT;
   constexpr int D = G * SLOTS;
   const int w = p.width, h = p.height;
-  int i = 0;
-  while (i + 1 < t.count && (int)blockIdx.x >= t.first_block[i + 1]) ++i;
+  const int i = vf_sgm::walk_entry(t);
   line_ctx lc;
   vf_sgm_direction(t.path[i], &lc.dx, &lc.dy);
   lc.left = left;
   lc.left_stride = left_stride;
   lc.w = w;
+  lc.h = h;
   lc.min_disparity = p.min_disparity;
   lc.adaptive = p.adaptive_p2;
   uint8_t* vol = volumes + (size_t)t.path[i] * w * h * D;
   const int lane = threadIdx.x % G;
   const int line = ((blockIdx.x - t.first_block[i]) * kWarps + threadIdx.x / 32) * (32 / G) +
                    (threadIdx.x % 32) / G;
-  const int lines = lc.dy == 0 ? h : w;
+  int lines, steps;  // steps: the same for every group of the block
+  vf_sgm_walks(lc.dx, lc.dy, w, h, &lines, &steps);
   const bool active = line < lines;
   const int ln = active ? line : lines - 1;  // idle groups shadow the last line, never store
-  const int steps = lc.dy == 0 ? w : h;      // the same for every group of the block
   pixel<SLOTS, CT> a, b;
-  a.x = lc.dy == 0 ? (lc.dx > 0 ? 0 : w - 1) : ln;
-  a.y = lc.dy == 0 ? ln : (lc.dy > 0 ? 0 : h - 1);
+  vf_sgm_walk_start(lc.dx, lc.dy, w, h, ln, &a.x, &a.y);
   a.start = true;
+  a.inside = true;
   uint32_t L[SLOTS / 2], min_l = 0;
   load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
   // Two pixels per iteration, each loaded while the other is aggregated.
@@ -150,24 +149,8 @@ template <int G, int SLOTS, bool FULL>
 int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
               size_t left_stride, cudaStream_t stream) {
   typedef typename vf_sgm::census_word<FULL>::type CT;
-  path_table t;
-  t.count = p->paths;
-  int blocks = 0, n = 0;
-  const int lines_per_block = kWarps * (32 / G);
-  // Longest lines first: they bound the run time, so they should start first.
-  const bool rows_longer = p->width >= p->height;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int r = 0; r < p->paths; ++r) {
-      int dx, dy;
-      vf_sgm_direction(r, &dx, &dy);
-      if ((dy == 0) != (pass == 0 ? rows_longer : !rows_longer)) continue;
-      t.path[n] = r;
-      t.first_block[n++] = blocks;
-      const int lines = dy == 0 ? p->height : p->width;
-      blocks += (lines + lines_per_block - 1) / lines_per_block;
-    }
-  }
-  t.first_block[n] = blocks;
+  vf_sgm::walk_table t;
+  const int blocks = vf_sgm::make_walk_table(p, kWarps * (32 / G), &t);
   vf_paths_kernel<G, SLOTS, FULL><<<blocks, kWarps * 32, 0, stream>>>(
       *p, t, (const CT*)b->census_l, (const CT*)b->census_r, left, left_stride, b->volumes);
   return (int)cudaGetLastError();

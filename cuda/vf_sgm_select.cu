@@ -8,12 +8,13 @@
 #include <stdint.h>
 
 #include "../src/vf_cuda_stereo.h"
+#include "vf_sgm_common.cuh"
 #include "vf_sgm_warp.cuh"
 
 namespace {
 
 constexpr int kThreads = 256;
-constexpr uint32_t kNone = 0xffffffffu;
+constexpr uint32_t kNone = vf_sgm::kNoWinner;
 
 // The sum of slot s (= 4m + b) from the 16-bit pair sums lo (bytes 0, 2) and hi (1, 3).
 template <int WB>
@@ -85,17 +86,8 @@ __device__ __forceinline__ void select_pixel(const vf_sgm_params& p,
   const uint32_t sa = sum_at<G, WB>(lo, hi, kb > 0 ? kb - 1 : kb);
   const uint32_t sc = sum_at<G, WB>(lo, hi, kb < D - 1 ? kb + 1 : kb);
   if (!inside) return;
-  if (lane == 0) {
-    const bool valid =
-        x >= p.min_disparity && (unsigned long long)s1 * VF_UNIQUENESS_ONE <=
-                                    (unsigned long long)second * (unsigned)p.uniqueness_q;
-    uint32_t value = (uint32_t)(p.min_disparity + kb);
-    if (p.subpixel) {
-      const int off = kb > 0 && kb < D - 1 ? vf_sgm_subpixel16((int)sa, (int)s1, (int)sc) : 0;
-      value = (uint32_t)((int)value * 16 + off);
-    }
-    best_left[x] = valid ? ((uint32_t)kb << 16) | value : kNone;
-  }
+  if (lane == 0)
+    best_left[x] = vf_sgm::winner_word(p, x, kb, s1, second, kb > 0 && kb < D - 1, sa, sc);
   if (p.lr_check) {
 #pragma unroll
     for (int s = 0; s < SLOTS; ++s) {
@@ -137,25 +129,7 @@ __global__ void __launch_bounds__(kThreads)
     select_pixel<G, SLOTS, PATHS>(p, b, xb, xb < w, lane, right, best_left);
   }
   __syncthreads();
-  const float scale = p.subpixel ? 1.0f / 16.0f : 1.0f;
-  for (int x = threadIdx.x; x < w; x += kThreads) {
-    const uint32_t v = best_left[x];
-    uint32_t out = VF_STEREO_INVALID;
-    if (v != kNone) {
-      const int kb = (int)(v >> 16);
-      out = v & 0xffffu;
-      if (p.lr_check) {
-        const int xr = x - p.min_disparity - kb;
-        const uint32_t rv = xr >= 0 ? right[xr] : kNone;
-        if (rv == kNone || abs((int)(rv & 0xffu) - kb) > p.lr_max_diff) out = VF_STEREO_INVALID;
-      }
-    }
-    out16[(size_t)y * (out16_stride / 2) + x] = (uint16_t)out;
-    if (outf != NULL) {
-      outf[(size_t)y * (outf_stride / 4) + x] =
-          out == VF_STEREO_INVALID ? __int_as_float(0x7fc00000) : (float)out * scale;
-    }
-  }
+  vf_sgm::write_row(p, y, right, best_left, out16, out16_stride, outf, outf_stride);
 }
 
 template <int G, int SLOTS>
@@ -169,8 +143,11 @@ int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* ou
   } else if (p->paths == 4) {
     vf_select_kernel<G, SLOTS, 4>
         <<<grid, block, smem, stream>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
-  } else {
+  } else if (p->paths == 8) {
     vf_select_kernel<G, SLOTS, 8>
+        <<<grid, block, smem, stream>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
+  } else {
+    vf_select_kernel<G, SLOTS, 16>
         <<<grid, block, smem, stream>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
   }
   return (int)cudaGetLastError();

@@ -1,6 +1,7 @@
 /* vf_stereo: argument checks, buffers allocated at create time, dispatch to the CPU reference
- * (src/cpu/vf_*_cpu.c) or the CUDA pipeline (cuda/vf_sgm_*.cu); the other methods run through
- * the vf_stereo_alt stage (src/vf_stereo_alt.h). */
+ * (src/cpu/vf_*_cpu.c) or the CUDA pipeline (cuda/vf_sgm_*.cu); hierarchical SGM, ZNCC + SGM and
+ * SGM with 16 paths on the CPU run through the vf_hsgm stage (src/vf_hsgm.h), the other methods
+ * through the vf_stereo_alt stage (src/vf_stereo_alt.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "cpu/vf_stereo_cpu.h"
 #include "vf_context_internal.h"
+#include "vf_hsgm.h"
 #include "vf_stereo_alt.h"
 #include "vf_stereo_internal.h"
 #ifdef VF_HAVE_CUDA
@@ -22,6 +24,7 @@ struct vf_stereo {
   vf_context* ctx;
   vf_sgm_params p;    /* methods other than SGM: only the size is set */
   vf_stereo_alt* alt; /* ZNCC_FASTDT, CENSUS_FASTDT, CYCLOPS2 */
+  vf_hsgm* hsgm;      /* HSGM, ZNCC_SGM; SGM with 16 paths on the CPU backend */
   void* block;        /* every buffer, one allocation (device memory on CUDA) */
   /* CPU backend */
   uint8_t* census_l;
@@ -63,13 +66,14 @@ static vf_status vf_stereo_alloc_cpu(vf_stereo* s) {
 #ifdef VF_HAVE_CUDA
 static vf_status vf_stereo_alloc_cuda(vf_stereo* s) {
   size_t px = (size_t)s->p.width * s->p.height;
-  size_t pipeline = vf_round128(vf_cuda_sgm_buffer_bytes(&s->p));
+  /* HSGM keeps its buffers in its stage: only the staging of host images here. */
+  size_t pipeline = s->hsgm != NULL ? 0 : vf_round128(vf_cuda_sgm_buffer_bytes(&s->p));
   size_t bytes8 = vf_round128(px);
   size_t total = pipeline + 2 * bytes8 + vf_round128(px * 2) + vf_round128(px * 4);
   vf_status st = vf_device_alloc(NULL, &s->block, total, "vf_stereo_create");
   if (st != VF_OK) return st;
   uint8_t* b = s->block;
-  vf_cuda_sgm_buffers_carve(&s->p, b, &s->bufs);
+  if (s->hsgm == NULL) vf_cuda_sgm_buffers_carve(&s->p, b, &s->bufs);
   s->stage_left = b + pipeline;
   s->stage_right = b + pipeline + bytes8;
   s->stage_out = (uint16_t*)(b + pipeline + 2 * bytes8);
@@ -77,6 +81,14 @@ static vf_status vf_stereo_alloc_cuda(vf_stereo* s) {
   return VF_OK;
 }
 #endif
+
+/* The SGM pipeline's buffers, or for the HSGM stage the staging of host images on CUDA. */
+static vf_status vf_stereo_alloc(vf_stereo* s) {
+#ifdef VF_HAVE_CUDA
+  if (s->ctx->backend == VF_BACKEND_CUDA) return vf_stereo_alloc_cuda(s);
+#endif
+  return s->hsgm != NULL ? VF_OK : vf_stereo_alloc_cpu(s);
+}
 
 static int vf_stereo_is_alt(vf_stereo_method m) {
   return m == VF_STEREO_ZNCC_FASTDT || m == VF_STEREO_CENSUS_FASTDT || m == VF_STEREO_CYCLOPS2;
@@ -107,26 +119,28 @@ vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_s
   *out = NULL;
   if (ctx == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stereo_create: ctx is NULL");
   if (config == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stereo_create: config is NULL");
-  vf_sgm_params p;
-  memset(&p, 0, sizeof p);
-  vf_status st = vf_stereo_is_alt(config->method)
-                     ? VF_OK
-                     : vf_stereo_params_from_config(config, &p, "vf_stereo_create");
+  vf_hsgm_params hp;
+  memset(&hp, 0, sizeof hp);
+  vf_status st = VF_OK;
+  if (config->method == VF_STEREO_HSGM || config->method == VF_STEREO_ZNCC_SGM) {
+    st = vf_hsgm_params_from_config(config, &hp, "vf_stereo_create");
+  } else if (!vf_stereo_is_alt(config->method)) {
+    st = vf_stereo_params_from_config(config, &hp.sgm, "vf_stereo_create");
+    hp.levels = 1; /* SGM with 16 paths on the CPU: HSGM's full-range level */
+  }
   if (st != VF_OK) return st;
   vf_stereo* s = calloc(1, sizeof *s);
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_create: out of memory");
   s->ctx = ctx;
-  s->p = p;
+  s->p = hp.sgm;
   if (vf_stereo_is_alt(config->method)) {
     st = vf_stereo_create_alt(s, config);
-  } else
-#ifdef VF_HAVE_CUDA
-      if (ctx->backend == VF_BACKEND_CUDA) {
-    st = vf_stereo_alloc_cuda(s);
-  } else
-#endif
-  {
-    st = vf_stereo_alloc_cpu(s);
+  } else {
+    if (config->method == VF_STEREO_HSGM || config->method == VF_STEREO_ZNCC_SGM ||
+        (hp.sgm.paths == 16 && ctx->backend == VF_BACKEND_CPU)) {
+      st = vf_hsgm_create(ctx, &hp, &s->hsgm);
+    }
+    if (st == VF_OK) st = vf_stereo_alloc(s);
   }
   if (st != VF_OK) {
     vf_stereo_destroy(s);
@@ -139,6 +153,7 @@ vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_s
 void vf_stereo_destroy(vf_stereo* s) {
   if (s == NULL) return;
   vf_stereo_alt_destroy(s->alt);
+  vf_hsgm_destroy(s->hsgm);
   if (s->ctx->backend == VF_BACKEND_CUDA) {
     vf_device_free(s->block);
   } else {
@@ -189,6 +204,12 @@ static vf_status vf_stereo_compute_cpu(vf_stereo* s, const vf_image* l, const vf
                                        vf_image* out, vf_image* outf) {
   const vf_sgm_params* p = &s->p;
   int threads = s->ctx->cpu_threads;
+  if (s->hsgm != NULL) {
+    vf_hsgm_compute(s->hsgm, l->data, l->stride_bytes, r->data, r->stride_bytes, out->data,
+                    out->stride_bytes, NULL, 0, &s->err);
+    if (outf != NULL) vf_write_float(p, out, outf);
+    return VF_OK;
+  }
   vf_cpu_census(l->data, l->stride_bytes, p->width, p->height, p->census_full, s->census_l,
                 threads);
   vf_cpu_census(r->data, r->stride_bytes, p->width, p->height, p->census_full, s->census_r,
@@ -253,7 +274,13 @@ static vf_status vf_stereo_compute_cuda(vf_stereo* s, const vf_image* l, const v
   size_t o16s = host16 ? w * 2 : out->stride_bytes;
   float* of = outf == NULL ? NULL : hostf ? s->stage_outf : outf->data;
   size_t ofs = outf == NULL ? 0 : hostf ? w * 4 : outf->stride_bytes;
-  if (rc == 0) rc = vf_cuda_sgm_compute(p, &s->bufs, dl, ls, dr, rs, o16, o16s, of, ofs, stream);
+  if (rc != 0) return vf_cuda_fail(&s->err, rc, "vf_stereo_compute");
+  if (s->hsgm != NULL) {
+    vf_status st = vf_hsgm_compute(s->hsgm, dl, ls, dr, rs, o16, o16s, of, ofs, &s->err);
+    if (st != VF_OK) return st;
+  } else {
+    rc = vf_cuda_sgm_compute(p, &s->bufs, dl, ls, dr, rs, o16, o16s, of, ofs, stream);
+  }
   if (rc == 0) rc = vf_stereo_deliver_cuda(s, l, r, out, o16, o16s, outf, of, ofs);
   return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_stereo_compute");
 }

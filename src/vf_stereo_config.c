@@ -24,6 +24,9 @@ vf_stereo_config vf_stereo_config_default(void) {
   c.lr_max_diff = 1;
   c.subpixel = 1;
   c.median = 1;
+  c.hsgm.levels = 3;
+  c.hsgm.window = 7;
+  c.hsgm.margin = 2;
   vf_stereo_alt_defaults(&c.zncc, &c.fastdt, &c.cyclops);
   return c;
 }
@@ -31,6 +34,19 @@ vf_stereo_config vf_stereo_config_default(void) {
 vf_stereo_config vf_stereo_config_default_for(vf_stereo_method method) {
   vf_stereo_config c = vf_stereo_config_default();
   if (method == VF_STEREO_SGM) return c;
+  if (method == VF_STEREO_HSGM) {
+    c.method = method;
+    c.paths = 8;
+    return c;
+  }
+  if (method == VF_STEREO_ZNCC_SGM) {
+    /* The ZNCC cost spans 0..63, twice the CS census: lower penalties (chosen on Cones). */
+    c.method = method;
+    c.zncc.window = 3;
+    c.p1 = 7;
+    c.p2 = 60;
+    return c;
+  }
   /* The other methods have no sub-pixel, left-right or uniqueness stage (vf_stereo.h). */
   c.method = method;
   c.subpixel = 0;
@@ -44,11 +60,8 @@ static int vf_is_flag(int v) { return v == 0 || v == 1; }
 
 vf_status vf_stereo_params_from_config(const vf_stereo_config* c, vf_sgm_params* p,
                                        const char* what) {
-  if (c->method != VF_STEREO_SGM) {
-    if (c->method == VF_STEREO_HSGM) {
-      return vf_fail(NULL, VF_ERR_UNSUPPORTED, "%s: method %d (HSGM) is not implemented yet", what,
-                     (int)c->method);
-    }
+  if (c->method != VF_STEREO_SGM && c->method != VF_STEREO_HSGM &&
+      c->method != VF_STEREO_ZNCC_SGM) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: method %d is unknown", what, (int)c->method);
   }
   if (c->width <= 0 || c->height <= 0 || c->width > 4096 || c->height > 4096) {
@@ -85,12 +98,8 @@ vf_status vf_stereo_params_from_config(const vf_stereo_config* c, vf_sgm_params*
                    "%s: p2 %d exceeds %d (255 - the census cost range, so costs fit 8 bits)", what,
                    c->p2, 255 - max_cost);
   }
-  if (c->paths == 16) {
-    return vf_fail(NULL, VF_ERR_UNSUPPORTED, "%s: paths 16 is not implemented yet (2, 4 or 8)",
-                   what);
-  }
-  if (c->paths != 2 && c->paths != 4 && c->paths != 8) {
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: paths %d must be 2, 4 or 8", what, c->paths);
+  if (c->paths != 2 && c->paths != 4 && c->paths != 8 && c->paths != 16) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: paths %d must be 2, 4, 8 or 16", what, c->paths);
   }
   if (!(c->uniqueness > 0.0f && c->uniqueness <= 1.0f)) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: uniqueness %g is outside (0, 1]", what,

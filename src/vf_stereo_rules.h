@@ -36,12 +36,60 @@ typedef struct vf_sgm_params {
 } vf_sgm_params;
 
 /* Aggregation directions (dx, dy) in the order the backends number paths: 2 paths use the first
- * two, 4 the first four, 8 all. Path 0 (left to right) is the one CUDA fuses with the sum. */
+ * two, 4 the first four, 8 the first eight, 16 all: paths 8..15 are the knight moves (+-2, +-1)
+ * and (+-1, +-2). Path 0 (left to right) is the one CUDA fuses with the sum. */
 VF_HD void vf_sgm_direction(int path, int* dx, int* dy) {
-  /* Nibble per path: bits 0-1 dx + 1, bits 2-3 dy + 1 (a table would sit in GPU local memory). */
-  const uint32_t table = 0x028A1946u;
-  *dx = (int)((table >> (4 * path)) & 3u) - 1;
-  *dy = (int)((table >> (4 * path + 2)) & 3u) - 1;
+  if (path < 8) {
+    /* Nibble per path: bits 0-1 dx + 1, bits 2-3 dy + 1 (a table would sit in GPU local memory). */
+    const uint32_t table = 0x028A1946u;
+    *dx = (int)((table >> (4 * path)) & 3u) - 1;
+    *dy = (int)((table >> (4 * path + 2)) & 3u) - 1;
+    return;
+  }
+  /* Bit 0: x backwards, bit 1: steep (one column per two rows), bit 2: y backwards. */
+  const int i = path - 8, steep = (i >> 1) & 1;
+  *dx = (i & 1 ? -1 : 1) * (steep ? 1 : 2);
+  *dy = (i & 4 ? -1 : 1) * (steep ? 2 : 1);
+}
+
+/* The walks that cover every pixel of a w x h image once for direction (dx, dy): `walks` walks
+ * of `steps` steps. Walk i starts at vf_sgm_walk_start; each step moves by (dx, dy) with x taken
+ * modulo w (a walk leaving through a side re-enters through the other), and a walk whose y has
+ * left the image is over (the shorter half of the |dy| = 2 walks). A pixel starts a new path
+ * where its predecessor (x - dx, y - dy) lies outside the image (vf_sgm_path_start). */
+VF_HD void vf_sgm_walks(int dx, int dy, int w, int h, int* walks, int* steps) {
+  if (dy == 0) {
+    *walks = h;
+    *steps = w;
+  } else if (dy == 1 || dy == -1) {
+    *walks = w;
+    *steps = h;
+  } else {
+    *walks = 2 * w;
+    *steps = (h + 1) / 2;
+  }
+}
+
+VF_HD void vf_sgm_walk_start(int dx, int dy, int w, int h, int walk, int* x, int* y) {
+  if (dy == 0) {
+    *x = dx > 0 ? 0 : w - 1;
+    *y = walk;
+    return;
+  }
+  const int row = dy == 1 || dy == -1 ? 0 : walk / w; /* |dy| = 2: two walks per column */
+  *x = walk % w;
+  *y = dy > 0 ? row : h - 1 - row;
+}
+
+/* Pixel (x, y) of step t of the walk starting at (x0, y0). */
+VF_HD void vf_sgm_walk_at(int dx, int dy, int w, int x0, int y0, int t, int* x, int* y) {
+  const int xx = (x0 + t * dx) % w;
+  *x = xx < 0 ? xx + w : xx;
+  *y = y0 + t * dy;
+}
+
+VF_HD int vf_sgm_path_start(int dx, int dy, int w, int h, int x, int y) {
+  return x - dx < 0 || x - dx >= w || y - dy < 0 || y - dy >= h;
 }
 
 /* Adaptive P2 along a path: P2 / |I(p) - I(p-r)| (a difference of 0 counts as 1), at least P1. */

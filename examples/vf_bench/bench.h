@@ -60,4 +60,20 @@ int bench_detector(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_remap(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_tracker(vf_context* ctx, const bench_options* opt, bench_out* out);
 
+/* A vf_stereo with its pair and output in the context's memory (bench_stereo.c): made from host
+ * images hl, hr; bench_stereo_step computes one frame. */
+typedef struct bench_stereo_job {
+  vf_stereo* stereo;
+  vf_image left, right, out;
+} bench_stereo_job;
+vf_status bench_stereo_job_make(vf_context* ctx, const vf_stereo_config* c, const vf_image* hl,
+                                const vf_image* hr, bench_stereo_job* job);
+/* The same with a textured pair whose right view is the left shifted by `shift`. */
+vf_status bench_stereo_job_synthetic(vf_context* ctx, const vf_stereo_config* c, int shift,
+                                     bench_stereo_job* job);
+void bench_stereo_job_free(bench_stereo_job* job);
+vf_status bench_stereo_step(void* arg);
+/* Hierarchical SGM and 16 paths beside SGM on real pairs (bench_hsgm.c), part of "stereo". */
+int bench_stereo_hsgm(vf_context* ctx, const bench_options* opt, bench_out* out);
+
 #endif

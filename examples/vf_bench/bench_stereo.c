@@ -4,19 +4,30 @@
  * DRAM traffic the CUDA pipeline moves (each path's byte costs written once and read once,
  * census words, images, output) divided by the median time. The CPU backend runs only the rows
  * up to 640x480. Then the other methods (ZNCC + FastDT, census + FastDT, Cyclops2) with their
- * defaults on the Cones, EuRoC and (GPU only) 720p sizes. */
+ * defaults on the Cones, EuRoC and (GPU only) 720p sizes, and hierarchical SGM and 16 paths
+ * (bench_hsgm.c). */
 #include <string.h>
 
 #include "bench.h"
 
-typedef struct stereo_job {
-  vf_stereo* stereo;
-  vf_image left, right, out;
-} stereo_job;
+typedef bench_stereo_job stereo_job;
 
-static vf_status stereo_step(void* arg) {
+vf_status bench_stereo_step(void* arg) {
   stereo_job* j = arg;
   return vf_stereo_compute(j->stereo, &j->left, &j->right, &j->out, NULL);
+}
+
+vf_status bench_stereo_job_make(vf_context* ctx, const vf_stereo_config* c, const vf_image* hl,
+                                const vf_image* hr, stereo_job* job) {
+  vf_memory where = vf_context_backend(ctx) == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST;
+  memset(job, 0, sizeof *job);
+  vf_status s = vf_image_alloc(&job->left, c->width, c->height, VF_PIXEL_U8, where);
+  if (s == VF_OK) s = vf_image_alloc(&job->right, c->width, c->height, VF_PIXEL_U8, where);
+  if (s == VF_OK) s = vf_image_alloc(&job->out, c->width, c->height, VF_PIXEL_U16, where);
+  if (s == VF_OK) s = vf_image_copy(hl, &job->left);
+  if (s == VF_OK) s = vf_image_copy(hr, &job->right);
+  if (s == VF_OK) s = vf_stereo_create(ctx, c, &job->stereo);
+  return s;
 }
 
 typedef struct stereo_row {
@@ -30,12 +41,9 @@ static const stereo_row rows[] = {
     {1242, 375, 128, 8, 1, 1.71}, {1920, 1080, 256, 8, 1, 6.6},
 };
 
-/* A textured pair whose right view is the left shifted by `shift`, in the context's memory,
- * and a stage made from `c`. */
-static vf_status stereo_job_make(vf_context* ctx, const vf_stereo_config* c, int shift,
-                                 stereo_job* job) {
+vf_status bench_stereo_job_synthetic(vf_context* ctx, const vf_stereo_config* c, int shift,
+                                     stereo_job* job) {
   const int w = c->width, h = c->height;
-  vf_memory where = vf_context_backend(ctx) == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST;
   vf_image hl = {0}, hr = {0};
   memset(job, 0, sizeof *job);
   vf_status s = bench_make_texture(w, h, 7, &hl);
@@ -47,18 +55,13 @@ static vf_status stereo_job_make(vf_context* ctx, const vf_stereo_config* c, int
       for (int x = 0; x < w; ++x) b[x] = a[x + shift < w ? x + shift : w - 1];
     }
   }
-  if (s == VF_OK) s = vf_image_alloc(&job->left, w, h, VF_PIXEL_U8, where);
-  if (s == VF_OK) s = vf_image_alloc(&job->right, w, h, VF_PIXEL_U8, where);
-  if (s == VF_OK) s = vf_image_alloc(&job->out, w, h, VF_PIXEL_U16, where);
-  if (s == VF_OK) s = vf_image_copy(&hl, &job->left);
-  if (s == VF_OK) s = vf_image_copy(&hr, &job->right);
-  if (s == VF_OK) s = vf_stereo_create(ctx, c, &job->stereo);
+  if (s == VF_OK) s = bench_stereo_job_make(ctx, c, &hl, &hr, job);
   vf_image_free(&hl);
   vf_image_free(&hr);
   return s;
 }
 
-static void stereo_job_free(stereo_job* job) {
+void bench_stereo_job_free(stereo_job* job) {
   vf_stereo_destroy(job->stereo);
   vf_image_free(&job->left);
   vf_image_free(&job->right);
@@ -78,9 +81,9 @@ static int bench_stereo_row(vf_context* ctx, const bench_options* opt, bench_out
   c.subpixel = row->subpixel;
   c.median = 1;
   /* The right view is the left texture shifted by a quarter of the range: a plausible load. */
-  vf_status s = stereo_job_make(ctx, &c, row->disparities / 4, &job);
+  vf_status s = bench_stereo_job_synthetic(ctx, &c, row->disparities / 4, &job);
   bench_stats st = {0};
-  if (s == VF_OK) s = bench_time(ctx, opt, stereo_step, &job, &st);
+  if (s == VF_OK) s = bench_time(ctx, opt, bench_stereo_step, &job, &st);
   if (s == VF_OK) {
     double cells = (double)w * h * row->disparities;
     /* Path costs: one byte per cell and path, written and read; census 4 bytes x 2 images
@@ -100,7 +103,7 @@ static int bench_stereo_row(vf_context* ctx, const bench_options* opt, bench_out
   } else {
     fprintf(stderr, "stereo %dx%d: %s: %s\n", w, h, vf_status_str(s), vf_last_error_message());
   }
-  stereo_job_free(&job);
+  bench_stereo_job_free(&job);
   return s == VF_OK ? 0 : 1;
 }
 
@@ -134,9 +137,9 @@ static int bench_method_row(vf_context* ctx, const bench_options* opt, bench_out
   c.cyclops.weight = m->weight;
   c.cyclops.memory = m->memory;
   stereo_job job;
-  vf_status s = stereo_job_make(ctx, &c, disparities / 4, &job);
+  vf_status s = bench_stereo_job_synthetic(ctx, &c, disparities / 4, &job);
   bench_stats st = {0};
-  if (s == VF_OK) s = bench_time(ctx, opt, stereo_step, &job, &st);
+  if (s == VF_OK) s = bench_time(ctx, opt, bench_stereo_step, &job, &st);
   if (s == VF_OK) {
     bench_result_begin(out, "stereo", w, h, &st);
     bench_result_str(out, "method", m->name);
@@ -148,7 +151,7 @@ static int bench_method_row(vf_context* ctx, const bench_options* opt, bench_out
     fprintf(stderr, "stereo %s %dx%d: %s: %s\n", m->name, w, h, vf_status_str(s),
             vf_last_error_message());
   }
-  stereo_job_free(&job);
+  bench_stereo_job_free(&job);
   return s == VF_OK ? 0 : 1;
 }
 
@@ -183,5 +186,5 @@ int bench_stereo(vf_context* ctx, const bench_options* opt, bench_out* out) {
       failed |= bench_method_row(ctx, opt, out, &method_rows[k], w, h, nd);
     }
   }
-  return failed;
+  return failed | bench_stereo_hsgm(ctx, opt, out);
 }

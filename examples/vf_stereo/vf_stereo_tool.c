@@ -1,10 +1,11 @@
 /* vf_stereo: disparity of one rectified pair and, with ground truth, its evaluation.
  *
  *   vf_stereo LEFT.png RIGHT.png [--out PREFIX] [--backend auto|cpu|cuda]
- *             [--method sgm|zncc|census|cyclops] [--min N] [--disparities N] [--no-median]
- *             SGM:      [--paths 2|4|8] [--census cs|full] [--p1 N] [--p2 N] [--adaptive-p2]
+ *             [--method sgm|hsgm|zncc|zncc-sgm|census|cyclops] [--min N] [--disparities N]
+ * [--no-median] SGM:      [--paths 2|4|8|16] [--census cs|full] [--p1 N] [--p2 N] [--adaptive-p2]
  *                       [--uniqueness F] [--lr-max-diff N] [--no-lr] [--no-subpixel]
- *             zncc:     [--window N] [--sums auto|direct|integral]
+ *             hsgm:     the SGM options and [--levels N] [--window N] [--margin N]
+ *             zncc, zncc-sgm: [--window N] [--sums auto|direct|integral]
  *             census:   [--census cs|full]
  *             FastDT:   [--sigma-s F] [--sigma-r F] [--fastdt16] [--no-fastdt]
  *             cyclops:  [--weight md|rma|mns] [--block WxH] [--kernel-step N]
@@ -27,8 +28,9 @@
 static int usage(void) {
   fprintf(stderr,
           "usage: vf_stereo LEFT RIGHT [--out PREFIX] [--backend auto|cpu|cuda]\n"
-          "       [--method sgm|zncc|census|cyclops] [--min N] [--disparities N] [--no-median]\n"
-          "       [--paths 2|4|8] [--census cs|full] [--p1 N] [--p2 N] [--adaptive-p2]\n"
+          "       [--method sgm|hsgm|zncc|zncc-sgm|census|cyclops] [--min N] [--disparities N]\n"
+          "       [--no-median] [--paths 2|4|8|16] [--census cs|full] [--p1 N] [--p2 N]\n"
+          "       [--adaptive-p2] [--levels N] [--window N] [--margin N]\n"
           "       [--uniqueness F] [--lr-max-diff N] [--no-lr] [--no-subpixel]\n"
           "       [--window N] [--sums auto|direct|integral] [--sigma-s F] [--sigma-r F]\n"
           "       [--fastdt16] [--no-fastdt] [--weight md|rma|mns] [--block WxH]\n"
@@ -37,7 +39,7 @@ static int usage(void) {
   return 2;
 }
 
-static const char* const method_names[] = {"sgm", "zncc", "cyclops", "hsgm", "census"};
+static const char* const method_names[] = {"sgm", "zncc", "cyclops", "hsgm", "census", "zncc-sgm"};
 
 /* Index of `v` in `names` (n of them), or -1. */
 static int pick(const char* v, const char* const* names, int n) {
@@ -50,7 +52,7 @@ static int pick(const char* v, const char* const* names, int n) {
 /* The method named after --method (SGM when absent); -1 for an unknown name. */
 static int find_method(int argc, char** argv) {
   for (int i = 3; i + 1 < argc; ++i) {
-    if (strcmp(argv[i], "--method") == 0) return pick(argv[i + 1], method_names, 5);
+    if (strcmp(argv[i], "--method") == 0) return pick(argv[i + 1], method_names, 6);
   }
   return VF_STEREO_SGM;
 }
@@ -75,7 +77,13 @@ static int parse_method_option(const char* a, const char* v, vf_stereo_config* c
   if (v == NULL) return 0;
   int k;
   if (strcmp(a, "--window") == 0) {
+    /* The window of the chosen method: ZNCC's matching window or HSGM's range window. */
     c->zncc.window = atoi(v);
+    c->hsgm.window = atoi(v);
+  } else if (strcmp(a, "--levels") == 0) {
+    c->hsgm.levels = atoi(v);
+  } else if (strcmp(a, "--margin") == 0) {
+    c->hsgm.margin = atoi(v);
   } else if (strcmp(a, "--sums") == 0) {
     if ((k = pick(v, sums, 3)) < 0) return -1;
     c->zncc.sums = (vf_zncc_sums)k;

@@ -1,9 +1,9 @@
 /* Dense stereo: disparity of the left image of a rectified 8-bit pair. Method SGM: census
  * transform, Hamming matching cost, semi-global aggregation along 2/4/8 paths, winner takes
  * all, uniqueness ratio, left-right check, parabola sub-pixel, 3x3 median (Hirschmueller 2008;
- * Hernandez-Juarez et al., ICCS 2016). Other methods: ZNCC or census cost with FastDT
- * aggregation (Chang et al.), Cyclops2 scan-line search; see vf_stereo_config. The CPU and CUDA
- * backends agree bit for bit.
+ * Hernandez-Juarez et al., ICCS 2016). Other methods: hierarchical SGM with per-pixel disparity
+ * ranges (Fu, Stuttgart), ZNCC or census cost with FastDT aggregation (Chang et al.), Cyclops2
+ * scan-line search; see vf_stereo_config. The CPU and CUDA backends agree bit for bit.
  *
  * Output: 16-bit disparity, 4 fractional bits when sub-pixel is on (value / 16 = pixels), whole
  * pixels otherwise; VF_STEREO_INVALID where no disparity passed the checks. Optionally also
@@ -24,11 +24,12 @@ extern "C" {
 #define VF_STEREO_SUBPIXEL_BITS 4
 
 typedef enum vf_stereo_method {
-  VF_STEREO_SGM = 0,      /* semi-global matching */
-  VF_STEREO_ZNCC_FASTDT,  /* ZNCC cost (zig-zag), FastDT aggregation, winner takes all */
-  VF_STEREO_CYCLOPS2,     /* Cyclops2 scan-line search (MD, RMA or MNS weight function) */
-  VF_STEREO_HSGM,         /* reserved: hierarchical SGM over a pyramid */
-  VF_STEREO_CENSUS_FASTDT /* census 9x7 Hamming cost, FastDT aggregation, winner takes all */
+  VF_STEREO_SGM = 0,       /* semi-global matching */
+  VF_STEREO_ZNCC_FASTDT,   /* ZNCC cost (zig-zag), FastDT aggregation, winner takes all */
+  VF_STEREO_CYCLOPS2,      /* Cyclops2 scan-line search (MD, RMA or MNS weight function) */
+  VF_STEREO_HSGM,          /* hierarchical SGM over a pyramid, per-pixel disparity ranges */
+  VF_STEREO_CENSUS_FASTDT, /* census 9x7 Hamming cost, FastDT aggregation, winner takes all */
+  VF_STEREO_ZNCC_SGM       /* ZNCC cost (as ZNCC_FASTDT), semi-global aggregation as SGM */
 } vf_stereo_method;
 
 typedef enum vf_census_type {
@@ -79,11 +80,26 @@ typedef struct vf_cyclops_config {
   int disparity_step;       /* candidates 0, step, 2 step, ... below disparities */
 } vf_cyclops_config;
 
-/* Fields by method. SGM: all but zncc, fastdt, cyclops. ZNCC_FASTDT: zncc, fastdt;
- * CENSUS_FASTDT: census, fastdt; CYCLOPS2: cyclops. These three give whole-pixel disparities
- * from min_disparity 0 and have no left-right or uniqueness check: they need subpixel 0,
- * lr_check 0 and uniqueness 1 (vf_stereo_config_default_for sets them), and take any number of
- * disparities, 1..256 (Cyclops2: up to the width, a full scan line). median applies to all. */
+/* Hierarchical SGM (Fu, "Dense matching GPU implementation", Stuttgart; after tSGM): SGM over the
+ * full range on the coarsest level of a 2x2 pyramid; on each finer level every pixel searches
+ * only the range [2 min - margin, 2 max + 1 + margin] of the valid disparities of the coarser
+ * result in a window x window neighbourhood of its position there (the full range where that
+ * window has none), with a cost cube that holds each pixel's range only. Every level has the
+ * uniqueness ratio and the left-right check; sub-pixel and median apply to the finest. */
+typedef struct vf_hsgm_config {
+  int levels; /* pyramid levels, 1..4 (1 = plain SGM); the coarsest level has disparities >>
+               * (levels - 1) candidates, min_disparity must be a multiple of 2^(levels - 1) */
+  int window; /* odd side of the neighbourhood on the coarser level, 1..15 */
+  int margin; /* disparities added on each side of the upscaled range, 0..64 */
+} vf_hsgm_config;
+
+/* Fields by method. SGM: all but hsgm, zncc, fastdt, cyclops; HSGM: the same and hsgm; ZNCC_SGM:
+ * SGM's but census, and zncc (one level; min_disparity 0; its cost spans 0..63, so p1, p2 <= 192).
+ * ZNCC_FASTDT: zncc, fastdt; CENSUS_FASTDT: census, fastdt; CYCLOPS2: cyclops. These three give
+ * whole-pixel disparities from min_disparity 0 and have no left-right or uniqueness check: they
+ * need subpixel 0, lr_check 0 and uniqueness 1 (vf_stereo_config_default_for sets them), and take
+ * any number of disparities, 1..256 (Cyclops2: up to the width, a full scan line). median applies
+ * to all. */
 typedef struct vf_stereo_config {
   vf_stereo_method method;
   int width; /* image size, up to 4096x4096; width >= min_disparity + disparities */
@@ -94,12 +110,13 @@ typedef struct vf_stereo_config {
   int p1;           /* penalty for a disparity change of 1, >= 0 */
   int p2;           /* penalty for larger changes, p1..255 - max cost (224 CS, 193 full) */
   int adaptive_p2;  /* 1: P2 / |I(p) - I(p-r)| along each path (at least P1, Hirschmueller) */
-  int paths;        /* 2 (horizontal), 4 (+ vertical) or 8 (+ diagonal) */
+  int paths;        /* 2 (horizontal), 4 (+ vertical), 8 (+ diagonal), 16 (+ (2,1) moves) */
   float uniqueness; /* best cost <= uniqueness * best cost at |d - best| > 1; 1 = off; (0, 1] */
   int lr_check;     /* 1: invalidate where the right image's disparity differs */
   int lr_max_diff;  /* allowed difference in whole pixels, 0..255 */
   int subpixel;     /* 1: parabola fit, 4 fractional bits */
   int median;       /* 1: 3x3 median of the output (edges replicated) */
+  vf_hsgm_config hsgm;
   vf_zncc_config zncc;
   vf_fastdt_config fastdt;
   vf_cyclops_config cyclops;
@@ -110,10 +127,11 @@ typedef struct vf_stereo vf_stereo;
 /* 752x480 (EuRoC), SGM, min 0, 64 disparities, CS census, P1 10, P2 120, 4 paths,
  * uniqueness 0.95, LR check 1 px, sub-pixel and median on. */
 VF_API vf_stereo_config vf_stereo_config_default(void);
-/* The defaults of one method: SGM as above; ZNCC_FASTDT: 5x5 window, FastDT sigma_s 20, sigma_r
- * 15, 8-bit storage, no median; CENSUS_FASTDT: CS census, the same FastDT; CYCLOPS2: MNS 5x5,
- * kernel and disparity step 1, shared-memory rows, median on. Sub-pixel, LR check, uniqueness
- * off for all but SGM. */
+/* The defaults of one method: SGM as above; HSGM: the same with 8 paths and hsgm levels 3, window
+ * 7, margin 2 (vf_stereo_config_default has these hsgm fields too); ZNCC_SGM: SGM's with the ZNCC
+ * 3x3 window, P1 7, P2 60; ZNCC_FASTDT: 5x5 window, FastDT sigma_s 20, sigma_r 15, 8-bit storage,
+ * no median; CENSUS_FASTDT: CS census, the same FastDT; CYCLOPS2: MNS 5x5, kernel and disparity
+ * step 1, shared-memory rows, median on. Sub-pixel, LR check, uniqueness off for the last three. */
 VF_API vf_stereo_config vf_stereo_config_default_for(vf_stereo_method method);
 VF_API vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_stereo** out);
 VF_API void vf_stereo_destroy(vf_stereo* stereo);
