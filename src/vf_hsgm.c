@@ -23,6 +23,7 @@ struct vf_hsgm {
   uint8_t* right[VF_HSGM_MAX_LEVELS];
   uint64_t* census_l;
   uint64_t* census_r;
+  uint8_t* census_planes; /* the SGM census's byte planes, packed into the words above */
   vf_hsgm_ranges ranges;
   uint16_t* sum;
   uint32_t* right_best;
@@ -58,6 +59,7 @@ static size_t vf_hsgm_carve_cpu(vf_hsgm* h, uint8_t* base) {
   }
   VF_TAKE(h->census_l, px * sizeof(uint64_t));
   VF_TAKE(h->census_r, px * sizeof(uint64_t));
+  VF_TAKE(h->census_planes, px * VF_CPU_CENSUS_BYTES);
   VF_TAKE(h->ranges.range, px * sizeof(uint32_t));
   VF_TAKE(h->ranges.offset, px * sizeof(uint32_t));
   VF_TAKE(h->sum, px * (size_t)p->disparities * sizeof(uint16_t));
@@ -159,8 +161,10 @@ static void vf_hsgm_run_cpu(vf_hsgm* h, const uint8_t* left, size_t left_stride,
     if (hp->zncc) {
       vf_hsgm_zncc_cpu(h, left, left_stride, right, right_stride);
     } else {
-      vf_cpu_census(il[l], stride[l], p.width, p.height, p.census_full, h->census_l, threads);
-      vf_cpu_census(ir[l], rstride[l], p.width, p.height, p.census_full, h->census_r, threads);
+      vf_cpu_census(il[l], stride[l], p.width, p.height, p.census_full, h->census_planes, threads);
+      vf_cpu_census_pack64(h->census_planes, p.width, p.height, p.census_full, h->census_l);
+      vf_cpu_census(ir[l], rstride[l], p.width, p.height, p.census_full, h->census_planes, threads);
+      vf_cpu_census_pack64(h->census_planes, p.width, p.height, p.census_full, h->census_r);
     }
     vf_cpu_hsgm_ranges(&p, coarse, cw, ch, hp->radius, hp->margin, &h->ranges, threads);
     vf_cpu_hsgm_aggregate(&p, il[l], stride[l], h->census_l, h->census_r, h->zncc_volume,

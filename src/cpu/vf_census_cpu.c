@@ -88,3 +88,15 @@ void vf_cpu_census(const uint8_t* img, size_t stride, int w, int h, int full, ui
   int useful = w * h / 32768;
   vf_parallel_for(h, useful < threads ? useful : threads, vf_census_rows, &job);
 }
+
+void vf_cpu_census_pack64(const uint8_t* planes, int w, int h, int full, uint64_t* words) {
+  const int n = ((full ? VF_CENSUS_FULL_BITS : VF_CENSUS_CS_BITS) + 7) / 8;
+  for (int y = 0; y < h; ++y) {
+    const uint8_t* row = planes + (size_t)y * n * w;
+    for (int x = 0; x < w; ++x) {
+      uint64_t v = 0;
+      for (int pl = 0; pl < n; ++pl) v |= (uint64_t)row[(size_t)pl * w + x] << (8 * pl);
+      words[(size_t)y * w + x] = v;
+    }
+  }
+}

@@ -14,6 +14,10 @@
 void vf_cpu_census(const uint8_t* img, size_t stride, int w, int h, int full, uint8_t* out,
                    int threads);
 
+/* The byte planes of vf_cpu_census as one 64-bit word per pixel (census bit i in bit i), for
+ * code that takes whole words (the HSGM reference). */
+void vf_cpu_census_pack64(const uint8_t* planes, int w, int h, int full, uint64_t* words);
+
 /* Bytes of scratch vf_cpu_sgm needs for this configuration and thread count (64-byte aligned). */
 size_t vf_cpu_sgm_scratch_bytes(const vf_sgm_params* p, int threads);
 
