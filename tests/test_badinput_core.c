@@ -355,6 +355,57 @@ static void write_bytes(const char* path, const void* bytes, size_t n) {
   fclose(f);
 }
 
+/* PNG's chunk checksum (CRC-32, ISO 3309), to forge a header that libpng accepts. */
+static uint32_t png_crc(const uint8_t* p, size_t n) {
+  uint32_t c = 0xffffffffu;
+  for (size_t i = 0; i < n; ++i) {
+    c ^= p[i];
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+  }
+  return c ^ 0xffffffffu;
+}
+
+static void put_be32(uint8_t* p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
+/* A PNG whose header promises 32768 x 32768 pixels at `depth` bits, with one byte of data:
+ * the readers must refuse it before allocating (1 or 2 GiB), naming the size. */
+static void test_forged_size(const char* path, int depth) {
+  uint8_t png[8 + 25 + 13 + 12];
+  static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  memcpy(png, sig, 8);
+  uint8_t* ihdr = png + 8;
+  put_be32(ihdr, 13);
+  memcpy(ihdr + 4, "IHDR", 4);
+  put_be32(ihdr + 8, 32768);
+  put_be32(ihdr + 12, 32768);
+  ihdr[16] = (uint8_t)depth;
+  ihdr[17] = ihdr[18] = ihdr[19] = ihdr[20] = 0; /* grey, deflate, filter 0, no interlace */
+  put_be32(ihdr + 21, png_crc(ihdr + 4, 17));
+  uint8_t* idat = ihdr + 25;
+  put_be32(idat, 1);
+  memcpy(idat + 4, "IDAT", 4);
+  idat[8] = 0x78;
+  put_be32(idat + 9, png_crc(idat + 4, 5));
+  uint8_t* iend = idat + 13;
+  put_be32(iend, 0);
+  memcpy(iend + 4, "IEND", 4);
+  put_be32(iend + 8, png_crc(iend + 4, 4));
+  write_bytes(path, png, sizeof png);
+  vf_image img;
+  if (depth == 8) {
+    CHECK_BAD(vf_png_read_gray8(path, &img), VF_ERR_FORMAT, "size");
+    CHECK_BAD(vf_png_decode_gray8(png, sizeof png, &img), VF_ERR_FORMAT, "size");
+  } else {
+    CHECK_BAD(vf_png_read_gray16(path, &img), VF_ERR_FORMAT, "size");
+  }
+  CHECK(img.data == NULL);
+}
+
 static void test_files(const char* dir) {
   char path[512], missing[512], text[512], png16[512], pfm[512], rgb[512];
   snprintf(missing, sizeof missing, "%s/none/x.png", dir);
@@ -402,25 +453,29 @@ static void test_files(const char* dir) {
   CHECK_OK(vf_png_read_gray16(png16, &img));
   CHECK(img.width == 6 && ((uint16_t*)((uint8_t*)img.data + 3 * img.stride_bytes))[5] == 3005);
   vf_image_free(&img);
+  test_forged_size(png16, 8);
+  test_forged_size(png16, 16);
 
   /* PFM: malformed headers, short data, a forged size, the wrong image to write. */
   static const struct {
     const char* bytes;
     size_t n;
+    const char* word;
   } bad_pfm[] = {
-      {"", 0},
-      {"PF\n2 2\n-1\n", 10},                 /* three channels */
-      {"Pf\n0 2\n-1\n", 10},                 /* empty */
-      {"Pf\n-2 2\n-1\n", 11},                /* negative */
-      {"Pf\n2 2\n0\n", 9},                   /* scale 0 */
-      {"Pf\n2 2\nnan\n", 11},                /* scale NaN */
-      {"Pf\n2 2\n-1\n\0\0\0\0\0\0", 16},     /* 6 of 16 bytes */
-      {"Pf\n30000 30000\n-1\n\0\0\0\0", 22}, /* 3.4 GB promised, 4 bytes given */
-      {"Pf\n99999999999 2\n-1\n", 20},       /* overflows int */
+      {"", 0, "header"},
+      {"PF\n2 2\n-1\n", 10, "header"},                   /* three channels */
+      {"Pf\n0 2\n-1\n", 10, "header"},                   /* empty */
+      {"Pf\n-2 2\n-1\n", 11, "header"},                  /* negative */
+      {"Pf\n1 1\n0\n\0\0\0\0", 13, "header"},            /* scale 0 */
+      {"Pf\n1 1\nnan\n\0\0\0\0", 15, "header"},          /* scale NaN */
+      {"Pf\n99999999999 2\n-1\n", 20, "header"},         /* overflows int */
+      {"Pf\n2 2\n-1\n\0\0\0\0\0\0", 16, "truncated"},    /* 6 of 16 bytes */
+      {"Pf\n30000 30000\n-1\n\0\0\0\0", 22, "promised"}, /* 3.4 GB: refused unallocated */
   };
   for (size_t i = 0; i < sizeof bad_pfm / sizeof bad_pfm[0]; ++i) {
     write_bytes(pfm, bad_pfm[i].bytes, bad_pfm[i].n);
-    CHECK_BAD(vf_pfm_read(pfm, &img), VF_ERR_FORMAT, "d.pfm");
+    CHECK_BAD(vf_pfm_read(pfm, &img), VF_ERR_FORMAT, bad_pfm[i].word);
+    CHECK(strstr(vf_last_error_message(), "d.pfm") != NULL);
     CHECK(img.data == NULL);
   }
   CHECK_BAD(vf_pfm_read(NULL, &img), VF_ERR_INVALID_ARG, "path");
