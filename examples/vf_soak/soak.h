@@ -13,11 +13,12 @@ typedef struct soak_options {
   const char* config;   /* viofront YAML over the defaults, or NULL */
   const char* csv;      /* samples written here, or NULL */
   vf_backend backend;
-  long frames;   /* frames to process in all */
-  long sample;   /* frames between samples */
-  int threads;   /* CPU worker threads, 0 = all cores */
-  int preload;   /* 1: decode the sequence once and loop in memory; 0: rewind the reader */
-  double warmup; /* fraction of the run before the baseline sample */
+  long frames;        /* frames to process in all */
+  long sample;        /* frames between samples */
+  int threads;        /* CPU worker threads, 0 = all cores */
+  int preload;        /* 1: decode the sequence once and loop in memory; 0: rewind the reader */
+  double warmup;      /* fraction of the run before the baseline sample */
+  double max_seconds; /* stop early (at a sample) after this long; 0 = no limit */
 } soak_options;
 
 int soak_parse_args(int argc, char** argv, soak_options* opt);

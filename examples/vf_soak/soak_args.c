@@ -8,12 +8,12 @@ static int usage(void) {
   fprintf(stderr,
           "usage: vf_soak SEQUENCE [--frames N] [--sample N] [--backend auto|cpu|cuda]\n"
           "               [--threads N] [--config FILE] [--csv FILE] [--preload on|off]\n"
-          "               [--warmup F]\n"
+          "               [--warmup F] [--max-seconds S]\n"
           "Replays SEQUENCE (an EuRoC ASL folder) lap after lap for N frames (default 10000),\n"
           "sampling memory, threads, file descriptors and GPU memory every --sample frames\n"
           "(default N/100). --preload on (default) decodes the images once; off rewinds the\n"
           "reader every lap. Exit status 3 when anything grew after the first F of the run\n"
-          "(default 0.2).\n");
+          "(default 0.2). --max-seconds ends the run early, at a sample, and judges what ran.\n");
   return -1;
 }
 
@@ -42,6 +42,8 @@ int soak_parse_args(int argc, char** argv, soak_options* opt) {
       opt->config = v;
     } else if (strcmp(a, "--csv") == 0) {
       opt->csv = v;
+    } else if (strcmp(a, "--max-seconds") == 0) {
+      opt->max_seconds = atof(v);
     } else if (strcmp(a, "--warmup") == 0) {
       opt->warmup = atof(v);
     } else if (strcmp(a, "--preload") == 0 && (!strcmp(v, "on") || !strcmp(v, "off"))) {
@@ -57,7 +59,7 @@ int soak_parse_args(int argc, char** argv, soak_options* opt) {
     }
   }
   if (opt->sample <= 0) opt->sample = opt->frames / 100 > 0 ? opt->frames / 100 : 1;
-  if (opt->sequence == NULL || opt->frames < 1 || opt->threads < 0 ||
+  if (opt->sequence == NULL || opt->frames < 1 || opt->threads < 0 || !(opt->max_seconds >= 0) ||
       !(opt->warmup >= 0.0 && opt->warmup < 1.0))
     return usage();
   return 0;

@@ -86,6 +86,7 @@ static vf_status soak(const soak_options* opt, soak_source* src, vf_frontend* fe
       max->fds = sm.fds > max->fds ? sm.fds : max->fds;
     }
     *end = sm;
+    if (opt->max_seconds > 0 && sm.wall_s > opt->max_seconds) break;
   }
   return s;
 }
@@ -136,7 +137,7 @@ int main(int argc, char** argv) {
   int grew = max.hwm_mb > base.hwm_mb + SOAK_HWM_SLACK_MB ||
              max.gpu_used_mb > base.gpu_used_mb + SOAK_GPU_SLACK_MB || max.threads > base.threads ||
              max.fds > base.fds + !opt.preload;
-  int ok = s == VF_OK && run.sequence_ok && run.callbacks == opt.frames;
+  int ok = s == VF_OK && run.sequence_ok && run.callbacks == end.frame;
   if (s == VF_OK)
     print_verdict(&base, &end, &max, soak_source_laps(src), run.callbacks,
                   !ok    ? "FAILED"
