@@ -1,22 +1,18 @@
 #!/usr/bin/env bash
-# Issue 9 on a machine with an NVIDIA GPU (the device tool's H100), in two parts that each fit
-# one device call of 8 minutes:
-#   scripts/gpu_reliability.sh soak        build; GPU soak (10^5 frames) beside a CPU soak
-#                                          (10^4 frames, 12 threads) on a synthetic sequence
-#   scripts/gpu_reliability.sh sanitize    build (kept from the first part when still there);
-#                                          ctest -L gpu; vf_replay on a synthetic sequence under
-#                                          compute-sanitizer memcheck, racecheck, initcheck,
-#                                          synccheck; then memcheck over ctest -L gpu as time allows
-# Logs and CSVs go to $OUT (else ./gpu_out); the summary is printed at the end. Every step has a
-# time limit so that the whole part ends within VF_DEADLINE_S (default 450) seconds.
+# Issue 9 on a machine with an NVIDIA GPU (the device tool's H100), within one device call:
+#   scripts/gpu_reliability.sh
+# builds, runs ctest -L gpu, starts the CPU soak (10^4 frames, 12 threads) in the background,
+# runs vf_replay on a short synthetic sequence under compute-sanitizer memcheck, racecheck,
+# initcheck and synccheck, then the GPU soak (10^5 frames) alone on the GPU (its memory is read
+# device-wide) in the time left. Logs and CSVs go to $OUT (else ./gpu_out), a summary at the end. Every
+# step has a time limit so that the whole ends within VF_DEADLINE_S (default 450) seconds.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-part=${1:?usage: gpu_reliability.sh soak|sanitize}
 out=${OUT:-$PWD/gpu_out}
 mkdir -p "$out"
 build=${VF_GPU_BUILD:-build-rel}
 deadline=$(($(date +%s) + ${VF_DEADLINE_S:-450}))
-summary="$out/summary_$part.txt"
+summary="$out/summary.txt"
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
 left() { echo $((deadline - $(date +%s))); }
@@ -54,35 +50,29 @@ step configure 120 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 step build 300 cmake --build "$build" -j"$(nproc)" || { tail -30 "$out/build.log"; exit 1; }
 ex=$build/examples
 
-if [ "$part" = soak ]; then
-  step synth 60 "$ex/vf_synth" --out "$build/seq_soak" --frames 100 --seed 2 --threads "$(nproc)"
-  # Both soaks at once: the GPU soak needs a core or two, the CPU soak takes twelve. GPU memory
-  # is read device-wide, so nothing else may use the GPU meanwhile.
-  budget=$(($(left) - 15))
-  step soak_cpu "$budget" "$ex/vf_soak" "$build/seq_soak" --backend cpu --threads 12 \
-    --frames 10000 --sample 100 --preload off --max-seconds $((budget - 20)) \
-    --config examples/vf_soak/soak_cpu.yaml --csv "$out/soak_cpu.csv" &
-  cpu_pid=$!
-  step soak_gpu "$budget" "$ex/vf_soak" "$build/seq_soak" --backend cuda --frames 100000 \
-    --sample 1000 --preload on --max-seconds $((budget - 20)) --csv "$out/soak_gpu.csv"
-  wait "$cpu_pid"
-  tail -n 1 "$out/soak_gpu.log" "$out/soak_cpu.log" | tee -a "$summary"
-else
-  step ctest_gpu 150 ctest --test-dir "$build" -L gpu --output-on-failure
-  grep -E "tests passed|tests failed|\*\*\*" "$out/ctest_gpu.log" | tee -a "$summary"
-  step synth 60 "$ex/vf_synth" --out "$build/seq_cs" --frames 8 --seed 4 --threads "$(nproc)"
-  for tool in memcheck racecheck initcheck synccheck; do
-    extra=()
-    [ "$tool" = memcheck ] && extra=(--leak-check full)
-    step "cs_$tool" 90 compute-sanitizer --tool "$tool" ${extra[@]+"${extra[@]}"} --error-exitcode 99 \
-      "$ex/vf_replay" "$build/seq_cs" --backend cuda --quiet
-    grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|frames [0-9]+ in" "$out/cs_$tool.log" |
-      sed "s/^/  $tool: /" | tee -a "$summary"
-  done
-  # The GPU tests under memcheck (every process ctest starts), as far as the time goes.
-  step cs_ctest_memcheck $(($(left) - 5)) compute-sanitizer --tool memcheck --target-processes all \
-    --error-exitcode 99 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 120
-  grep -E "tests passed|tests failed|ERROR SUMMARY: [1-9]|\*\*\*" "$out/cs_ctest_memcheck.log" |
-    tee -a "$summary"
-fi
-note "part $part done, $(left) s before the deadline"
+step synth 60 "$ex/vf_synth" --out "$build/seq_soak" --frames 60 --seed 2 --threads "$(nproc)"
+step synth_cs 30 "$ex/vf_synth" --out "$build/seq_cs" --frames 4 --seed 4 --threads "$(nproc)"
+step ctest_gpu 120 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 100
+grep -E "tests passed|tests failed|\*\*\*|Passed|Failed" "$out/ctest_gpu.log" | tee -a "$summary"
+# The CPU soak runs beside the rest (after the GPU tests, whose CPU references need the cores);
+# it touches no GPU.
+cpu_limit=$(($(left) - 20))
+step soak_cpu "$cpu_limit" "$ex/vf_soak" "$build/seq_soak" --backend cpu --threads 12 \
+  --frames 10000 --sample 100 --preload off --max-seconds $((cpu_limit - 10)) \
+  --config examples/vf_soak/soak_cpu.yaml --csv "$out/soak_cpu.csv" &
+cpu_pid=$!
+for tool in memcheck racecheck initcheck synccheck; do
+  extra=()
+  [ "$tool" = memcheck ] && extra=(--leak-check full)
+  step "cs_$tool" 60 compute-sanitizer --tool "$tool" ${extra[@]+"${extra[@]}"} \
+    --error-exitcode 99 "$ex/vf_replay" "$build/seq_cs" --backend cuda --quiet
+  grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|frames [0-9]+ in" "$out/cs_$tool.log" |
+    sed "s/^/  $tool: /" | tee -a "$summary"
+done
+# The GPU soak alone on the GPU, in the time left.
+gpu_limit=$(($(left) - 15))
+step soak_gpu "$gpu_limit" "$ex/vf_soak" "$build/seq_soak" --backend cuda --frames 100000 \
+  --sample 1000 --preload on --max-seconds $((gpu_limit - 10)) --csv "$out/soak_gpu.csv"
+wait "$cpu_pid"
+tail -n 1 "$out/soak_gpu.log" "$out/soak_cpu.log" | tee -a "$summary"
+note "done, $(left) s before the deadline"
