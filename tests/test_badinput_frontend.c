@@ -184,6 +184,8 @@ static void good_frame(rig* r, int64_t t_ns) {
 
 static void test_process(rig* r) {
   const int64_t ms = 1000000;
+  /* Any first timestamp is fine; the interval to the next spans more than int64 holds. */
+  good_frame(r, INT64_MIN);
   good_frame(r, 100 * ms);
   vf_image wrong, u16 = r->left, thin = r->left, nodata = r->left, dev = r->left;
   CHECK_OK(vf_image_alloc(&wrong, W, H - 1, VF_PIXEL_U8, VF_MEMORY_HOST));
