@@ -8,6 +8,10 @@ extern "C" {
 
 const char* vf_cuda_error_string(int code) { return cudaGetErrorString((cudaError_t)code); }
 
+int vf_cuda_error_is_no_device(int code) {
+  return code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver;
+}
+
 int vf_cuda_get_device_count(int* count) {
   cudaError_t e = cudaGetDeviceCount(count);
   if (e != cudaSuccess) {

@@ -198,6 +198,9 @@ vf_status vf_camera_unproject(const vf_camera* c, const double uv[2], double ray
   if (c == NULL || uv == NULL || ray == NULL) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_camera_unproject: an argument is NULL");
   }
+  if (!isfinite(uv[0]) || !isfinite(uv[1])) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_camera_unproject: pixel is not finite");
+  }
   double d[2] = {(uv[0] - c->cx) / c->fx, (uv[1] - c->cy) / c->fy};
   vf_status s = vf_camera_undistort(c, d, ray);
   ray[2] = 1.0;

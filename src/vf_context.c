@@ -52,8 +52,9 @@ void vf_log(const vf_context* ctx, vf_log_level level, const char* fmt, ...) {
 
 vf_status vf_cuda_fail(vf_error* err, int code, const char* what) {
 #ifdef VF_HAVE_CUDA
-  return vf_fail(err, VF_ERR_CUDA, "%s: %s (CUDA error %d)", what, vf_cuda_error_string(code),
-                 code);
+  /* A machine without a GPU is the documented VF_ERR_NO_DEVICE, not a CUDA failure. */
+  vf_status status = vf_cuda_error_is_no_device(code) ? VF_ERR_NO_DEVICE : VF_ERR_CUDA;
+  return vf_fail(err, status, "%s: %s (CUDA error %d)", what, vf_cuda_error_string(code), code);
 #else
   return vf_fail(err, VF_ERR_NO_DEVICE, "%s: built without CUDA (code %d)", what, code);
 #endif

@@ -13,6 +13,8 @@ extern "C" {
 
 /* runtime (cuda/vf_cuda_runtime.cu) */
 const char* vf_cuda_error_string(int code);
+/* 1 when the code means there is no usable device (none, or no driver for this runtime). */
+int vf_cuda_error_is_no_device(int code);
 int vf_cuda_get_device_count(int* count);
 int vf_cuda_set_device(int device);
 int vf_cuda_device_properties(int device, char* name, size_t name_size, int* major, int* minor,

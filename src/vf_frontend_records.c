@@ -44,7 +44,9 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
   if (s != VF_OK) return s;
   const vf_stereo_rectification* rc = &fe->rect;
   const double scale = fe->cfg.stereo.subpixel ? 1.0 / (1 << VF_STEREO_SUBPIXEL_BITS) : 1.0;
-  const double dt = fe->have_previous ? (double)(t_ns - fe->last_t_ns) * 1e-9 : 0.0;
+  /* t_ns > last_t_ns; unsigned, the difference cannot overflow even across all of int64. */
+  const double dt =
+      fe->have_previous ? (double)((uint64_t)t_ns - (uint64_t)fe->last_t_ns) * 1e-9 : 0.0;
   int right = 0, j = 0;
   for (int i = 0; i < n; ++i) {
     const vf_track* t = &tr[i];

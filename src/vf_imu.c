@@ -88,9 +88,13 @@ void vf_imu_buffer_drop_before(vf_imu_buffer* b, int64_t t_ns) {
   }
 }
 
+/* to - from for to >= from: any two int64 timestamps are less than 2^64 ns apart, so the
+ * difference fits uint64 where int64 subtraction could overflow. */
+static uint64_t vf_imu_span(int64_t from, int64_t to) { return (uint64_t)to - (uint64_t)from; }
+
 /* Angular velocity at t inside [a, c], linear between the two samples. */
 static void vf_imu_rate_at(const vf_imu_sample* a, const vf_imu_sample* c, int64_t t, vec3 w) {
-  double u = (double)(t - a->t_ns) / (double)(c->t_ns - a->t_ns);
+  double u = (double)vf_imu_span(a->t_ns, t) / (double)vf_imu_span(a->t_ns, c->t_ns);
   for (int i = 0; i < 3; ++i) w[i] = (float)(a->gyro[i] + u * (c->gyro[i] - a->gyro[i]));
 }
 
@@ -115,16 +119,16 @@ vf_status vf_imu_buffer_rotation(const vf_imu_buffer* b, int64_t t0, int64_t t1,
     const vf_imu_sample* a = vf_imu_at(b, i);
     const vf_imu_sample* c = vf_imu_at(b, i + 1);
     if (c->t_ns <= t0 || a->t_ns >= t1) continue;
-    if (c->t_ns - a->t_ns > b->max_gap_ns) {
-      return vf_fail(err, VF_ERR_STATE, "vf_imu_buffer_rotation: IMU gap of %lld ns at %lld ns",
-                     (long long)(c->t_ns - a->t_ns), (long long)a->t_ns);
+    if (vf_imu_span(a->t_ns, c->t_ns) > (uint64_t)b->max_gap_ns) {
+      return vf_fail(err, VF_ERR_STATE, "vf_imu_buffer_rotation: IMU gap of %llu ns at %lld ns",
+                     (unsigned long long)vf_imu_span(a->t_ns, c->t_ns), (long long)a->t_ns);
     }
     int64_t lo = a->t_ns > t0 ? a->t_ns : t0, hi = c->t_ns < t1 ? c->t_ns : t1;
     vec3 w0, w1, w;
     vf_imu_rate_at(a, c, lo, w0);
     vf_imu_rate_at(a, c, hi, w1);
     glm_vec3_add(w0, w1, w);
-    glm_vec3_scale(w, 0.5f * (float)((double)(hi - lo) * 1e-9), w); /* rotation vector */
+    glm_vec3_scale(w, 0.5f * (float)((double)vf_imu_span(lo, hi) * 1e-9), w); /* rotation vector */
     float angle = glm_vec3_norm(w);
     if (angle < 1e-12f) continue;
     versor dq;

@@ -1,4 +1,5 @@
 /* PFM reading/writing and 16-bit grey PNG reading for disparity ground truth and output. */
+#include <math.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -20,9 +21,19 @@ vf_status vf_pfm_read(const char* path, vf_image* out) {
   int w = 0, h = 0;
   double scale = 0.0;
   if (fscanf(f, "%2s %d %d %lf", tag, &w, &h, &scale) != 4 || strcmp(tag, "Pf") != 0 || w <= 0 ||
-      h <= 0 || w > 32768 || h > 32768 || scale == 0.0 || fgetc(f) == EOF) {
+      h <= 0 || w > 32768 || h > 32768 || !isfinite(scale) || scale == 0.0 || fgetc(f) == EOF) {
     fclose(f);
     return vf_fail(NULL, VF_ERR_FORMAT, "vf_pfm_read: %s: not a one-channel PFM header", path);
+  }
+  /* A forged header must not make us allocate gigabytes: the pixels must be in the file. */
+  long data_start = ftell(f);
+  long data_end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (data_start < 0 || data_end < data_start ||
+      (uint64_t)(data_end - data_start) < (uint64_t)w * (uint64_t)h * 4u ||
+      fseek(f, data_start, SEEK_SET) != 0) {
+    fclose(f);
+    return vf_fail(NULL, VF_ERR_FORMAT, "vf_pfm_read: %s is truncated: %dx%d pixels promised", path,
+                   w, h);
   }
   vf_status s = vf_image_alloc(out, w, h, VF_PIXEL_F32, VF_MEMORY_HOST);
   if (s != VF_OK) {
@@ -104,7 +115,8 @@ static vf_status vf_png16_body(const char* path, vf_png16_state* st) {
       png_get_color_type(st->png, st->info) != PNG_COLOR_TYPE_GRAY) {
     return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray16: %s: need 16-bit grey", path);
   }
-  if (w == 0 || h == 0 || w > 32768 || h > 32768) {
+  /* 64 Mpixel at most, as for 8-bit images: a forged header must not allocate gigabytes. */
+  if (w == 0 || h == 0 || w > 32768 || h > 32768 || (uint64_t)w * h > ((uint64_t)1 << 26)) {
     return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray16: %s: size out of range", path);
   }
   const uint16_t one = 1;
