@@ -52,7 +52,7 @@ static vf_frontend_config small_config(void) {
   vf_frontend_config fc = vf_frontend_config_default();
   fc.cam0 = small_camera(0.0);
   fc.cam1 = small_camera(0.1);
-  fc.features.min_tracks = 20;
+  fc.features.min_features = 20;
   fc.features.max_features = 64;
   fc.stereo.paths = 2;
   return fc;
@@ -88,10 +88,10 @@ static void test_create(void) {
   } while (0)
   REFUSE(features.max_features, 0, VF_ERR_INVALID_ARG, "max_features");
   REFUSE(features.max_features, 1 << 30, VF_ERR_INVALID_ARG, "max_features");
-  REFUSE(features.min_tracks, -1, VF_ERR_INVALID_ARG, "min_tracks");
-  REFUSE(features.min_distance_px, NAN, VF_ERR_INVALID_ARG, "min_distance_px");
-  REFUSE(features.fb_threshold_px, INFINITY, VF_ERR_INVALID_ARG, "fb_threshold_px");
-  REFUSE(features.border_px, -1, VF_ERR_INVALID_ARG, "border_px");
+  REFUSE(features.min_features, -1, VF_ERR_INVALID_ARG, "min_features");
+  REFUSE(features.min_distance, NAN, VF_ERR_INVALID_ARG, "min_distance");
+  REFUSE(features.fb_threshold, INFINITY, VF_ERR_INVALID_ARG, "fb_threshold");
+  REFUSE(features.border, -1, VF_ERR_INVALID_ARG, "border");
   REFUSE(pyramid_levels, 9, VF_ERR_INVALID_ARG, "pyramid_levels");
   REFUSE(tracker.levels, 5, VF_ERR_INVALID_ARG, "tracker.levels");
   REFUSE(imu_capacity, 1, VF_ERR_INVALID_ARG, "imu_capacity");
@@ -107,7 +107,7 @@ static void test_create(void) {
   REFUSE(tracker.template_mode, (vf_template_mode)9, VF_ERR_INVALID_ARG, "template_mode");
   REFUSE(stereo.uniqueness, NAN, VF_ERR_INVALID_ARG, "uniqueness");
   REFUSE(stereo.method, (vf_stereo_method)99, VF_ERR_INVALID_ARG, "method");
-  REFUSE(stereo.method, VF_STEREO_HSGM, VF_ERR_UNSUPPORTED, "HSGM");
+  REFUSE(stereo.method, VF_STEREO_ZNCC_SGM + 1, VF_ERR_INVALID_ARG, "method");
   REFUSE(stereo.disparities, 256, VF_ERR_INVALID_ARG, "disparities"); /* wider than 128 */
 #undef REFUSE
   /* Images smaller than the pyramid: 5 levels of 12 x 9 pixels do not exist. */
@@ -118,6 +118,7 @@ static void test_create(void) {
   c.cam0.cx = c.cam1.cx = 5.5;
   c.cam0.cy = c.cam1.cy = 4.0;
   c.pyramid_levels = 5;
+  c.features.border = 2; /* the default 8 px would not fit either */
   CHECK_BAD(vf_frontend_create(ctx, &c, &cb, &fe), VF_ERR_INVALID_ARG, "levels need");
   /* Smaller than the disparity range: refused with stereo, accepted without. */
   c.pyramid_levels = 2;
@@ -286,7 +287,7 @@ static void test_config_files(void) {
     const char* word;
   } bad[] = {
       {"detector: {threshold: .nan}\n", VF_ERR_FORMAT, "threshold"},
-      {"features: {min_distance_px: .inf}\n", VF_ERR_FORMAT, "min_distance_px"},
+      {"features: {min_distance: .inf}\n", VF_ERR_FORMAT, "min_distance"},
       {"rectify: {alpha: nan}\n", VF_ERR_FORMAT, "alpha"},
       {"context: {backend: gpu}\n", VF_ERR_FORMAT, "backend"},
       {"detector: {score: best}\n", VF_ERR_FORMAT, "score"},
