@@ -51,5 +51,6 @@ replay_rc=$?
 echo "== vf_bench (GPU) =="; cat "$out/bench_cuda.txt"
 echo "== vf_bench (CPU, $(nproc) cores) =="; cat "$out/bench_cpu.txt"
 echo "== vf_replay on a synthetic sequence (GPU) =="; cat "$out/replay_cuda.txt"
-echo "gpu tests rc=$gpu_rc bench rc=$bench_rc replay rc=$replay_rc commit=$(git rev-parse --short HEAD 2>/dev/null || echo none)"
+commit=$(cat .staged_commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo none)
+echo "gpu tests rc=$gpu_rc bench rc=$bench_rc replay rc=$replay_rc commit=$commit"
 [ $gpu_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $replay_rc -eq 0 ]

@@ -59,12 +59,11 @@ static int vf_next_mark(const vf_stage_clock* c, int i) {
 }
 
 vf_status vf_stage_clock_read(vf_stage_clock* c, double* ms) {
-  int last = -1;
-  for (int i = 0; i < c->marks; ++i) {
-    ms[i] = 0.0;
-    if (c->recorded & (1u << i)) last = i;
-  }
+  for (int i = 0; i < c->marks; ++i) ms[i] = 0.0;
 #ifdef VF_HAVE_CUDA
+  int last = -1;
+  for (int i = 0; i < c->marks; ++i)
+    if (c->recorded & (1u << i)) last = i;
   if (last >= 0 && c->event[last] != NULL) {
     int rc = vf_cuda_event_synchronize(c->event[last]);
     for (int i = 0; rc == 0 && i < c->marks; ++i) {
