@@ -12,6 +12,7 @@
 // The mathematics is src/vf_tracker_lk.h, shared with the CPU reference src/cpu/vf_lk_cpu.c.
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../src/vf_cuda_lk.h"
@@ -191,6 +192,22 @@ __device__ __forceinline__ void vf_warp_prefetch(const vf_lk_params& p, const vf
   }
 }
 
+// The current image, bilinear at the lane's run of the patch whose top-left sample s gives (the
+// arithmetic of vf_lk_bilinear).
+__device__ __forceinline__ void vf_lane_sample(const uint8_t* img, size_t stride,
+                                               const vf_lk_sampler& s, const vf_run& run,
+                                               float (&v)[kRun]) {
+  const uint8_t* base = img + (ptrdiff_t)(s.y0 + run.row) * (ptrdiff_t)stride + (s.x0 + run.col);
+  const int n = run.len > 0 ? run.len + 1 : 0;
+  float r0[kRun + 1], r1[kRun + 1];
+  vf_load_row(base, n, r0);
+  vf_load_row(base + stride, n, r1);
+#pragma unroll
+  for (int j = 0; j < kRun; ++j) {
+    v[j] = (s.w00 * r0[j] + s.w01 * r0[j + 1]) + (s.w10 * r1[j] + s.w11 * r1[j + 1]);
+  }
+}
+
 // The iterations of level k from st (template centred, H over the n samples used, its factor
 // l and moments m); a VF_LK_LEVEL_* outcome. Sets the residual of the last iteration that
 // stepped.
@@ -202,7 +219,6 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
   const size_t stride = p.cur_stride[k];
   const uint8_t* img = p.cur[k];
   const int w = p.width[k], hgt = p.height[k], max_it = vf_lk_level_iterations(&p, k);
-  const int nb = tp.run.len > 0 ? tp.run.len + 1 : 0;
   float e2_done = 0.0f;  // sum e^2 (level 0: this lane's share) and count of the last step
   int n_done = 0;
   int outcome = VF_LK_LEVEL_DONE;
@@ -213,20 +229,16 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
       break;
     }
     const vf_lk_sampler s = vf_lk_sampler_at(st.px, st.py, tp.size);
-    const uint8_t* base =
-        img + (ptrdiff_t)(s.y0 + tp.run.row) * (ptrdiff_t)stride + (s.x0 + tp.run.col);
-    float r0[kRun + 1], r1[kRun + 1];
-    vf_load_row(base, nb, r0);
-    vf_load_row(base + stride, nb, r1);
+    float v[kRun];
+    vf_lane_sample(img, stride, s, tp.run, v);
     const float inv_a = 1.0f / st.a, c = st.c;
     float sums[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     unsigned saturated = 0;
 #pragma unroll
     for (int j = 0; j < kRun; ++j) {
-      const float v = (s.w00 * r0[j] + s.w01 * r0[j + 1]) + (s.w10 * r1[j] + s.w11 * r1[j + 1]);
-      const bool used = (tp.use >> j) & 1u, fine = vf_lk_unsaturated(v);
+      const bool used = (tp.use >> j) & 1u, fine = vf_lk_unsaturated(v[j]);
       if (used && !fine) saturated |= 1u << j;
-      const float e = used && fine ? (v - c) * inv_a - tp.t[j] : 0.0f;
+      const float e = used && fine ? (v[j] - c) * inv_a - tp.t[j] : 0.0f;
       sums[0] += tp.tx[j] * e;
       sums[1] += tp.ty[j] * e;
       sums[2] += tp.t[j] * e;
@@ -400,6 +412,32 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
   if (lane == 0) results[f] = out;
 }
 
+// Experiment: kernel-only times per feature count (VF_LK_KTIME), medians printed at exit.
+constexpr int kKtimeMax = 4096;
+int ktime_count[8], ktime_n[8];
+float ktime_ms[8][kKtimeMax];
+
+void vf_lk_ktime_add(int count, float ms) {
+  int i = 0;
+  while (i < 8 && ktime_n[i] > 0 && ktime_count[i] != count) ++i;
+  if (i == 8 || ktime_n[i] >= kKtimeMax) return;
+  ktime_count[i] = count;
+  ktime_ms[i][ktime_n[i]++] = ms;
+}
+
+int vf_lk_cmp_float(const void* a, const void* b) {
+  const float x = *(const float*)a, y = *(const float*)b;
+  return (x > y) - (x < y);
+}
+
+void vf_lk_ktime_report(void) {
+  for (int i = 0; i < 8 && ktime_n[i] > 0; ++i) {
+    qsort(ktime_ms[i], (size_t)ktime_n[i], sizeof(float), vf_lk_cmp_float);
+    fprintf(stderr, "kernel_only features=%d runs=%d median %.2f us min %.2f us\n", ktime_count[i],
+            ktime_n[i], 1e3 * ktime_ms[i][ktime_n[i] / 2], 1e3 * ktime_ms[i][0]);
+  }
+}
+
 }  // namespace
 
 extern "C" int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_request* requests,
@@ -414,8 +452,26 @@ extern "C" int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_reque
     prefetch = e != NULL ? atoi(e) : 1;
   }
   const int blocks = (count + warps - 1) / warps;
+  static int ktime = -1;
+  static cudaEvent_t ev[2];
+  if (ktime < 0) {
+    ktime = getenv("VF_LK_KTIME") != NULL;
+    if (ktime) {
+      cudaEventCreate(&ev[0]);
+      cudaEventCreate(&ev[1]);
+      atexit(vf_lk_ktime_report);
+    }
+  }
+  if (ktime) cudaEventRecord(ev[0], (cudaStream_t)stream);
   vf_lk_kernel<<<blocks, 32 * warps, 0, (cudaStream_t)stream>>>(*params, requests, results, count,
                                                                 prefetch);
+  if (ktime) {
+    cudaEventRecord(ev[1], (cudaStream_t)stream);
+    cudaEventSynchronize(ev[1]);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, ev[0], ev[1]);
+    vf_lk_ktime_add(count, ms);
+  }
   return (int)cudaGetLastError();
 }
 
