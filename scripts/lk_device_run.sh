@@ -2,6 +2,13 @@
 # Tracker work (lkfast), one device call: gpu_check (build, GPU tests, bench, replay), then the
 # new kernel's launch / I/O / prefetch variants and kernel-only times on the same build, then the
 # old kernel (b138fb9, staged beside as ../lkbase) built and timed in the same session.
+# Stage:  /work/tools/device_stage.sh /work/wt/lkfast lkfast
+#         mkdir -p /work/main/.dev/lkbase && git -C /work/wt/lkfast archive b138fb9 |
+#           tar -x -C /work/main/.dev/lkbase
+# Run:    carry [".dev/lkfast", ".dev/lkbase", ".deps", ".gpu"], timeout_s 420, command
+#         cd .dev/lkfast && ln -sfn ../../.deps .deps && ln -sfn ../../.gpu .gpu && scripts/lk_device_run.sh
+# The switches it compares (VF_LK_IO, VF_LK_WPB, VF_LK_PF, VF_LK_KTIME) are read once by the
+# library; keep the winners as the code's defaults and remove the switches once measured.
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu_out}

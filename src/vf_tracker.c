@@ -19,7 +19,7 @@ struct vf_tracker {
   vf_lk_params params; /* templates and slot_levels in the backend's memory */
   /* CUDA: requests and results in pinned host memory mapped into the device, which the kernel
    * reads and writes directly (the parameters travel as kernel arguments), so a call is one
-   * launch and no copy; device copies for the copy modes (VF_LK_IO, experiment). */
+   * launch and no copy; device copies for the copy modes (VF_LK_IO, a measurement switch). */
   vf_track_request* h_requests;
   vf_track_request* m_requests; /* h_requests' device address */
   vf_track_result* h_results;   /* pinned and mapped on CUDA, plain on the CPU backend */
@@ -134,6 +134,8 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   const size_t req_bytes = n * sizeof(vf_track_request);
   const size_t res_bytes = n * sizeof(vf_track_result);
   const char* what = "vf_tracker_create";
+  /* Measurement switch for scripts/lk_device_run.sh (drop once measured): 2 (default) mapped
+   * requests and results, 1 requests copied, 0 both copied. */
   const char* io = getenv("VF_LK_IO");
   t->io_mode = io != NULL ? atoi(io) : 2;
   vf_status s = vf_device_alloc(NULL, (void**)&t->d_requests, req_bytes, what);
