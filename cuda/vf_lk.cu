@@ -93,17 +93,18 @@ __device__ __forceinline__ void vf_lane_layout(int size, int lane, vf_lane_level
 }
 
 // Samples the level-k template of the previous image at (cx, cy); false (the same on every lane)
-// when the patch is not inside the level. Same arithmetic as vf_lk_template_pixel.
+// when the patch is not inside the level. Same arithmetic as vf_lk_template_pixel. No branch:
+// outside, nothing is read, so these loads issue together with the ones that follow.
 __device__ __forceinline__ bool vf_lane_extract(const vf_lk_params& p, float cx, float cy, int k,
                                                 vf_lane_level& tp) {
-  if (!vf_lk_patch_inside(cx, cy, tp.size, 1, p.width[k], p.height[k])) return false;
-  const vf_lk_sampler s = vf_lk_sampler_at(cx, cy, tp.size);
+  const bool in = vf_lk_patch_inside(cx, cy, tp.size, 1, p.width[k], p.height[k]);
+  const vf_lk_sampler s = vf_lk_sampler_at(in ? cx : 0.0f, in ? cy : 0.0f, tp.size);
   const size_t stride = p.prev_stride[k];
   // Rows row - 1 .. row + 2, columns col - 1 .. col + len + 1: the run and its gradients'
   // neighbours.
   const uint8_t* base =
       p.prev[k] + (ptrdiff_t)(s.y0 + tp.run.row - 1) * (ptrdiff_t)stride + (s.x0 + tp.run.col - 1);
-  const int n = tp.run.len > 0 ? tp.run.len + 3 : 0;
+  const int n = in && tp.run.len > 0 ? tp.run.len + 3 : 0;
   float px[4][kRun + 3];
 #pragma unroll
   for (int r = 0; r < 4; ++r) vf_load_row(base + (ptrdiff_t)r * (ptrdiff_t)stride, n, px[r]);
@@ -117,7 +118,7 @@ __device__ __forceinline__ bool vf_lane_extract(const vf_lk_params& p, float cx,
     tp.tx[j] = 0.5f * (bilinear(1, j + 2) - bilinear(1, j));
     tp.ty[j] = 0.5f * (bilinear(2, j + 1) - bilinear(0, j + 1));
   }
-  return true;
+  return in;
 }
 
 __device__ __forceinline__ float* vf_slot_level(const vf_lk_params& p, int slot, int k) {
@@ -196,10 +197,10 @@ __device__ __forceinline__ void vf_warp_prefetch(const vf_lk_params& p, const vf
 // The current image, bilinear at the lane's run of the patch whose top-left sample s gives (the
 // arithmetic of vf_lk_bilinear).
 __device__ __forceinline__ void vf_lane_sample(const uint8_t* img, size_t stride,
-                                               const vf_lk_sampler& s, const vf_run& run,
+                                               const vf_lk_sampler& s, const vf_run& run, bool in,
                                                float (&v)[kRun]) {
   const uint8_t* base = img + (ptrdiff_t)(s.y0 + run.row) * (ptrdiff_t)stride + (s.x0 + run.col);
-  const int n = run.len > 0 ? run.len + 1 : 0;
+  const int n = in && run.len > 0 ? run.len + 1 : 0;
   float r0[kRun + 1], r1[kRun + 1];
   vf_load_row(base, n, r0);
   vf_load_row(base + stride, n, r1);
@@ -209,13 +210,24 @@ __device__ __forceinline__ void vf_lane_sample(const uint8_t* img, size_t stride
   }
 }
 
+// A level's first samples of the current image at (x, y), taken with its template so that both
+// wait on memory once; nothing read when the patch is outside (the first iteration then ends the
+// level).
+__device__ __forceinline__ void vf_lane_sample_at(const vf_lk_params& p, int k, float x, float y,
+                                                  const vf_lane_level& tp, float (&v)[kRun]) {
+  const bool in = vf_lk_patch_inside(x, y, tp.size, 0, p.width[k], p.height[k]);
+  const vf_lk_sampler s = vf_lk_sampler_at(in ? x : 0.0f, in ? y : 0.0f, tp.size);
+  vf_lane_sample(p.cur[k], p.cur_stride[k], s, tp.run, in, v);
+}
+
 // The iterations of level k from st (template centred, H over the n samples used, its factor
 // l and moments m); a VF_LK_LEVEL_* outcome. Sets the residual of the last iteration that
 // stepped.
 __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
                                                const vf_lane_level& tp, const float h[10],
                                                const float l[10], const vf_lk_moments& m, int n,
-                                               vf_lk_state& st, float& residual, int& iterations) {
+                                               const float (&v0)[kRun], vf_lk_state& st,
+                                               float& residual, int& iterations) {
   const vf_lk_state start = st;
   const size_t stride = p.cur_stride[k];
   const uint8_t* img = p.cur[k];
@@ -231,7 +243,12 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
     }
     const vf_lk_sampler s = vf_lk_sampler_at(st.px, st.py, tp.size);
     float v[kRun];
-    vf_lane_sample(img, stride, s, tp.run, v);
+    if (it == 0) {
+#pragma unroll
+      for (int j = 0; j < kRun; ++j) v[j] = v0[j];
+    } else {
+      vf_lane_sample(img, stride, s, tp.run, true, v);
+    }
     const float inv_a = 1.0f / st.a, c = st.c;
     float sums[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     unsigned saturated = 0;
@@ -299,42 +316,51 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
 // Level k: which samples to use, centring, H, its factor and moments, then the iterations;
 // keeps bias in step with st.
 __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_lane_level& tp,
-                                             vf_lk_state& st, float& bias, float& residual,
-                                             int& iterations) {
-  float moments[2] = {0.0f, 0.0f};  // sum t, count
+                                             const float (&v0)[kRun], vf_lk_state& st, float& bias,
+                                             float& residual, int& iterations) {
+  // One reduction a level: the sums of H over the used samples about a reference t0 that every
+  // lane gets from lane 0 (its first used sample), so that they stay small, then moved to the
+  // mean (two reductions in a row would add 5 shuffle rounds).
   tp.use = 0;
+  float ref = 128.0f;
 #pragma unroll
-  for (int j = 0; j < kRun; ++j) {
+  for (int j = kRun - 1; j >= 0; --j) {
     if (j < tp.run.len && vf_lk_unsaturated(tp.t[j])) {
       tp.use |= 1u << j;
-      moments[0] += tp.t[j];
-      moments[1] += 1.0f;
+      ref = tp.t[j];
     }
   }
-  vf_warp_sums<2>(moments);
-  if (moments[1] == 0.0f) return VF_LK_LEVEL_FLAT;
-  const float mu = (p.param_mask & 8) ? moments[0] / moments[1] : 0.0f;
+  const float t0 = __shfl_sync(kFullMask, ref, 0);
   float hs[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
   for (int j = 0; j < kRun; ++j) {
-    tp.t[j] -= mu;
     if ((tp.use >> j) & 1u) {
       float terms[10];
-      vf_lk_hessian_terms(tp.tx[j], tp.ty[j], tp.t[j], terms);
+      vf_lk_hessian_terms(tp.tx[j], tp.ty[j], tp.t[j] - t0, terms);
 #pragma unroll
       for (int i = 0; i < 10; ++i) hs[i] += terms[i];
     }
   }
   vf_warp_sums<10>(hs);
+  if (hs[9] == 0.0f) return VF_LK_LEVEL_FLAT;
+  const float mu = (p.param_mask & 8) ? t0 + hs[8] / hs[9] : 0.0f;
+  // t - mu = (t - t0) + d: the terms that hold t move with d.
+  const float d = t0 - mu;
+  hs[3] += d * hs[6];
+  hs[4] += d * hs[7];
+  hs[5] += d * (2.0f * hs[8] + hs[9] * d);
+  hs[8] += hs[9] * d;
+#pragma unroll
+  for (int j = 0; j < kRun; ++j) tp.t[j] -= mu;
   float l[10];
   if (!vf_lk_factor(hs, p.param_mask, l)) return VF_LK_LEVEL_FLAT;
-  const int n = (int)moments[1];
+  const int n = (int)hs[9];
   vf_lk_moments m;
   vf_lk_moments_prepare(hs, n, &m);
   st.c = bias + st.a * mu;
   st.dx = st.dy = 0.0f;
   st.level = k;
-  const int outcome = vf_warp_iterate(p, k, tp, hs, l, m, n, st, residual, iterations);
+  const int outcome = vf_warp_iterate(p, k, tp, hs, l, m, n, v0, st, residual, iterations);
   bias = st.c - st.a * mu;
   return outcome;
 }
@@ -362,21 +388,23 @@ __device__ __forceinline__ vf_track_result vf_warp_track(const vf_lk_params& p,
     // Templates from the image go on the sub-pixel phase that cancels the interpolation bias
     // (vf_lk_phase_shift; kept templates have theirs fixed).
     bool have = false;
-    float phase_x = 0.0f, phase_y = 0.0f;
+    float phase_x = 0.0f, phase_y = 0.0f, v0[kRun];
     if (src == 0) {
       const float cx = vf_lk_to_level(r.x, k), cy = vf_lk_to_level(r.y, k);
       phase_x = vf_lk_phase_shift(cx, st.px);
       phase_y = vf_lk_phase_shift(cy, st.py);
       have = vf_lane_extract(p, cx + phase_x, cy + phase_y, k, tp);
+      vf_lane_sample_at(p, k, st.px + phase_x, st.py + phase_y, tp, v0);
     } else if ((kept >> k) & 1u) {
       vf_lane_load(p, r.slot, k, tp);
+      vf_lane_sample_at(p, k, st.px, st.py, tp, v0);
       have = true;
     }
     int outcome = VF_LK_LEVEL_NO_TEMPLATE;
     if (have) {
       st.px += phase_x;
       st.py += phase_y;
-      outcome = vf_warp_level(p, k, tp, st, bias, residual, out.iterations);
+      outcome = vf_warp_level(p, k, tp, v0, st, bias, residual, out.iterations);
       st.px -= phase_x;
       st.py -= phase_y;
     }

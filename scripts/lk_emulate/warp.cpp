@@ -50,6 +50,14 @@ static float __shfl_xor_sync(unsigned, float v, int m) {
   pthread_barrier_wait(&bar);
   return r;
 }
+static float __shfl_sync(unsigned, float v, int src) {
+  const int l = threadIdx.x & 31;
+  slot[l] = v;
+  pthread_barrier_wait(&bar);
+  const float r = slot[src & 31];
+  pthread_barrier_wait(&bar);
+  return r;
+}
 static int __any_sync(unsigned, int v) {
   const int l = threadIdx.x & 31;
   islot[l] = v != 0;
@@ -125,7 +133,20 @@ int main(int argc, char** argv) {
   static float xy[2 * 4000];
   static vf_track_request req[4000];
   static vf_track_result a[4000], b[4000];
-  const int n = feat_features(&img0, n_want, xy);
+  int n = feat_features(&img0, n_want, xy);
+  // VF_EMU_MASK: photometric parameters (bits 2 gain, 3 bias); VF_EMU_RANDOM: arbitrary points
+  // (weak texture included) instead of corners.
+  if (getenv("VF_EMU_MASK") != NULL) P.param_mask = 3 | (atoi(getenv("VF_EMU_MASK")) & 12);
+  if (getenv("VF_EMU_RANDOM") != NULL) {
+    unsigned seed = 99u;
+    for (int i = 0; i < n_want; ++i) {
+      seed = seed * 1103515245u + 12345u;
+      xy[2 * i] = (float)((seed >> 8) % 100000 / 100000.0 * img0.width);
+      seed = seed * 1103515245u + 12345u;
+      xy[2 * i + 1] = (float)((seed >> 8) % 100000 / 100000.0 * img0.height);
+    }
+    n = n_want;
+  }
   for (int i = 0; i < n; ++i) req[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], -1);
   // odd requests at the end
   const float odd[6][2] = {{-5, 10}, {3, 3}, {750, 50}, {8.5f, 8.5f}, {NAN, 20}, {752, 480}};
