@@ -1,22 +1,31 @@
-// CUDA tracker: one warp per feature, every feature of a call in one launch. Lane l owns the
-// patch samples l, l + 32, l + 64, ... (row-major), so a warp reads two 16-pixel rows (or four
-// 8-pixel rows) per load: coalesced. Each lane keeps its template samples and gradients in
-// registers, accumulates its share of H and of J^T e, and an xor-shuffle butterfly gives every
-// lane the same sums bit for bit (both partners add the same two numbers), so all lanes take the
-// same branches and run the same iterations. The mathematics is src/vf_tracker_lk.h, shared
-// with the CPU reference src/cpu/vf_lk_cpu.c.
+// CUDA tracker: one warp per feature, every feature of a call in one launch, one warp per block
+// (the block scheduler then spreads a few hundred features over every multiprocessor). The warp's
+// time is a chain of dependent steps, so the kernel is built to shorten that chain:
+// - Lane l owns a run of up to 8 consecutive samples of one patch row (16x16: rows of two runs
+//   of 8; 8x8: rows of four runs of 2), so it reads its pixels as a few aligned 32-bit words and
+//   turns bytes into floats with a byte permute and one add, all loads issued at once.
+// - The per-iteration sums of J^T e (4 at level 0, 5 with sum e^2 on coarse levels) go through a
+//   butterfly (xor-shuffle) that gives every lane the same bits, so all lanes take the same
+//   branches; level 0 reduces sum e^2 once, for the residual, when the level ends.
+// - The windows every level will read are prefetched into L1 when the warp starts, so the
+//   levels' first loads do not each wait on L2.
+// The mathematics is src/vf_tracker_lk.h, shared with the CPU reference src/cpu/vf_lk_cpu.c.
 #include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../src/vf_cuda_lk.h"
 
 namespace {
 
-constexpr int kWarpsPerBlock = 2;
-constexpr int kPerLane = (VF_TRACKER_MAX_PATCH * VF_TRACKER_MAX_PATCH + 31) / 32;
+constexpr int kRun = 8;  // the most samples a lane owns (patches of 15 and 16: runs of 8)
+constexpr int kMaxWarpsPerBlock = 4;
 constexpr unsigned kFullMask = 0xffffffffu;
 
 template <int N>
-__device__ __forceinline__ void vf_warp_sums(float (&v)[N]) {
+__device__ __forceinline__ void vf_warp_sums(float* v) {
 #pragma unroll
   for (int m = 16; m > 0; m >>= 1) {
 #pragma unroll
@@ -24,125 +33,241 @@ __device__ __forceinline__ void vf_warp_sums(float (&v)[N]) {
   }
 }
 
-// This lane's samples of one level's patch: template, gradients, where they sit, and which
-// are inside the patch and unsaturated (bit j).
-struct vf_lane_patch {
-  int size, n;
-  unsigned use;
-  int row[kPerLane], col[kPerLane];
-  float t[kPerLane], tx[kPerLane], ty[kPerLane];
+// The lane's run: samples (row, col + j), j < len, of a size x size patch cut into runs of at
+// most s samples, s the shortest that needs no more than 32 runs (s <= 8 for size <= 16).
+struct vf_run {
+  int row, col, len;
 };
 
-__device__ __forceinline__ void vf_lane_layout(int size, int lane, vf_lane_patch& tp) {
+__device__ __forceinline__ vf_run vf_lane_run(int size, int lane) {
+  int s = (size * size + 31) / 32;
+  while (size * ((size + s - 1) / s) > 32) ++s;
+  const int g = (size + s - 1) / s;
+  vf_run r;
+  r.row = lane / g;
+  r.col = (lane - r.row * g) * s;
+  r.len = r.row < size ? min(s, size - r.col) : 0;
+  return r;
+}
+
+// Byte i of w as a float: the byte under the exponent of 2^23, minus 2^23 (exact), which takes
+// two full-rate instructions where an integer-to-float conversion runs at a quarter rate.
+__device__ __forceinline__ float vf_byte(unsigned w, int i) {
+  return __int_as_float(__byte_perm(w, 0x4b000000u, 0x7440u | (unsigned)i)) - 8388608.0f;
+}
+
+// p[0 .. N-1] as floats, of which the first n are needed (0: none, nothing read). Reads the
+// aligned 32-bit words that hold needed bytes, all at once: pyramid rows start 128-byte aligned
+// (vf_tracker_bind checks), so no word leaves the row's padded storage.
+template <int N>
+__device__ __forceinline__ void vf_load_row(const uint8_t* p, int n, float (&out)[N]) {
+  constexpr int kWords = (N + 6) / 4;  // N bytes at any alignment
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  const unsigned shift = 8u * (unsigned)(a & 3u);
+  const unsigned* w = reinterpret_cast<const unsigned*>(a & ~(uintptr_t)3);
+  const int need = n > 0 ? (int)(a & 3u) + n : 0;
+  unsigned word[kWords];
+#pragma unroll
+  for (int i = 0; i < kWords; ++i) word[i] = 4 * i < need ? __ldg(w + i) : 0u;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const int q = i >> 2;
+    const unsigned v =
+        q + 1 < kWords ? __funnelshift_r(word[q], word[q + 1], shift) : word[q] >> shift;
+    out[i] = vf_byte(v, i & 3);
+  }
+}
+
+// This lane's samples of one level's patch: its run, template and gradients (the template centred
+// once the level starts), and which samples are used (bit j: in the patch, unsaturated).
+struct vf_lane_level {
+  int size;
+  vf_run run;
+  unsigned use;
+  float t[kRun], tx[kRun], ty[kRun];
+};
+
+__device__ __forceinline__ void vf_lane_layout(int size, int lane, vf_lane_level& tp) {
   tp.size = size;
-  tp.n = size * size;
-#pragma unroll
-  for (int j = 0; j < kPerLane; ++j) {
-    const int i = lane + 32 * j;
-    tp.row[j] = i / size;
-    tp.col[j] = i - tp.row[j] * size;
-  }
+  tp.run = vf_lane_run(size, lane);
 }
 
-// Samples the level-k template of the previous image at (cx, cy); false (the same on every
-// lane) when the patch is not inside the level.
-__device__ __forceinline__ bool vf_lane_extract(const vf_lk_params* p, float cx, float cy, int k,
-                                                vf_lane_patch& tp) {
-  if (!vf_lk_patch_inside(cx, cy, tp.size, 1, p->width[k], p->height[k])) return false;
-  const vf_lk_sampler s = vf_lk_sampler_at(cx, cy, tp.size);
-  const size_t stride = p->prev_stride[k];
-  const uint8_t* base = p->prev[k] + (size_t)s.y0 * stride + s.x0;
+// Samples the level-k template of the previous image at (cx, cy); false (the same on every lane)
+// when the patch is not inside the level. Same arithmetic as vf_lk_template_pixel. No branch:
+// outside, nothing is read, so these loads issue together with the ones that follow.
+__device__ __forceinline__ bool vf_lane_extract(const vf_lk_params& p, float cx, float cy, int k,
+                                                vf_lane_level& tp) {
+  const bool in = vf_lk_patch_inside(cx, cy, tp.size, 1, p.width[k], p.height[k]);
+  const vf_lk_sampler s = vf_lk_sampler_at(in ? cx : 0.0f, in ? cy : 0.0f, tp.size);
+  const size_t stride = p.prev_stride[k];
+  // Rows row - 1 .. row + 2, columns col - 1 .. col + len + 1: the run and its gradients'
+  // neighbours.
+  const uint8_t* base =
+      p.prev[k] + (ptrdiff_t)(s.y0 + tp.run.row - 1) * (ptrdiff_t)stride + (s.x0 + tp.run.col - 1);
+  const int n = in && tp.run.len > 0 ? tp.run.len + 3 : 0;
+  float px[4][kRun + 3];
 #pragma unroll
-  for (int j = 0; j < kPerLane; ++j) {
-    tp.t[j] = tp.tx[j] = tp.ty[j] = 0.0f;
-    if (tp.row[j] < tp.size) {
-      const uint8_t* px = base + (size_t)tp.row[j] * stride + tp.col[j];
-      vf_lk_template_pixel(px, stride, &s, &tp.t[j], &tp.tx[j], &tp.ty[j]);
-    }
+  for (int r = 0; r < 4; ++r) vf_load_row(base + (ptrdiff_t)r * (ptrdiff_t)stride, n, px[r]);
+  const auto bilinear = [&](int r, int c) {
+    return (s.w00 * px[r][c] + s.w01 * px[r][c + 1]) +
+           (s.w10 * px[r + 1][c] + s.w11 * px[r + 1][c + 1]);
+  };
+#pragma unroll
+  for (int j = 0; j < kRun; ++j) {
+    tp.t[j] = bilinear(1, j + 1);
+    tp.tx[j] = 0.5f * (bilinear(1, j + 2) - bilinear(1, j));
+    tp.ty[j] = 0.5f * (bilinear(2, j + 1) - bilinear(0, j + 1));
   }
-  return true;
+  return in;
 }
 
-__device__ __forceinline__ float* vf_slot_level(const vf_lk_params* p, int slot, int k) {
-  return p->templates + (size_t)slot * p->slot_floats + p->level_offset[k];
+__device__ __forceinline__ float* vf_slot_level(const vf_lk_params& p, int slot, int k) {
+  return p.templates + (size_t)slot * p.slot_floats + p.level_offset[k];
 }
 
 // Takes the template of every level into the request's slot; returns the slot's level mask.
-__device__ __forceinline__ uint32_t vf_warp_capture(const vf_lk_params* p,
+__device__ __forceinline__ uint32_t vf_warp_capture(const vf_lk_params& p,
                                                     const vf_track_request& r, int lane) {
   uint32_t mask = VF_LK_SLOT_CAPTURED;
-  for (int k = 0; k < p->levels; ++k) {
-    vf_lane_patch tp;
-    vf_lane_layout(p->patch[k], lane, tp);
+  for (int k = 0; k < p.levels; ++k) {
+    vf_lane_level tp;
+    vf_lane_layout(p.patch[k], lane, tp);
     if (!vf_lane_extract(p, vf_lk_to_level(r.x, k), vf_lk_to_level(r.y, k), k, tp)) continue;
     float* slot = vf_slot_level(p, r.slot, k);
+    const int n = tp.size * tp.size, i0 = tp.run.row * tp.size + tp.run.col;
 #pragma unroll
-    for (int j = 0; j < kPerLane; ++j) {
-      const int i = lane + 32 * j;
-      if (i < tp.n) {
-        slot[i] = tp.t[j];
-        slot[tp.n + i] = tp.tx[j];
-        slot[2 * tp.n + i] = tp.ty[j];
+    for (int j = 0; j < kRun; ++j) {
+      if (j < tp.run.len) {
+        slot[i0 + j] = tp.t[j];
+        slot[n + i0 + j] = tp.tx[j];
+        slot[2 * n + i0 + j] = tp.ty[j];
       }
     }
     mask |= 1u << k;
   }
-  if (lane == 0) p->slot_levels[r.slot] = mask;
+  if (lane == 0) p.slot_levels[r.slot] = mask;
   return mask;
 }
 
-__device__ __forceinline__ void vf_lane_load(const vf_lk_params* p, int slot, int k, int lane,
-                                             vf_lane_patch& tp) {
+__device__ __forceinline__ void vf_lane_load(const vf_lk_params& p, int slot, int k,
+                                             vf_lane_level& tp) {
   const float* src = vf_slot_level(p, slot, k);
+  const int n = tp.size * tp.size, i0 = tp.run.row * tp.size + tp.run.col;
 #pragma unroll
-  for (int j = 0; j < kPerLane; ++j) {
-    const int i = lane + 32 * j;
-    const bool in = i < tp.n;
-    tp.t[j] = in ? src[i] : 0.0f;
-    tp.tx[j] = in ? src[tp.n + i] : 0.0f;
-    tp.ty[j] = in ? src[2 * tp.n + i] : 0.0f;
+  for (int j = 0; j < kRun; ++j) {
+    const bool in = j < tp.run.len;
+    tp.t[j] = in ? src[i0 + j] : 0.0f;
+    tp.tx[j] = in ? src[n + i0 + j] : 0.0f;
+    tp.ty[j] = in ? src[2 * n + i0 + j] : 0.0f;
   }
 }
 
-// The iterations of level k from st (template centred by mu, H and its factor l); a
-// VF_LK_LEVEL_* outcome.
-__device__ __forceinline__ int vf_warp_iterate(const vf_lk_params* p, int k,
-                                               const vf_lane_patch& tp, float mu, const float h[10],
-                                               const float l[10], vf_lk_state& st, float& residual,
-                                               int& iterations) {
+// Asks L1 for rows y0..y1, columns x0..x1 (clipped to the level) of an image, one lane a row.
+__device__ __forceinline__ void vf_prefetch(const uint8_t* img, size_t stride, int w, int h, int x0,
+                                            int y0, int x1, int y1, int lane) {
+  x0 = max(x0, 0);
+  y0 = max(y0, 0);
+  x1 = min(x1, w - 1);
+  y1 = min(y1, h - 1);
+  if (x1 < x0) return;
+  for (int y = y0 + lane; y <= y1; y += 32) {
+    const uint8_t* row = img + (size_t)y * stride;
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(row + x0));
+    if ((x0 >> 7) != (x1 >> 7)) asm volatile("prefetch.global.L1 [%0];" ::"l"(row + x1));
+  }
+}
+
+// The windows of every level: the template's (src 0) around the request, the current image's
+// around the guess with 2 px to spare.
+__device__ __forceinline__ void vf_warp_prefetch(const vf_lk_params& p, const vf_track_request& r,
+                                                 int src, int lane) {
+  for (int k = 0; k < p.levels; ++k) {
+    const int half = p.patch[k] / 2 + 2;
+    if (src == 0) {
+      const int cx = (int)vf_lk_to_level(r.x, k), cy = (int)vf_lk_to_level(r.y, k);
+      vf_prefetch(p.prev[k], p.prev_stride[k], p.width[k], p.height[k], cx - half, cy - half,
+                  cx + half, cy + half, lane);
+    }
+    const int gx = (int)vf_lk_to_level(r.guess_x, k), gy = (int)vf_lk_to_level(r.guess_y, k);
+    vf_prefetch(p.cur[k], p.cur_stride[k], p.width[k], p.height[k], gx - half - 2, gy - half - 2,
+                gx + half + 2, gy + half + 2, lane);
+  }
+}
+
+// The current image, bilinear at the lane's run of the patch whose top-left sample s gives (the
+// arithmetic of vf_lk_bilinear).
+__device__ __forceinline__ void vf_lane_sample(const uint8_t* img, size_t stride,
+                                               const vf_lk_sampler& s, const vf_run& run, bool in,
+                                               float (&v)[kRun]) {
+  const uint8_t* base = img + (ptrdiff_t)(s.y0 + run.row) * (ptrdiff_t)stride + (s.x0 + run.col);
+  const int n = in && run.len > 0 ? run.len + 1 : 0;
+  float r0[kRun + 1], r1[kRun + 1];
+  vf_load_row(base, n, r0);
+  vf_load_row(base + stride, n, r1);
+#pragma unroll
+  for (int j = 0; j < kRun; ++j) {
+    v[j] = (s.w00 * r0[j] + s.w01 * r0[j + 1]) + (s.w10 * r1[j] + s.w11 * r1[j + 1]);
+  }
+}
+
+// A level's first samples of the current image at (x, y), taken with its template so that both
+// wait on memory once; nothing read when the patch is outside (the first iteration then ends the
+// level).
+__device__ __forceinline__ void vf_lane_sample_at(const vf_lk_params& p, int k, float x, float y,
+                                                  const vf_lane_level& tp, float (&v)[kRun]) {
+  const bool in = vf_lk_patch_inside(x, y, tp.size, 0, p.width[k], p.height[k]);
+  const vf_lk_sampler s = vf_lk_sampler_at(in ? x : 0.0f, in ? y : 0.0f, tp.size);
+  vf_lane_sample(p.cur[k], p.cur_stride[k], s, tp.run, in, v);
+}
+
+// The iterations of level k from st (template centred, H over the n samples used, its factor
+// l and moments m); a VF_LK_LEVEL_* outcome. Sets the residual of the last iteration that
+// stepped.
+__device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
+                                               const vf_lane_level& tp, const float h[10],
+                                               const float l[10], const vf_lk_moments& m, int n,
+                                               const float (&v0)[kRun], vf_lk_state& st,
+                                               float& residual, int& iterations) {
   const vf_lk_state start = st;
-  const size_t stride = p->cur_stride[k];
-  const uint8_t* img = p->cur[k];
-  const int w = p->width[k], hgt = p->height[k];
-  for (int it = 0; it < p->max_iterations; ++it) {
+  const size_t stride = p.cur_stride[k];
+  const uint8_t* img = p.cur[k];
+  const int w = p.width[k], hgt = p.height[k], max_it = vf_lk_level_iterations(&p, k);
+  float e2_done = 0.0f;  // sum e^2 (level 0: this lane's share) and count of the last step
+  int n_done = 0;
+  int outcome = VF_LK_LEVEL_DONE;
+  for (int it = 0; it < max_it; ++it) {
     if (!vf_lk_patch_inside(st.px, st.py, tp.size, 0, w, hgt)) {
       st = start;
-      return VF_LK_LEVEL_OUT;
+      outcome = VF_LK_LEVEL_OUT;
+      break;
     }
     const vf_lk_sampler s = vf_lk_sampler_at(st.px, st.py, tp.size);
+    float v[kRun];
+    if (it == 0) {
+#pragma unroll
+      for (int j = 0; j < kRun; ++j) v[j] = v0[j];
+    } else {
+      vf_lane_sample(img, stride, s, tp.run, true, v);
+    }
     const float inv_a = 1.0f / st.a, c = st.c;
-    const uint8_t* base = img + (size_t)s.y0 * stride + s.x0;
-    float sums[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};  // + the count of samples used
+    float sums[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     unsigned saturated = 0;
 #pragma unroll
-    for (int j = 0; j < kPerLane; ++j) {
-      if ((tp.use >> j) & 1u) {
-        const uint8_t* px = base + (size_t)tp.row[j] * stride + tp.col[j];
-        const float v = vf_lk_bilinear(px, stride, &s), t = tp.t[j] - mu;
-        if (vf_lk_unsaturated(v)) {
-          const float e = (v - c) * inv_a - t;
-          sums[0] += tp.tx[j] * e;
-          sums[1] += tp.ty[j] * e;
-          sums[2] += t * e;
-          sums[3] += e;
-          sums[4] += e * e;
-          sums[5] += 1.0f;
-        } else {
-          saturated |= 1u << j;
-        }
-      }
+    for (int j = 0; j < kRun; ++j) {
+      const bool used = (tp.use >> j) & 1u, fine = vf_lk_unsaturated(v[j]);
+      if (used && !fine) saturated |= 1u << j;
+      const float e = used && fine ? (v[j] - c) * inv_a - tp.t[j] : 0.0f;
+      sums[0] += tp.tx[j] * e;
+      sums[1] += tp.ty[j] * e;
+      sums[2] += tp.t[j] * e;
+      sums[3] += e;
+      sums[4] += e * e;
     }
-    vf_warp_sums(sums);
+    if (k > 0) {
+      vf_warp_sums<5>(sums);
+    } else {
+      vf_warp_sums<4>(sums);
+    }
     ++iterations;
     // Samples saturated in the current image leave H too (rare: refactor only then).
     float hf[10], lf[10];
@@ -151,72 +276,100 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params* p, int k,
       hf[i] = h[i];
       lf[i] = l[i];
     }
+    vf_lk_moments mf = m;
+    int nf = n;
     if (__any_sync(kFullMask, saturated != 0)) {
-      float h_sat[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      float hs[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
-      for (int j = 0; j < kPerLane; ++j) {
+      for (int j = 0; j < kRun; ++j) {
         if ((saturated >> j) & 1u) {
           float terms[10];
-          vf_lk_hessian_terms(tp.tx[j], tp.ty[j], tp.t[j] - mu, terms);
+          vf_lk_hessian_terms(tp.tx[j], tp.ty[j], tp.t[j], terms);
 #pragma unroll
-          for (int i = 0; i < 10; ++i) h_sat[i] += terms[i];
+          for (int i = 0; i < 10; ++i) hs[i] += terms[i];
+          hs[10] += 1.0f;
         }
       }
-      vf_warp_sums(h_sat);
+      vf_warp_sums<11>(hs);
 #pragma unroll
-      for (int i = 0; i < 10; ++i) hf[i] = h[i] - h_sat[i];
-      if (!vf_lk_factor(hf, p->param_mask, lf)) return VF_LK_LEVEL_FLAT;
+      for (int i = 0; i < 10; ++i) hf[i] = h[i] - hs[i];
+      nf = n - (int)hs[10];
+      if (!vf_lk_factor(hf, p.param_mask, lf)) {
+        outcome = VF_LK_LEVEL_FLAT;
+        break;
+      }
+      vf_lk_moments_prepare(hf, nf, &mf);
     }
-    const int outcome = vf_lk_iterate(hf, lf, p, sums, (int)sums[5], &st, &residual);
-    if (outcome != 0) return outcome;
+    e2_done = sums[4];
+    n_done = nf;
+    outcome = vf_lk_iterate(hf, lf, &mf, &p, sums, &st);
+    if (outcome != 0) break;
+    outcome = VF_LK_LEVEL_DONE;
   }
-  return VF_LK_LEVEL_DONE;
+  if (n_done > 0) {
+    if (k == 0) vf_warp_sums<1>(&e2_done);
+    residual = vf_lk_residual(e2_done, n_done);
+  }
+  return outcome;
 }
 
-// Level k: which samples to use, centring, H and its factor, then the iterations; keeps bias in
-// step with st.
-__device__ __forceinline__ int vf_warp_level(const vf_lk_params* p, int k, vf_lane_patch& tp,
-                                             vf_lk_state& st, float& bias, float& residual,
-                                             int& iterations) {
-  float moments[2] = {0.0f, 0.0f};  // sum t, count
+// Level k: which samples to use, centring, H, its factor and moments, then the iterations;
+// keeps bias in step with st.
+__device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_lane_level& tp,
+                                             const float (&v0)[kRun], vf_lk_state& st, float& bias,
+                                             float& residual, int& iterations) {
+  // One reduction a level: the sums of H over the used samples about a reference t0 that every
+  // lane gets from lane 0 (its first used sample), so that they stay small, then moved to the
+  // mean (two reductions in a row would add 5 shuffle rounds).
   tp.use = 0;
+  float ref = 128.0f;
 #pragma unroll
-  for (int j = 0; j < kPerLane; ++j) {
-    if (tp.row[j] < tp.size && vf_lk_unsaturated(tp.t[j])) {
+  for (int j = kRun - 1; j >= 0; --j) {
+    if (j < tp.run.len && vf_lk_unsaturated(tp.t[j])) {
       tp.use |= 1u << j;
-      moments[0] += tp.t[j];
-      moments[1] += 1.0f;
+      ref = tp.t[j];
     }
   }
-  vf_warp_sums(moments);
-  if (moments[1] == 0.0f) return VF_LK_LEVEL_FLAT;
-  const float mu = (p->param_mask & 8) ? moments[0] / moments[1] : 0.0f;
+  const float t0 = __shfl_sync(kFullMask, ref, 0);
   float hs[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
-  for (int j = 0; j < kPerLane; ++j) {
+  for (int j = 0; j < kRun; ++j) {
     if ((tp.use >> j) & 1u) {
       float terms[10];
-      vf_lk_hessian_terms(tp.tx[j], tp.ty[j], tp.t[j] - mu, terms);
+      vf_lk_hessian_terms(tp.tx[j], tp.ty[j], tp.t[j] - t0, terms);
 #pragma unroll
       for (int i = 0; i < 10; ++i) hs[i] += terms[i];
     }
   }
-  vf_warp_sums(hs);
+  vf_warp_sums<10>(hs);
+  if (hs[9] == 0.0f) return VF_LK_LEVEL_FLAT;
+  const float mu = (p.param_mask & 8) ? t0 + hs[8] / hs[9] : 0.0f;
+  // t - mu = (t - t0) + d: the terms that hold t move with d.
+  const float d = t0 - mu;
+  hs[3] += d * hs[6];
+  hs[4] += d * hs[7];
+  hs[5] += d * (2.0f * hs[8] + hs[9] * d);
+  hs[8] += hs[9] * d;
+#pragma unroll
+  for (int j = 0; j < kRun; ++j) tp.t[j] -= mu;
   float l[10];
-  if (!vf_lk_factor(hs, p->param_mask, l)) return VF_LK_LEVEL_FLAT;
+  if (!vf_lk_factor(hs, p.param_mask, l)) return VF_LK_LEVEL_FLAT;
+  const int n = (int)hs[9];
+  vf_lk_moments m;
+  vf_lk_moments_prepare(hs, n, &m);
   st.c = bias + st.a * mu;
   st.dx = st.dy = 0.0f;
   st.level = k;
-  const int outcome = vf_warp_iterate(p, k, tp, mu, hs, l, st, residual, iterations);
+  const int outcome = vf_warp_iterate(p, k, tp, hs, l, m, n, v0, st, residual, iterations);
   bias = st.c - st.a * mu;
   return outcome;
 }
 
-__device__ __forceinline__ vf_track_result vf_warp_track(const vf_lk_params* p,
+__device__ __forceinline__ vf_track_result vf_warp_track(const vf_lk_params& p,
                                                          const vf_track_request& r, int src,
                                                          uint32_t kept, int lane) {
   vf_track_result out = vf_lk_result_init(&r);
-  const int top = p->levels - 1;
+  const int top = p.levels - 1;
   vf_lk_state st;
   st.px = vf_lk_to_level(r.guess_x, top);
   st.py = vf_lk_to_level(r.guess_y, top);
@@ -230,30 +383,32 @@ __device__ __forceinline__ vf_track_result vf_warp_track(const vf_lk_params* p,
       st.px = vf_lk_to_finer(st.px);
       st.py = vf_lk_to_finer(st.py);
     }
-    vf_lane_patch tp;
-    vf_lane_layout(p->patch[k], lane, tp);
+    vf_lane_level tp;
+    vf_lane_layout(p.patch[k], lane, tp);
     // Templates from the image go on the sub-pixel phase that cancels the interpolation bias
     // (vf_lk_phase_shift; kept templates have theirs fixed).
     bool have = false;
-    float phase_x = 0.0f, phase_y = 0.0f;
+    float phase_x = 0.0f, phase_y = 0.0f, v0[kRun];
     if (src == 0) {
       const float cx = vf_lk_to_level(r.x, k), cy = vf_lk_to_level(r.y, k);
       phase_x = vf_lk_phase_shift(cx, st.px);
       phase_y = vf_lk_phase_shift(cy, st.py);
       have = vf_lane_extract(p, cx + phase_x, cy + phase_y, k, tp);
+      vf_lane_sample_at(p, k, st.px + phase_x, st.py + phase_y, tp, v0);
     } else if ((kept >> k) & 1u) {
-      vf_lane_load(p, r.slot, k, lane, tp);
+      vf_lane_load(p, r.slot, k, tp);
+      vf_lane_sample_at(p, k, st.px, st.py, tp, v0);
       have = true;
     }
     int outcome = VF_LK_LEVEL_NO_TEMPLATE;
     if (have) {
       st.px += phase_x;
       st.py += phase_y;
-      outcome = vf_warp_level(p, k, tp, st, bias, residual, out.iterations);
+      outcome = vf_warp_level(p, k, tp, v0, st, bias, residual, out.iterations);
       st.px -= phase_x;
       st.py -= phase_y;
     }
-    status = vf_lk_after_level(outcome, k, residual, p);
+    status = vf_lk_after_level(outcome, k, residual, &p);
   }
   ++k;  // the level the loop stopped on
   out.x = vf_lk_to_level0(st.px, k);
@@ -261,26 +416,67 @@ __device__ __forceinline__ vf_track_result vf_warp_track(const vf_lk_params* p,
   out.gain = st.a;
   out.bias = bias;
   out.residual = residual;
-  out.status = vf_lk_final_status(status, p, &r, out.x, out.y);
+  out.status = vf_lk_final_status(status, &p, &r, out.x, out.y);
   return out;
 }
 
-__global__ void __launch_bounds__(32 * kWarpsPerBlock)
-    vf_lk_kernel(const vf_lk_params* __restrict__ p, const vf_track_request* __restrict__ requests,
-                 vf_track_result* __restrict__ results, int count) {
+// A request as two 16-byte loads: two round trips over the bus, not eight, when it lies in mapped
+// host memory.
+__device__ __forceinline__ vf_track_request vf_load_request(const vf_track_request* q) {
+  static_assert(sizeof(vf_track_request) == 2 * sizeof(uint4), "a request is two 16-byte words");
+  const uint4* v = reinterpret_cast<const uint4*>(q);
+  const uint4 lo = v[0], hi = v[1];
+  vf_track_request r;
+  memcpy(&r, &lo, sizeof lo);
+  memcpy(reinterpret_cast<char*>(&r) + sizeof lo, &hi, sizeof hi);
+  return r;
+}
+
+// The parameter block travels with the launch (kernel parameters), so reading it costs no
+// memory round trip and the call needs no upload for it.
+__global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
+    vf_lk_kernel(const vf_lk_params p, const vf_track_request* __restrict__ requests,
+                 vf_track_result* __restrict__ results, int count, int prefetch) {
   const int lane = threadIdx.x & 31;
-  const int f = blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5);
+  const int f = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
   if (f >= count) return;  // whole warps only
-  const vf_track_request r = requests[f];
+  const vf_track_request r = vf_load_request(requests + f);
   vf_track_result out = vf_lk_result_init(&r);
-  if (vf_lk_request_valid(&r, p)) {
-    const int src = vf_lk_template_source(&r, p);
+  if (vf_lk_request_valid(&r, &p)) {
+    const int src = vf_lk_template_source(&r, &p);
+    if (prefetch) vf_warp_prefetch(p, r, src, lane);
     uint32_t kept = 0;
     if (src == 1) kept = vf_warp_capture(p, r, lane);
-    if (src == 2) kept = p->slot_levels[r.slot];
+    if (src == 2) kept = p.slot_levels[r.slot];
     if (src == 0 || (kept & VF_LK_SLOT_CAPTURED)) out = vf_warp_track(p, r, src, kept, lane);
   }
   if (lane == 0) results[f] = out;
+}
+
+// Experiment: kernel-only times per feature count (VF_LK_KTIME), medians printed at exit.
+constexpr int kKtimeMax = 4096;
+int ktime_count[8], ktime_n[8];
+float ktime_ms[8][kKtimeMax];
+
+void vf_lk_ktime_add(int count, float ms) {
+  int i = 0;
+  while (i < 8 && ktime_n[i] > 0 && ktime_count[i] != count) ++i;
+  if (i == 8 || ktime_n[i] >= kKtimeMax) return;
+  ktime_count[i] = count;
+  ktime_ms[i][ktime_n[i]++] = ms;
+}
+
+int vf_lk_cmp_float(const void* a, const void* b) {
+  const float x = *(const float*)a, y = *(const float*)b;
+  return (x > y) - (x < y);
+}
+
+void vf_lk_ktime_report(void) {
+  for (int i = 0; i < 8 && ktime_n[i] > 0; ++i) {
+    qsort(ktime_ms[i], (size_t)ktime_n[i], sizeof(float), vf_lk_cmp_float);
+    fprintf(stderr, "kernel_only features=%d runs=%d median %.2f us min %.2f us\n", ktime_count[i],
+            ktime_n[i], 1e3 * ktime_ms[i][ktime_n[i] / 2], 1e3 * ktime_ms[i][0]);
+  }
 }
 
 }  // namespace
@@ -288,14 +484,46 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 extern "C" int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_request* requests,
                                 vf_track_result* results, int count, void* stream) {
   if (count <= 0) return 0;
-  const int blocks = (count + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  vf_lk_kernel<<<blocks, 32 * kWarpsPerBlock, 0, (cudaStream_t)stream>>>(params, requests, results,
-                                                                         count);
+  // Measurement switches for scripts/lk_device_run.sh, read once (not yet measured on a GPU:
+  // the defaults are the predicted winners; drop the switches once measured): VF_LK_WPB warps
+  // per block, VF_LK_PF L1 prefetch, VF_LK_KTIME kernel-only times printed at exit.
+  static int warps = 0, prefetch = 1;
+  if (warps == 0) {
+    const char* e = getenv("VF_LK_WPB");
+    warps = e != NULL ? atoi(e) : 1;
+    if (warps < 1 || warps > kMaxWarpsPerBlock) warps = 1;
+    e = getenv("VF_LK_PF");
+    prefetch = e != NULL ? atoi(e) : 1;
+  }
+  const int blocks = (count + warps - 1) / warps;
+  static int ktime = -1;
+  static cudaEvent_t ev[2];
+  if (ktime < 0) {
+    ktime = getenv("VF_LK_KTIME") != NULL;
+    if (ktime) {
+      cudaEventCreate(&ev[0]);
+      cudaEventCreate(&ev[1]);
+      atexit(vf_lk_ktime_report);
+    }
+  }
+  if (ktime) cudaEventRecord(ev[0], (cudaStream_t)stream);
+  vf_lk_kernel<<<blocks, 32 * warps, 0, (cudaStream_t)stream>>>(*params, requests, results, count,
+                                                                prefetch);
+  if (ktime) {
+    cudaEventRecord(ev[1], (cudaStream_t)stream);
+    cudaEventSynchronize(ev[1]);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, ev[0], ev[1]);
+    vf_lk_ktime_add(count, ms);
+  }
   return (int)cudaGetLastError();
 }
 
-extern "C" int vf_cuda_lk_host_alloc(void** ptr, size_t bytes) {
-  return (int)cudaMallocHost(ptr, bytes);
+extern "C" int vf_cuda_lk_host_alloc(void** host, void** device, size_t bytes) {
+  *host = *device = NULL;
+  int rc = (int)cudaHostAlloc(host, bytes, cudaHostAllocMapped);
+  if (rc == 0) rc = (int)cudaHostGetDevicePointer(device, *host, 0);
+  return rc;
 }
 
 extern "C" int vf_cuda_lk_host_free(void* ptr) { return (int)cudaFreeHost(ptr); }

@@ -9,13 +9,15 @@
 extern "C" {
 #endif
 
-/* Tracks `count` features in one launch on `stream`. Everything is in device memory: the
- * parameter block itself, the requests and results, the images and templates it names. */
+/* Tracks `count` features in one launch on `stream`. `params` is host memory (it travels as the
+ * kernel's parameters); the requests and results are device addresses (device memory or mapped
+ * pinned host memory), and so are the images and templates the parameters name. */
 int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_request* requests,
                      vf_track_result* results, int count, void* stream);
 
-/* Pinned host memory for the request/result staging buffers. */
-int vf_cuda_lk_host_alloc(void** ptr, size_t bytes);
+/* Pinned host memory mapped into the device's address space: *host for the CPU, *device for
+ * kernels. */
+int vf_cuda_lk_host_alloc(void** host, void** device, size_t bytes);
 int vf_cuda_lk_host_free(void* ptr);
 
 #ifdef __cplusplus

@@ -17,19 +17,20 @@ struct vf_tracker {
   vf_context* ctx;
   vf_tracker_config config;
   vf_lk_params params; /* templates and slot_levels in the backend's memory */
-  /* CUDA: [params | requests] and the results, on the device and in pinned staging, so that a
-   * call is one upload, one launch, one download. */
-  void* d_block;
-  void* h_block;
+  /* CUDA: requests and results in pinned host memory mapped into the device, which the kernel
+   * reads and writes directly (the parameters travel as kernel arguments), so a call is one
+   * launch and no copy; device copies for the copy modes (VF_LK_IO, a measurement switch). */
+  vf_track_request* h_requests;
+  vf_track_request* m_requests; /* h_requests' device address */
+  vf_track_result* h_results;   /* pinned and mapped on CUDA, plain on the CPU backend */
+  vf_track_result* m_results;   /* h_results' device address */
+  vf_track_request* d_requests;
   vf_track_result* d_results;
-  vf_track_result* h_results; /* pinned on CUDA, plain on the CPU backend */
-  void* upload_done;          /* CUDA event: h_block may be rewritten */
-  int uploads;                /* submissions that recorded upload_done */
-  int submitted;              /* features of the latest submission, -1 = none */
+  int io_mode;        /* 0: copy both ways, 1: copy requests, results mapped, 2: both mapped */
+  void* staging_free; /* CUDA event: h_requests may be rewritten */
+  int uploads;        /* submissions that recorded staging_free */
+  int submitted;      /* features of the latest submission, -1 = none */
 };
-
-/* Requests follow the parameter block, 16-byte aligned. */
-#define VF_TRACKER_REQ_OFFSET ((sizeof(vf_lk_params) + 15) & ~(size_t)15)
 
 vf_tracker_config vf_tracker_config_default(void) {
   vf_tracker_config c;
@@ -94,6 +95,7 @@ static void vf_tracker_set_params(vf_tracker* t) {
   vf_lk_params* p = &t->params;
   p->levels = c->levels;
   p->max_iterations = c->max_iterations;
+  p->min_update = c->min_update;
   p->min_update_sq = c->min_update * c->min_update;
   p->max_residual = c->max_residual;
   p->min_gain = c->min_gain;
@@ -129,15 +131,22 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   }
 #ifdef VF_HAVE_CUDA
   const size_t n = (size_t)t->config.max_features;
-  const size_t block = VF_TRACKER_REQ_OFFSET + n * sizeof(vf_track_request);
+  const size_t req_bytes = n * sizeof(vf_track_request);
   const size_t res_bytes = n * sizeof(vf_track_result);
   const char* what = "vf_tracker_create";
-  vf_status s = vf_device_alloc(NULL, &t->d_block, block, what);
+  /* Measurement switch for scripts/lk_device_run.sh (drop once measured): 2 (default) mapped
+   * requests and results, 1 requests copied, 0 both copied. */
+  const char* io = getenv("VF_LK_IO");
+  t->io_mode = io != NULL ? atoi(io) : 2;
+  vf_status s = vf_device_alloc(NULL, (void**)&t->d_requests, req_bytes, what);
   if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&t->d_results, res_bytes, what);
   int rc = 0;
-  if (s == VF_OK) rc = vf_cuda_lk_host_alloc(&t->h_block, block);
-  if (s == VF_OK && rc == 0) rc = vf_cuda_lk_host_alloc((void**)&t->h_results, res_bytes);
-  if (s == VF_OK && rc == 0) rc = vf_cuda_event_create(&t->upload_done);
+  if (s == VF_OK)
+    rc = vf_cuda_lk_host_alloc((void**)&t->h_requests, (void**)&t->m_requests, req_bytes);
+  if (s == VF_OK && rc == 0) {
+    rc = vf_cuda_lk_host_alloc((void**)&t->h_results, (void**)&t->m_results, res_bytes);
+  }
+  if (s == VF_OK && rc == 0) rc = vf_cuda_event_create(&t->staging_free);
   if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: pinned staging and event");
   if (s == VF_OK && p->slots > 0) {
     s = vf_device_alloc(NULL, (void**)&p->templates, tpl_bytes, what);
@@ -163,11 +172,11 @@ void vf_tracker_destroy(vf_tracker* t) {
 #ifdef VF_HAVE_CUDA
     vf_device_free(t->params.templates);
     vf_device_free(t->params.slot_levels);
-    vf_device_free(t->d_block);
+    vf_device_free(t->d_requests);
     vf_device_free(t->d_results);
-    if (t->h_block != NULL) vf_cuda_lk_host_free(t->h_block);
+    if (t->h_requests != NULL) vf_cuda_lk_host_free(t->h_requests);
     if (t->h_results != NULL) vf_cuda_lk_host_free(t->h_results);
-    if (t->upload_done != NULL) vf_cuda_event_destroy(t->upload_done);
+    if (t->staging_free != NULL) vf_cuda_event_destroy(t->staging_free);
 #endif
   }
   free(t);
@@ -229,6 +238,12 @@ static vf_status vf_tracker_bind(vf_tracker* t, const vf_pyramid* prev, const vf
                      want == VF_MEMORY_DEVICE ? "device" : "host",
                      vf_backend_name(t->ctx->backend));
     }
+    /* The CUDA kernel reads rows as aligned 32-bit words (vf_pyramid rows are 128-byte aligned). */
+    if (want == VF_MEMORY_DEVICE &&
+        (((uintptr_t)a.data | (uintptr_t)b.data | a.stride_bytes | b.stride_bytes) & 3u) != 0) {
+      return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: level %d rows are not 4-byte aligned", fn,
+                     k);
+    }
     t->params.width[k] = a.width;
     t->params.height[k] = a.height;
     t->params.prev[k] = a.data;
@@ -240,26 +255,26 @@ static vf_status vf_tracker_bind(vf_tracker* t, const vf_pyramid* prev, const vf
 }
 
 #ifdef VF_HAVE_CUDA
-/* One upload (parameters and requests), one launch, one download, all queued. */
+/* One launch: the kernel reads the requests from, and writes the results to, mapped pinned
+ * memory (the copy modes add an upload and a download). */
 static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* requests,
                                         int count) {
   void* stream = t->ctx->stream;
-  /* The staging block of the previous submission must have left before it is rewritten. */
-  int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->upload_done) : 0;
-  const size_t bytes = VF_TRACKER_REQ_OFFSET + (size_t)count * sizeof *requests;
-  if (rc == 0) {
-    memcpy(t->h_block, &t->params, sizeof t->params);
-    memcpy((char*)t->h_block + VF_TRACKER_REQ_OFFSET, requests, (size_t)count * sizeof *requests);
-    rc = vf_cuda_copy_async(t->d_block, t->h_block, bytes, stream);
+  /* The previous submission must have read its requests before they are rewritten. */
+  int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->staging_free) : 0;
+  const size_t req_bytes = (size_t)count * sizeof *requests;
+  const vf_track_request* req = t->m_requests;
+  vf_track_result* res = t->io_mode >= 1 ? t->m_results : t->d_results;
+  if (rc == 0) memcpy(t->h_requests, requests, req_bytes);
+  if (rc == 0 && t->io_mode < 2) {
+    rc = vf_cuda_copy_async(t->d_requests, t->h_requests, req_bytes, stream);
+    req = t->d_requests;
+    if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
   }
-  if (rc == 0) rc = vf_cuda_event_record(t->upload_done, stream);
-  if (rc == 0) {
-    t->uploads++;
-    const vf_track_request* d_req =
-        (const vf_track_request*)((const char*)t->d_block + VF_TRACKER_REQ_OFFSET);
-    rc = vf_cuda_lk_track((const vf_lk_params*)t->d_block, d_req, t->d_results, count, stream);
-  }
-  if (rc == 0) {
+  if (rc == 0) rc = vf_cuda_lk_track(&t->params, req, res, count, stream);
+  if (rc == 0 && t->io_mode >= 2) rc = vf_cuda_event_record(t->staging_free, stream);
+  if (rc == 0) t->uploads++;
+  if (rc == 0 && t->io_mode == 0) {
     rc = vf_cuda_copy_async(t->h_results, t->d_results, (size_t)count * sizeof *t->h_results,
                             stream);
   }

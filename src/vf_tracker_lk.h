@@ -38,8 +38,9 @@ typedef struct vf_lk_params {
   size_t cur_stride[VF_PYRAMID_MAX_LEVELS];
   const uint8_t* prev[VF_PYRAMID_MAX_LEVELS];
   const uint8_t* cur[VF_PYRAMID_MAX_LEVELS];
-  int max_iterations;
-  float min_update_sq; /* level pixels squared */
+  int max_iterations;  /* level 0; coarse levels: vf_lk_level_iterations */
+  float min_update;    /* level pixels */
+  float min_update_sq; /* its square */
   float max_residual;  /* 0 = off */
   float min_gain, max_gain;
   int param_mask; /* bit 2: gain estimated, bit 3: bias estimated (bits 0, 1: translation) */
@@ -141,7 +142,8 @@ VF_LK_FN void vf_lk_hessian_terms(float tx, float ty, float t, float h[10]) {
 
 /* Cholesky factor of H with the parameters outside `mask` replaced by unit rows; the diagonal
  * holds 1 / L_ii, so that solving takes no division. Returns 0 when a pivot falls below 1e-4
- * of its diagonal (flat or edge-only template). */
+ * of its diagonal (flat or edge-only template); l is then meaningless. No early exit, so that
+ * the GPU overlaps the factorisation with other work instead of branching on every pivot. */
 VF_LK_FN int vf_lk_factor(const vf_lk_real h_in[10], int mask, vf_lk_real l[10]) {
   for (int i = 0; i < 4; ++i) {
     for (int j = 0; j <= i; ++j) {
@@ -149,6 +151,7 @@ VF_LK_FN int vf_lk_factor(const vf_lk_real h_in[10], int mask, vf_lk_real l[10])
       l[VF_LK_IDX(i, j)] = on ? h_in[VF_LK_IDX(i, j)] : (vf_lk_real)(i == j);
     }
   }
+  int ok = 1;
   for (int i = 0; i < 4; ++i) {
     const vf_lk_real diag = l[VF_LK_IDX(i, i)];
     for (int j = 0; j <= i; ++j) {
@@ -157,12 +160,12 @@ VF_LK_FN int vf_lk_factor(const vf_lk_real h_in[10], int mask, vf_lk_real l[10])
       if (j < i) {
         l[VF_LK_IDX(i, j)] = v * l[VF_LK_IDX(j, j)];
       } else {
-        if (!(diag > 0) || !(v > (vf_lk_real)1e-4 * diag)) return 0;
-        l[VF_LK_IDX(i, i)] = (vf_lk_real)1 / sqrt(v);
+        ok &= diag > 0 && v > (vf_lk_real)1e-4 * diag;
+        l[VF_LK_IDX(i, i)] = (vf_lk_real)1 / sqrt(v > 0 ? v : (vf_lk_real)1);
       }
     }
   }
-  return 1;
+  return ok;
 }
 
 VF_LK_FN void vf_lk_solve(const vf_lk_real l[10], const vf_lk_real b[4], vf_lk_real x[4]) {
@@ -177,6 +180,20 @@ VF_LK_FN void vf_lk_solve(const vf_lk_real l[10], const vf_lk_real b[4], vf_lk_r
     for (int k = i + 1; k < 4; ++k) v -= l[VF_LK_IDX(k, i)] * x[k];
     x[i] = v * l[VF_LK_IDX(i, i)];
   }
+}
+
+/* Iterations allowed on level k: max_iterations on level 0; a third of it (rounded up) on the
+ * coarse levels, which only have to land level 0 in its basin. Tracks that use up a coarse
+ * level's allowance oscillate or crawl over weak texture; more iterations there rarely change
+ * the outcome (docs/perf/tracker.md) but set the GPU kernel's time (its slowest warp). */
+VF_LK_FN int vf_lk_level_iterations(const vf_lk_params* p, int k) {
+  const int coarse = (p->max_iterations + 2) / 3;
+  return k > 0 && coarse < p->max_iterations ? coarse : p->max_iterations;
+}
+
+/* RMS of the photometrically normalised residual from sum e^2 over n samples. */
+VF_LK_FN float vf_lk_residual(vf_lk_real sum_e2, int n) {
+  return (float)sqrt(sum_e2 / (vf_lk_real)n);
 }
 
 /* The state of one feature on one level. */
@@ -210,47 +227,61 @@ VF_LK_FN void vf_lk_step_joint(const vf_lk_real l[10], int mask, const vf_lk_rea
   d[1] = x[1];
 }
 
+/* What the moment step needs of the template alone (over the n samples used): computed once a
+ * level, and again only when samples drop out. 0 in inv_vt / inv_h5 marks a template without
+ * variance / energy (the gain then stays). */
+typedef struct vf_lk_moments {
+  vf_lk_real inv_n, mt, inv_vt, inv_h5, inv_det;
+} vf_lk_moments;
+
+VF_LK_FN void vf_lk_moments_prepare(const vf_lk_real h[10], int n, vf_lk_moments* m) {
+  m->inv_n = (vf_lk_real)1 / n;
+  m->mt = h[8] * m->inv_n;
+  const vf_lk_real vt = h[5] * m->inv_n - m->mt * m->mt;
+  m->inv_vt = vt > 0 ? (vf_lk_real)1 / vt : (vf_lk_real)0;
+  m->inv_h5 = h[5] > 0 ? (vf_lk_real)1 / h[5] : (vf_lk_real)0;
+  m->inv_det = (vf_lk_real)1 / (h[0] * h[2] - h[1] * h[1]);
+}
+
 /* Coarse levels start far from the answer, where the least-squares gain (the correlation of
  * two misaligned patches) collapses towards 0 and drags the translation off. There the
  * photometric parameters come from the patch moments instead (gain = ratio of standard
  * deviations, bias from the means), which misalignment barely changes, and the translation
  * takes a Gauss-Newton step with them. With u = e + t: current - c = a u, so every moment
  * follows from the sums s and the template sums in h. */
-VF_LK_FN void vf_lk_step_moments(const vf_lk_real h[10], int mask, const vf_lk_real s[5], int n,
-                                 vf_lk_state* st, vf_lk_real d[2]) {
-  const vf_lk_real a = st->a, c = st->c, inv_n = (vf_lk_real)1 / n;
+VF_LK_FN void vf_lk_step_moments(const vf_lk_real h[10], const vf_lk_moments* m, int mask,
+                                 const vf_lk_real s[5], vf_lk_state* st, vf_lk_real d[2]) {
+  const vf_lk_real a = st->a, c = st->c;
   const vf_lk_real su = s[3] + h[8], suu = s[4] + 2 * s[2] + h[5];
   vf_lk_real a2 = a, c2 = c;
   if ((mask & 12) == 12) {
-    const vf_lk_real mu = su * inv_n, vu = suu * inv_n - mu * mu;
-    const vf_lk_real mt = h[8] * inv_n, vt = h[5] * inv_n - mt * mt;
-    if (vu > 0 && vt > 0) a2 = a * sqrt(vu / vt);
-    c2 = c + a * mu - a2 * mt;
+    const vf_lk_real mu = su * m->inv_n, vu = suu * m->inv_n - mu * mu;
+    if (vu > 0 && m->inv_vt > 0) a2 = a * sqrt(vu * m->inv_vt);
+    c2 = c + a * mu - a2 * m->mt;
   } else if (mask & 4) {
-    if (suu > 0 && h[5] > 0) a2 = a * sqrt(suu / h[5]);
+    if (suu > 0 && m->inv_h5 > 0) a2 = a * sqrt(suu * m->inv_h5);
   } else if (mask & 8) {
-    c2 = c + a * s[3] * inv_n;
+    c2 = c + a * s[3] * m->inv_n;
   }
   /* sum T_x ((current - c2) / a2 - t), from the sums taken with (a, c). */
   const vf_lk_real inv_a2 = (vf_lk_real)1 / a2;
   const vf_lk_real rx = a * inv_a2 * (s[0] + h[3]) + (c - c2) * inv_a2 * h[6] - h[3];
   const vf_lk_real ry = a * inv_a2 * (s[1] + h[4]) + (c - c2) * inv_a2 * h[7] - h[4];
-  const vf_lk_real inv_det = (vf_lk_real)1 / (h[0] * h[2] - h[1] * h[1]);
-  d[0] = (h[2] * rx - h[1] * ry) * inv_det;
-  d[1] = (h[0] * ry - h[1] * rx) * inv_det;
+  d[0] = (h[2] * rx - h[1] * ry) * m->inv_det;
+  d[1] = (h[0] * ry - h[1] * rx) * m->inv_det;
   st->a = a2;
   st->c = c2;
 }
 
-/* One iteration after the sums s = {sum tx e, sum ty e, sum t e, sum e, sum e^2} over the n
- * samples used, with h = sum J J^T over the same samples and l its factor: the step, the RMS
- * residual; 0 to go on, else how the level ends. */
-VF_LK_FN int vf_lk_iterate(const vf_lk_real h[10], const vf_lk_real l[10], const vf_lk_params* p,
-                           const vf_lk_real s[5], int n, vf_lk_state* st, float* residual) {
-  *residual = (float)sqrt(s[4] / (vf_lk_real)n);
+/* One iteration after the sums s = {sum tx e, sum ty e, sum t e, sum e, sum e^2} over the
+ * samples used, with h = sum J J^T over the same samples, l its factor and m its moments: the
+ * step; 0 to go on, else how the level ends. Level 0 does not read s[4] (the GPU sums it once,
+ * for the residual, when the level ends). */
+VF_LK_FN int vf_lk_iterate(const vf_lk_real h[10], const vf_lk_real l[10], const vf_lk_moments* m,
+                           const vf_lk_params* p, const vf_lk_real s[5], vf_lk_state* st) {
   vf_lk_real d[2];
   if (st->level > 0) {
-    vf_lk_step_moments(h, p->param_mask, s, n, st, d);
+    vf_lk_step_moments(h, m, p->param_mask, s, st, d);
     /* A coarse level only needs a rough gain; clamping keeps it usable. */
     if (st->a < (vf_lk_real)p->min_gain) st->a = p->min_gain;
     if (st->a > (vf_lk_real)p->max_gain) st->a = p->max_gain;
@@ -263,7 +294,7 @@ VF_LK_FN int vf_lk_iterate(const vf_lk_real h[10], const vf_lk_real l[10], const
     return VF_LK_LEVEL_BAD_GAIN;
   }
   /* A step that undoes the previous one is an oscillation about the answer: stop halfway. */
-  const vf_lk_real tol = (vf_lk_real)sqrt(p->min_update_sq);
+  const vf_lk_real tol = (vf_lk_real)p->min_update;
   if (fabs(d[0] + st->dx) < tol && fabs(d[1] + st->dy) < tol) {
     st->px -= (float)(0.5 * d[0]);
     st->py -= (float)(0.5 * d[1]);

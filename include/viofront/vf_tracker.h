@@ -37,7 +37,7 @@ typedef struct vf_tracker_config {
   int levels;                            /* pyramid levels used, 1..VF_PYRAMID_MAX_LEVELS */
   int patch_size[VF_PYRAMID_MAX_LEVELS]; /* patch side per level, 3..16 (levels used only) */
   int max_features;                      /* features per call and template slots, 1..1048576 */
-  int max_iterations;                    /* per level, 1..100 */
+  int max_iterations;                    /* level 0, 1..100; coarse levels a third (rounded up) */
   float min_update;         /* stop a level when the translation step is below this (level px) */
   float max_residual;       /* RMS residual limit in grey levels; 0 = no limit */
   float min_gain, max_gain; /* a gain outside [min_gain, max_gain] means diverged */

@@ -71,14 +71,15 @@ static int vf_lk_cpu_template(const vf_lk_params* p, const vf_track_request* r, 
   return 1;
 }
 
-/* The iterations of level k from st (the template centred by mu, H and its factor l); a
- * VF_LK_LEVEL_* outcome. */
+/* The iterations of level k from st (the template centred by mu, H, its factor l and moments
+ * m); a VF_LK_LEVEL_* outcome. */
 static int vf_lk_cpu_iterate(const vf_lk_params* p, int k, const vf_lk_patch* tp, float mu,
-                             const double h[10], const double l[10], vf_lk_state* st,
-                             float* residual, int* iterations) {
+                             const double h[10], const double l[10], const vf_lk_moments* m,
+                             vf_lk_state* st, float* residual, int* iterations) {
   const vf_lk_state start = *st;
   const size_t stride = p->cur_stride[k];
-  for (int it = 0; it < p->max_iterations; ++it) {
+  const int max_it = vf_lk_level_iterations(p, k);
+  for (int it = 0; it < max_it; ++it) {
     if (!vf_lk_patch_inside(st->px, st->py, tp->size, 0, p->width[k], p->height[k])) {
       *st = start;
       return VF_LK_LEVEL_OUT;
@@ -111,14 +112,19 @@ static int vf_lk_cpu_iterate(const vf_lk_params* p, int k, const vf_lk_patch* tp
     ++*iterations;
     /* Samples saturated in the current image leave H as well (rare: refactor only then). */
     double l_sat[10];
+    vf_lk_moments m_sat;
     const double *hf = h, *lf = l;
+    const vf_lk_moments* mf = m;
     if (saturated) {
       for (int j = 0; j < 10; ++j) h_sat[j] = h[j] - h_sat[j];
       if (!vf_lk_factor(h_sat, p->param_mask, l_sat)) return VF_LK_LEVEL_FLAT;
+      vf_lk_moments_prepare(h_sat, used, &m_sat);
       hf = h_sat;
       lf = l_sat;
+      mf = &m_sat;
     }
-    const int outcome = vf_lk_iterate(hf, lf, p, sums, used, st, residual);
+    *residual = vf_lk_residual(sums[4], used);
+    const int outcome = vf_lk_iterate(hf, lf, mf, p, sums, st);
     if (outcome != 0) return outcome;
   }
   return VF_LK_LEVEL_DONE;
@@ -145,10 +151,12 @@ static int vf_lk_cpu_level(const vf_lk_params* p, int k, vf_lk_patch* tp, vf_lk_
   }
   double l[10];
   if (!vf_lk_factor(h, p->param_mask, l)) return VF_LK_LEVEL_FLAT;
+  vf_lk_moments m;
+  vf_lk_moments_prepare(h, count, &m);
   st->c = *bias + st->a * mu;
   st->dx = st->dy = 0.0;
   st->level = k;
-  const int outcome = vf_lk_cpu_iterate(p, k, tp, mu, h, l, st, residual, iterations);
+  const int outcome = vf_lk_cpu_iterate(p, k, tp, mu, h, l, &m, st, residual, iterations);
   *bias = st->c - st->a * mu;
   return outcome;
 }
