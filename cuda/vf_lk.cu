@@ -453,69 +453,17 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
   if (lane == 0) results[f] = out;
 }
 
-// Experiment: kernel-only times per feature count (VF_LK_KTIME), medians printed at exit.
-constexpr int kKtimeMax = 4096;
-int ktime_count[8], ktime_n[8];
-float ktime_ms[8][kKtimeMax];
-
-void vf_lk_ktime_add(int count, float ms) {
-  int i = 0;
-  while (i < 8 && ktime_n[i] > 0 && ktime_count[i] != count) ++i;
-  if (i == 8 || ktime_n[i] >= kKtimeMax) return;
-  ktime_count[i] = count;
-  ktime_ms[i][ktime_n[i]++] = ms;
-}
-
-int vf_lk_cmp_float(const void* a, const void* b) {
-  const float x = *(const float*)a, y = *(const float*)b;
-  return (x > y) - (x < y);
-}
-
-void vf_lk_ktime_report(void) {
-  for (int i = 0; i < 8 && ktime_n[i] > 0; ++i) {
-    qsort(ktime_ms[i], (size_t)ktime_n[i], sizeof(float), vf_lk_cmp_float);
-    fprintf(stderr, "kernel_only features=%d runs=%d median %.2f us min %.2f us\n", ktime_count[i],
-            ktime_n[i], 1e3 * ktime_ms[i][ktime_n[i] / 2], 1e3 * ktime_ms[i][0]);
-  }
-}
-
 }  // namespace
 
 extern "C" int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_request* requests,
                                 vf_track_result* results, int count, void* stream) {
   if (count <= 0) return 0;
-  // Measurement switches for scripts/lk_device_run.sh, read once (not yet measured on a GPU:
-  // the defaults are the predicted winners; drop the switches once measured): VF_LK_WPB warps
-  // per block, VF_LK_PF L1 prefetch, VF_LK_KTIME kernel-only times printed at exit.
-  static int warps = 0, prefetch = 1;
-  if (warps == 0) {
-    const char* e = getenv("VF_LK_WPB");
-    warps = e != NULL ? atoi(e) : 1;
-    if (warps < 1 || warps > kMaxWarpsPerBlock) warps = 1;
-    e = getenv("VF_LK_PF");
-    prefetch = e != NULL ? atoi(e) : 1;
-  }
+  // One warp per block and the L1 prefetch of the windows: the rewrite's choice (the other
+  // variants were not measured, docs/perf/tracker.md).
+  const int warps = 1, prefetch = 1;
   const int blocks = (count + warps - 1) / warps;
-  static int ktime = -1;
-  static cudaEvent_t ev[2];
-  if (ktime < 0) {
-    ktime = getenv("VF_LK_KTIME") != NULL;
-    if (ktime) {
-      cudaEventCreate(&ev[0]);
-      cudaEventCreate(&ev[1]);
-      atexit(vf_lk_ktime_report);
-    }
-  }
-  if (ktime) cudaEventRecord(ev[0], (cudaStream_t)stream);
   vf_lk_kernel<<<blocks, 32 * warps, 0, (cudaStream_t)stream>>>(*params, requests, results, count,
                                                                 prefetch);
-  if (ktime) {
-    cudaEventRecord(ev[1], (cudaStream_t)stream);
-    cudaEventSynchronize(ev[1]);
-    float ms = 0.0f;
-    cudaEventElapsedTime(&ms, ev[0], ev[1]);
-    vf_lk_ktime_add(count, ms);
-  }
   return (int)cudaGetLastError();
 }
 

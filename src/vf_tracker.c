@@ -24,12 +24,9 @@ struct vf_tracker {
   vf_track_request* m_requests; /* h_requests' device address */
   vf_track_result* h_results;   /* pinned and mapped on CUDA, plain on the CPU backend */
   vf_track_result* m_results;   /* h_results' device address */
-  vf_track_request* d_requests;
-  vf_track_result* d_results;
-  int io_mode;        /* 0: copy both ways, 1: copy requests, results mapped, 2: both mapped */
-  void* staging_free; /* CUDA event: h_requests may be rewritten */
-  int uploads;        /* submissions that recorded staging_free */
-  int submitted;      /* features of the latest submission, -1 = none */
+  void* staging_free;           /* CUDA event: h_requests may be rewritten */
+  int uploads;                  /* submissions that recorded staging_free */
+  int submitted;                /* features of the latest submission, -1 = none */
 };
 
 vf_tracker_config vf_tracker_config_default(void) {
@@ -134,15 +131,11 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   const size_t req_bytes = n * sizeof(vf_track_request);
   const size_t res_bytes = n * sizeof(vf_track_result);
   const char* what = "vf_tracker_create";
-  /* Measurement switch for scripts/lk_device_run.sh (drop once measured): 2 (default) mapped
-   * requests and results, 1 requests copied, 0 both copied. */
-  const char* io = getenv("VF_LK_IO");
-  t->io_mode = io != NULL ? atoi(io) : 2;
-  vf_status s = vf_device_alloc(NULL, (void**)&t->d_requests, req_bytes, what);
-  if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&t->d_results, res_bytes, what);
-  int rc = 0;
-  if (s == VF_OK)
-    rc = vf_cuda_lk_host_alloc((void**)&t->h_requests, (void**)&t->m_requests, req_bytes);
+  /* Requests and results live in mapped pinned memory that the kernel reads and writes: one
+   * launch per call and no copies (the rewrite's choice; copies each way were not measured
+   * against it, see docs/perf/tracker.md). */
+  vf_status s = VF_OK;
+  int rc = vf_cuda_lk_host_alloc((void**)&t->h_requests, (void**)&t->m_requests, req_bytes);
   if (s == VF_OK && rc == 0) {
     rc = vf_cuda_lk_host_alloc((void**)&t->h_results, (void**)&t->m_results, res_bytes);
   }
@@ -172,8 +165,6 @@ void vf_tracker_destroy(vf_tracker* t) {
 #ifdef VF_HAVE_CUDA
     vf_device_free(t->params.templates);
     vf_device_free(t->params.slot_levels);
-    vf_device_free(t->d_requests);
-    vf_device_free(t->d_results);
     if (t->h_requests != NULL) vf_cuda_lk_host_free(t->h_requests);
     if (t->h_results != NULL) vf_cuda_lk_host_free(t->h_results);
     if (t->staging_free != NULL) vf_cuda_event_destroy(t->staging_free);
@@ -256,28 +247,17 @@ static vf_status vf_tracker_bind(vf_tracker* t, const vf_pyramid* prev, const vf
 
 #ifdef VF_HAVE_CUDA
 /* One launch: the kernel reads the requests from, and writes the results to, mapped pinned
- * memory (the copy modes add an upload and a download). */
+ * memory. */
 static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* requests,
                                         int count) {
   void* stream = t->ctx->stream;
   /* The previous submission must have read its requests before they are rewritten. */
   int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->staging_free) : 0;
   const size_t req_bytes = (size_t)count * sizeof *requests;
-  const vf_track_request* req = t->m_requests;
-  vf_track_result* res = t->io_mode >= 1 ? t->m_results : t->d_results;
   if (rc == 0) memcpy(t->h_requests, requests, req_bytes);
-  if (rc == 0 && t->io_mode < 2) {
-    rc = vf_cuda_copy_async(t->d_requests, t->h_requests, req_bytes, stream);
-    req = t->d_requests;
-    if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
-  }
-  if (rc == 0) rc = vf_cuda_lk_track(&t->params, req, res, count, stream);
-  if (rc == 0 && t->io_mode >= 2) rc = vf_cuda_event_record(t->staging_free, stream);
+  if (rc == 0) rc = vf_cuda_lk_track(&t->params, t->m_requests, t->m_results, count, stream);
+  if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
   if (rc == 0) t->uploads++;
-  if (rc == 0 && t->io_mode == 0) {
-    rc = vf_cuda_copy_async(t->h_results, t->d_results, (size_t)count * sizeof *t->h_results,
-                            stream);
-  }
   if (rc != 0) return vf_cuda_fail(&t->err, rc, "vf_tracker_submit");
   return VF_OK;
 }
