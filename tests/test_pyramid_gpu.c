@@ -64,13 +64,7 @@ static void compare_random(int w, int h, int levels, unsigned seed) {
 }
 
 int main(void) {
-  if (!vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");
-  if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
-  vf_context_config cc = vf_context_config_default();
-  cc.backend = VF_BACKEND_CPU;
-  CHECK_OK(vf_context_create(&cc, &cpu_ctx));
-  cc.backend = VF_BACKEND_CUDA;
-  CHECK_OK(vf_context_create(&cc, &gpu_ctx));
+  VF_TEST_GPU_CONTEXTS(cpu_ctx, gpu_ctx);
 
   static const int sizes[][3] = {{752, 480, 4},  {753, 481, 5}, {1920, 1080, 6}, {31, 17, 5},
                                  {1, 1, 1},      {2, 2, 2},     {640, 480, 7},   {255, 129, 8},

@@ -59,13 +59,7 @@ static void random_image(vf_image* img, int w, int h, unsigned seed) {
 }
 
 int main(void) {
-  if (!vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");
-  if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
-  vf_context_config cc = vf_context_config_default();
-  cc.backend = VF_BACKEND_CPU;
-  CHECK_OK(vf_context_create(&cc, &cpu_ctx));
-  cc.backend = VF_BACKEND_CUDA;
-  CHECK_OK(vf_context_create(&cc, &gpu_ctx));
+  VF_TEST_GPU_CONTEXTS(cpu_ctx, gpu_ctx);
 
   vf_camera c0 = euroc_camera(0), c1 = euroc_camera(1);
   vf_image img;

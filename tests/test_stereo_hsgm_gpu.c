@@ -115,13 +115,7 @@ static void real_pairs(void) {
 }
 
 int main(void) {
-  if (!vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");
-  if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
-  vf_context_config cc = vf_context_config_default();
-  cc.backend = VF_BACKEND_CPU;
-  CHECK_OK(vf_context_create(&cc, &cpu_ctx));
-  cc.backend = VF_BACKEND_CUDA;
-  CHECK_OK(vf_context_create(&cc, &gpu_ctx));
+  VF_TEST_GPU_CONTEXTS(cpu_ctx, gpu_ctx);
   synthetic(VF_STEREO_SGM, 12);
   synthetic(VF_STEREO_HSGM, 32);
   synthetic(VF_STEREO_ZNCC_SGM, 14);

@@ -57,6 +57,19 @@ static int vf_test_checks = 0;
     return vf_test_failures == 0 ? 0 : 1;                                           \
   } while (0)
 
+/* The start of a GPU parity test: skips (exit 77) in a build without CUDA or on a machine
+ * without a device, else creates a CPU and a CUDA context into `cpu` and `gpu`. */
+#define VF_TEST_GPU_CONTEXTS(cpu, gpu)                               \
+  do {                                                               \
+    if (!vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");   \
+    if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device"); \
+    vf_context_config vf_cc_ = vf_context_config_default();          \
+    vf_cc_.backend = VF_BACKEND_CPU;                                 \
+    CHECK_OK(vf_context_create(&vf_cc_, &(cpu)));                    \
+    vf_cc_.backend = VF_BACKEND_CUDA;                                \
+    CHECK_OK(vf_context_create(&vf_cc_, &(gpu)));                    \
+  } while (0)
+
 /* Path of a file under the shared real-data folder (compiled in as VF_DATA_DIR), or NULL
  * when that folder is absent (a user's fresh clone). */
 static inline const char* vf_test_data_path(const char* rel, char* buf, size_t size) {
