@@ -65,12 +65,22 @@ vf_status vf_pyramid_create(vf_context* ctx, const vf_pyramid_config* config, vf
     offset[k] = total;
     total += l->stride_bytes * (size_t)l->height;
   }
+  /* Cleared once: the padding at the end of each row is never written, and readers that load
+   * whole aligned words (the tracker) must not see uninitialised bytes. */
   if (where == VF_MEMORY_HOST) {
     p->storage = aligned_alloc(128, total);
     s = p->storage != NULL ? VF_OK
                            : vf_fail(NULL, VF_ERR_NOMEM, "vf_pyramid_create: %zu bytes", total);
+    if (s == VF_OK) memset(p->storage, 0, total);
   } else {
     s = vf_device_alloc(NULL, &p->storage, total, "vf_pyramid_create");
+#ifdef VF_HAVE_CUDA
+    int rc = s == VF_OK ? vf_cuda_memset_async(p->storage, 0, total, ctx->stream) : 0;
+    if (rc != 0) {
+      vf_device_free(p->storage);
+      s = vf_cuda_fail(NULL, rc, "vf_pyramid_create: clearing the levels");
+    }
+#endif
   }
   if (s != VF_OK) {
     free(p);
