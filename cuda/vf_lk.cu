@@ -7,8 +7,6 @@
 // - The per-iteration sums of J^T e (4 at level 0, 5 with sum e^2 on coarse levels) go through a
 //   butterfly (xor-shuffle) that gives every lane the same bits, so all lanes take the same
 //   branches; level 0 reduces sum e^2 once, for the residual, when the level ends.
-// - The windows every level will read are prefetched into L1 when the warp starts, so the
-//   levels' first loads do not each wait on L2.
 // The mathematics is src/vf_tracker_lk.h, shared with the CPU reference src/cpu/vf_lk_cpu.c.
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -162,38 +160,6 @@ __device__ __forceinline__ void vf_lane_load(const vf_lk_params& p, int slot, in
   }
 }
 
-// Asks L1 for rows y0..y1, columns x0..x1 (clipped to the level) of an image, one lane a row.
-__device__ __forceinline__ void vf_prefetch(const uint8_t* img, size_t stride, int w, int h, int x0,
-                                            int y0, int x1, int y1, int lane) {
-  x0 = max(x0, 0);
-  y0 = max(y0, 0);
-  x1 = min(x1, w - 1);
-  y1 = min(y1, h - 1);
-  if (x1 < x0) return;
-  for (int y = y0 + lane; y <= y1; y += 32) {
-    const uint8_t* row = img + (size_t)y * stride;
-    asm volatile("prefetch.global.L1 [%0];" ::"l"(row + x0));
-    if ((x0 >> 7) != (x1 >> 7)) asm volatile("prefetch.global.L1 [%0];" ::"l"(row + x1));
-  }
-}
-
-// The windows of every level: the template's (src 0) around the request, the current image's
-// around the guess with 2 px to spare.
-__device__ __forceinline__ void vf_warp_prefetch(const vf_lk_params& p, const vf_track_request& r,
-                                                 int src, int lane) {
-  for (int k = 0; k < p.levels; ++k) {
-    const int half = p.patch[k] / 2 + 2;
-    if (src == 0) {
-      const int cx = (int)vf_lk_to_level(r.x, k), cy = (int)vf_lk_to_level(r.y, k);
-      vf_prefetch(p.prev[k], p.prev_stride[k], p.width[k], p.height[k], cx - half, cy - half,
-                  cx + half, cy + half, lane);
-    }
-    const int gx = (int)vf_lk_to_level(r.guess_x, k), gy = (int)vf_lk_to_level(r.guess_y, k);
-    vf_prefetch(p.cur[k], p.cur_stride[k], p.width[k], p.height[k], gx - half - 2, gy - half - 2,
-                gx + half + 2, gy + half + 2, lane);
-  }
-}
-
 // The current image, bilinear at the lane's run of the patch whose top-left sample s gives (the
 // arithmetic of vf_lk_bilinear).
 __device__ __forceinline__ void vf_lane_sample(const uint8_t* img, size_t stride,
@@ -235,6 +201,17 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
   float e2_done = 0.0f;  // sum e^2 (level 0: this lane's share) and count of the last step
   int n_done = 0;
   int outcome = VF_LK_LEVEL_DONE;
+  // H, factor, moments and sample count of the samples in use: all of the template's until
+  // some are saturated in the current image (sat_used: this lane's saturated samples).
+  float hf[10], lf[10];
+#pragma unroll
+  for (int i = 0; i < 10; ++i) {
+    hf[i] = h[i];
+    lf[i] = l[i];
+  }
+  vf_lk_moments mf = m;
+  int nf = n;
+  unsigned sat_used = 0;
   for (int it = 0; it < max_it; ++it) {
     if (!vf_lk_patch_inside(st.px, st.py, tp.size, 0, w, hgt)) {
       st = start;
@@ -249,7 +226,7 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
     } else {
       vf_lane_sample(img, stride, s, tp.run, true, v);
     }
-    const float inv_a = 1.0f / st.a, c = st.c;
+    const float inv_a = VF_LK_RCP(st.a), c = st.c;
     float sums[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     unsigned saturated = 0;
 #pragma unroll
@@ -269,16 +246,11 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
       vf_warp_sums<4>(sums);
     }
     ++iterations;
-    // Samples saturated in the current image leave H too (rare: refactor only then).
-    float hf[10], lf[10];
-#pragma unroll
-    for (int i = 0; i < 10; ++i) {
-      hf[i] = h[i];
-      lf[i] = l[i];
-    }
-    vf_lk_moments mf = m;
-    int nf = n;
-    if (__any_sync(kFullMask, saturated != 0)) {
+    // Samples saturated in the current image leave H too. The set rarely changes between
+    // iterations, so H, its factor and moments are redone only when it does (bright patches
+    // keep the same saturated samples for the whole level).
+    if (__any_sync(kFullMask, saturated != sat_used)) {
+      sat_used = saturated;
       float hs[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
       for (int j = 0; j < kRun; ++j) {
@@ -343,7 +315,7 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
   }
   vf_warp_sums<10>(hs);
   if (hs[9] == 0.0f) return VF_LK_LEVEL_FLAT;
-  const float mu = (p.param_mask & 8) ? t0 + hs[8] / hs[9] : 0.0f;
+  const float mu = (p.param_mask & 8) ? t0 + hs[8] * VF_LK_RCP(hs[9]) : 0.0f;
   // t - mu = (t - t0) + d: the terms that hold t move with d.
   const float d = t0 - mu;
   hs[3] += d * hs[6];
@@ -436,7 +408,7 @@ __device__ __forceinline__ vf_track_request vf_load_request(const vf_track_reque
 // memory round trip and the call needs no upload for it.
 __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
     vf_lk_kernel(const vf_lk_params p, const vf_track_request* __restrict__ requests,
-                 vf_track_result* __restrict__ results, int count, int prefetch) {
+                 vf_track_result* __restrict__ results, int count) {
   const int lane = threadIdx.x & 31;
   const int f = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
   if (f >= count) return;  // whole warps only
@@ -444,7 +416,6 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
   vf_track_result out = vf_lk_result_init(&r);
   if (vf_lk_request_valid(&r, &p)) {
     const int src = vf_lk_template_source(&r, &p);
-    if (prefetch) vf_warp_prefetch(p, r, src, lane);
     uint32_t kept = 0;
     if (src == 1) kept = vf_warp_capture(p, r, lane);
     if (src == 2) kept = p.slot_levels[r.slot];
@@ -458,12 +429,11 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
 extern "C" int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_request* requests,
                                 vf_track_result* results, int count, void* stream) {
   if (count <= 0) return 0;
-  // One warp per block and the L1 prefetch of the windows: the rewrite's choice (the other
-  // variants were not measured, docs/perf/tracker.md).
-  const int warps = 1, prefetch = 1;
+  // One warp per block; 2 or 4 measured the same, an L1 prefetch of the windows and copies of
+  // the requests and results instead of mapped memory measured slower (docs/perf/tracker.md).
+  const int warps = 1;
   const int blocks = (count + warps - 1) / warps;
-  vf_lk_kernel<<<blocks, 32 * warps, 0, (cudaStream_t)stream>>>(*params, requests, results, count,
-                                                                prefetch);
+  vf_lk_kernel<<<blocks, 32 * warps, 0, (cudaStream_t)stream>>>(*params, requests, results, count);
   return (int)cudaGetLastError();
 }
 
