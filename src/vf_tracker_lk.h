@@ -33,7 +33,7 @@ typedef double vf_lk_real;
 #if defined(__CUDACC__) && defined(__CUDA_ARCH__)
 #define VF_LK_RCP(x) __fdividef(1.0f, (x))
 #define VF_LK_RSQRT(x) rsqrtf(x)
-#define VF_LK_SQRT(x) ((x) * rsqrtf(x))
+#define VF_LK_SQRT(x) ((x)*rsqrtf(x))
 #else
 #define VF_LK_RCP(x) ((vf_lk_real)1 / (x))
 #define VF_LK_RSQRT(x) ((vf_lk_real)1 / sqrt(x))
