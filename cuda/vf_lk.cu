@@ -9,6 +9,7 @@
 //   branches; level 0 reduces sum e^2 once, for the residual, when the level ends.
 // The mathematics is src/vf_tracker_lk.h, shared with the CPU reference src/cpu/vf_lk_cpu.c.
 #include <cuda_runtime.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,29 +189,46 @@ __device__ __forceinline__ void vf_lane_load(const vf_lk_params& p, int slot, in
   }
 }
 
-// The current image, bilinear at the lane's run of the patch whose top-left sample s gives.
+// The two rows of the current image under the lane's run for the patch whose top-left sample
+// is at integer (x0, y0), as floats. A step that keeps the patch's integer corner (most steps
+// once a level nears its answer) needs new weights only: no memory round trip, no conversion.
 template <int N>
-__device__ __forceinline__ void vf_lane_sample(const uint8_t* img, size_t stride,
-                                               const vf_lk_sampler& s, const vf_run& run, bool in,
-                                               float (&v)[N]) {
+struct vf_lane_rows {
+  int x0, y0;
+  float r0[N + 1], r1[N + 1];
+};
+
+template <int N>
+__device__ __forceinline__ void vf_rows_load(const uint8_t* img, size_t stride,
+                                             const vf_lk_sampler& s, const vf_run& run, bool in,
+                                             vf_lane_rows<N>& rows) {
   const uint8_t* base = img + (ptrdiff_t)(s.y0 + run.row) * (ptrdiff_t)stride + (s.x0 + run.col);
   const int n = in && run.len > 0 ? run.len + 1 : 0;
-  float r0[N + 1], r1[N + 1];
-  vf_load_row(base, n, r0);
-  vf_load_row(base + stride, n, r1);
-#pragma unroll
-  for (int j = 0; j < N; ++j) v[j] = vf_bilinear4(s, r0[j], r0[j + 1], r1[j], r1[j + 1]);
+  vf_load_row(base, n, rows.r0);
+  vf_load_row(base + stride, n, rows.r1);
+  rows.x0 = in ? s.x0 : INT_MIN;  // nothing read outside: never reused
+  rows.y0 = s.y0;
 }
 
-// A level's first samples of the current image at (x, y), taken with its template so that both
-// wait on memory once; nothing read when the patch is outside (the first iteration then ends the
+// The lane's samples, bilinear with s's weights.
+template <int N>
+__device__ __forceinline__ void vf_rows_sample(const vf_lane_rows<N>& rows, const vf_lk_sampler& s,
+                                               float (&v)[N]) {
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    v[j] = vf_bilinear4(s, rows.r0[j], rows.r0[j + 1], rows.r1[j], rows.r1[j + 1]);
+  }
+}
+
+// A level's first rows of the current image at (x, y), read with its template so that both wait
+// on memory once; nothing read when the patch is outside (the first iteration then ends the
 // level).
 template <int N>
-__device__ __forceinline__ void vf_lane_sample_at(const vf_lk_params& p, int k, float x, float y,
-                                                  const vf_lane_level<N>& tp, float (&v)[N]) {
+__device__ __forceinline__ void vf_rows_at(const vf_lk_params& p, int k, float x, float y,
+                                           const vf_lane_level<N>& tp, vf_lane_rows<N>& rows) {
   const bool in = vf_lk_patch_inside(x, y, tp.size, 0, p.width[k], p.height[k]);
   const vf_lk_sampler s = vf_lk_sampler_at(in ? x : 0.0f, in ? y : 0.0f, tp.size);
-  vf_lane_sample(p.cur[k], p.cur_stride[k], s, tp.run, in, v);
+  vf_rows_load(p.cur[k], p.cur_stride[k], s, tp.run, in, rows);
 }
 
 // H, factor, moments and sample count of the samples in use, redone from the template's when
@@ -253,7 +271,7 @@ template <int N>
 __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
                                                const vf_lane_level<N>& tp, const float h[10],
                                                const float l[10], const vf_lk_moments& m, int n,
-                                               const float (&v0)[N], vf_lk_state& st,
+                                               vf_lane_rows<N>& rows, vf_lk_state& st,
                                                float& residual, int& iterations) {
   const vf_lk_state start = st;
   const size_t stride = p.cur_stride[k];
@@ -279,14 +297,10 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
       outcome = VF_LK_LEVEL_OUT;
       break;
     }
+    const vf_lk_sampler s = vf_lk_sampler_at(st.px, st.py, tp.size);
+    if (s.x0 != rows.x0 || s.y0 != rows.y0) vf_rows_load(img, stride, s, tp.run, true, rows);
     float v[N];
-    if (it == 0) {
-#pragma unroll
-      for (int j = 0; j < N; ++j) v[j] = v0[j];
-    } else {
-      const vf_lk_sampler s = vf_lk_sampler_at(st.px, st.py, tp.size);
-      vf_lane_sample(img, stride, s, tp.run, true, v);
-    }
+    vf_rows_sample(rows, s, v);
     const float inv_a = VF_LK_RCP(st.a), c = st.c;
     float sums[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     unsigned off = 0;  // samples not used this iteration (bit j)
@@ -335,7 +349,7 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
 // keeps bias in step with st.
 template <int N>
 __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
-                                             const float (&v0)[N], vf_lk_state& st, float& bias,
+                                             vf_lane_rows<N>& rows, vf_lk_state& st, float& bias,
                                              float& residual, int& iterations) {
   // One reduction a level: the sums of H over the used samples about a reference t0 that every
   // lane gets from lane 0 (its first used sample), so that they stay small, then moved to the
@@ -387,7 +401,7 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
   st.c = bias + st.a * mu;
   st.dx = st.dy = 0.0f;
   st.level = k;
-  const int outcome = vf_warp_iterate(p, k, tp, hs, l, m, n, v0, st, residual, iterations);
+  const int outcome = vf_warp_iterate(p, k, tp, hs, l, m, n, rows, st, residual, iterations);
   bias = st.c - st.a * mu;
   return outcome;
 }
@@ -404,22 +418,23 @@ __device__ __forceinline__ int vf_warp_track_level(const vf_lk_params& p, const 
   tp.size = p.patch[k];
   tp.run = vf_lane_run(tp.size, lane);
   bool have = false;
-  float phase_x = 0.0f, phase_y = 0.0f, v0[N];
+  float phase_x = 0.0f, phase_y = 0.0f;
+  vf_lane_rows<N> rows;
   if (src == 0) {
     const float cx = vf_lk_to_level(r.x, k), cy = vf_lk_to_level(r.y, k);
     phase_x = vf_lk_phase_shift(cx, st.px);
     phase_y = vf_lk_phase_shift(cy, st.py);
     have = vf_lane_extract(p, cx + phase_x, cy + phase_y, k, tp);
-    vf_lane_sample_at(p, k, st.px + phase_x, st.py + phase_y, tp, v0);
+    vf_rows_at(p, k, st.px + phase_x, st.py + phase_y, tp, rows);
   } else if ((kept >> k) & 1u) {
     vf_lane_load(p, r.slot, k, tp);
-    vf_lane_sample_at(p, k, st.px, st.py, tp, v0);
+    vf_rows_at(p, k, st.px, st.py, tp, rows);
     have = true;
   }
   if (!have) return VF_LK_LEVEL_NO_TEMPLATE;
   st.px += phase_x;
   st.py += phase_y;
-  const int outcome = vf_warp_level(p, k, tp, v0, st, bias, residual, iterations);
+  const int outcome = vf_warp_level(p, k, tp, rows, st, bias, residual, iterations);
   st.px -= phase_x;
   st.py -= phase_y;
   return outcome;
