@@ -231,19 +231,14 @@ __device__ __forceinline__ void vf_rows_at(const vf_lk_params& p, int k, float x
   vf_rows_load(p.cur[k], p.cur_stride[k], s, tp.run, in, rows);
 }
 
-// H, factor, moments and sample count of the samples in use, redone from the template's when
-// the samples saturated in the current image change (`sat`: this lane's, bit j); false when
-// the rest is flat.
+// The terms of J J^T (about the centred template) of this lane's samples, each weighted by
+// w_j (0, 1 or -1), added to hs. The constant term is also the count of samples.
 template <int N>
-__device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, const vf_lane_level<N>& tp,
-                                                 unsigned sat, const float h[10], int n,
-                                                 float hf[10], float lf[10], vf_lk_moments& mf,
-                                                 int& nf) {
-  float hs[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+__device__ __forceinline__ void vf_lane_hessian(const vf_lane_level<N>& tp, const float (&w)[N],
+                                                float hs[10]) {
 #pragma unroll
   for (int j = 0; j < N; ++j) {
-    const float u = (sat >> j) & 1u ? 1.0f : 0.0f;
-    const float a = u * tp.tx[j], b = u * tp.ty[j], c = u * tp.t[j];
+    const float a = w[j] * tp.tx[j], b = w[j] * tp.ty[j], c = w[j] * tp.t[j];
     hs[0] = fmaf(a, tp.tx[j], hs[0]);
     hs[1] = fmaf(a, tp.ty[j], hs[1]);
     hs[2] = fmaf(b, tp.ty[j], hs[2]);
@@ -253,25 +248,38 @@ __device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, const vf
     hs[6] += a;
     hs[7] += b;
     hs[8] += c;
-    hs[9] += u;  // the constant term of J J^T is also the count of samples
+    hs[9] += w[j];
   }
+}
+
+// The samples saturated in the current image changed from `from` to `to` (this lane's, bit j):
+// H and the count of samples in use move by the difference (samples that return count +1,
+// samples that leave -1), then the factor and moments are redone; false when the rest is flat.
+template <int N>
+__device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, const vf_lane_level<N>& tp,
+                                                 unsigned from, unsigned to, float hf[10],
+                                                 float lf[10], vf_lk_moments& mf, int& nf) {
+  float w[N], hs[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+  for (int j = 0; j < N; ++j) w[j] = (float)((from >> j) & 1u) - (float)((to >> j) & 1u);
+  vf_lane_hessian(tp, w, hs);
   vf_warp_sums<10>(hs);
 #pragma unroll
-  for (int i = 0; i < 10; ++i) hf[i] = h[i] - hs[i];
-  nf = n - (int)hs[9];
+  for (int i = 0; i < 10; ++i) hf[i] += hs[i];
+  nf += (int)hs[9];
   if (!vf_lk_factor(hf, p.param_mask, lf)) return false;
   vf_lk_moments_prepare(hf, nf, &mf);
   return true;
 }
 
-// The iterations of level k from st (template centred, H over the n samples used, its factor
-// l and moments m); a VF_LK_LEVEL_* outcome. Sets the residual of the last iteration that
-// stepped.
+// The iterations of level k from st: template centred, hf, its factor lf and moments mf over the
+// nf samples in use (the template's less `sat`, those saturated in the level's first current
+// samples); a VF_LK_LEVEL_* outcome. Sets the residual of the last iteration that stepped.
 template <int N>
 __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
-                                               const vf_lane_level<N>& tp, const float h[10],
-                                               const float l[10], const vf_lk_moments& m, int n,
-                                               vf_lane_rows<N>& rows, vf_lk_state& st,
+                                               const vf_lane_level<N>& tp, float (&hf)[10],
+                                               float (&lf)[10], vf_lk_moments& mf, int nf,
+                                               unsigned sat, vf_lane_rows<N>& rows, vf_lk_state& st,
                                                float& residual, int& iterations) {
   const vf_lk_state start = st;
   const size_t stride = p.cur_stride[k];
@@ -280,17 +288,6 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
   float e2_done = 0.0f;  // sum e^2 (level 0: this lane's share) and count of the last step
   int n_done = 0;
   int outcome = VF_LK_LEVEL_DONE;
-  // H, factor, moments and sample count of the samples in use: all of the template's until
-  // some are saturated in the current image (sat_used: this lane's saturated samples).
-  float hf[10], lf[10];
-#pragma unroll
-  for (int i = 0; i < 10; ++i) {
-    hf[i] = h[i];
-    lf[i] = l[i];
-  }
-  vf_lk_moments mf = m;
-  int nf = n;
-  unsigned sat_used = 0;
   for (int it = 0; it < max_it; ++it) {
     if (!vf_lk_patch_inside(st.px, st.py, tp.size, 0, w, hgt)) {
       st = start;
@@ -323,11 +320,12 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
       vf_warp_sums<4>(sums);
     }
     ++iterations;
-    // Samples saturated in the current image leave H too. The set rarely changes between
-    // iterations, so H, its factor and moments are redone only when it does.
-    if (__any_sync(kFullMask, saturated != sat_used)) {
-      sat_used = saturated;
-      if (!vf_warp_refactor(p, tp, saturated, h, n, hf, lf, mf, nf)) {
+    // Samples saturated in the current image leave H too; the set rarely changes between
+    // iterations, so H, its factor and moments move only when it does.
+    if (__any_sync(kFullMask, saturated != sat)) {
+      const bool ok = vf_warp_refactor(p, tp, sat, saturated, hf, lf, mf, nf);
+      sat = saturated;
+      if (!ok) {
         outcome = VF_LK_LEVEL_FLAT;
         break;
       }
@@ -345,16 +343,16 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
   return outcome;
 }
 
-// Level k: which samples to use, centring, H, its factor and moments, then the iterations;
-// keeps bias in step with st.
+// Level k: which samples to use, centring, H over them less those saturated in the level's
+// first current samples, its factor and moments, then the iterations; keeps bias in step with
+// st. One reduction a level: the sums of H about a reference t0 that every lane gets from lane 0
+// (its first used sample), so that they stay small, with the template's sum and count for its
+// mean, then moved to the mean (two reductions in a row would add 5 shuffle rounds). No branch
+// per sample: samples out of a sum are weighted by 0.
 template <int N>
 __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
                                              vf_lane_rows<N>& rows, vf_lk_state& st, float& bias,
                                              float& residual, int& iterations) {
-  // One reduction a level: the sums of H over the used samples about a reference t0 that every
-  // lane gets from lane 0 (its first used sample), so that they stay small, then moved to the
-  // mean (two reductions in a row would add 5 shuffle rounds). No branch per sample: unused
-  // samples are weighted by 0.
   tp.use = 0;
   float ref = 128.0f;
 #pragma unroll
@@ -365,44 +363,52 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
     }
   }
   const float t0 = __shfl_sync(kFullMask, ref, 0);
-  float hs[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  // The first iteration's samples (the same rows and weights): those saturated leave H now
+  // rather than in a second reduction at that iteration.
+  unsigned sat = 0;
+  if (rows.x0 != INT_MIN) {
+    float v[N];
+    vf_rows_sample(rows, vf_lk_sampler_at(st.px, st.py, tp.size), v);
+#pragma unroll
+    for (int j = 0; j < N; ++j) sat |= vf_lk_unsaturated(v[j]) ? 0u : 1u << j;
+    sat &= tp.use;
+  }
+  float w[N], hs[12] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
   for (int j = 0; j < N; ++j) {
-    const float u = (tp.use >> j) & 1u ? 1.0f : 0.0f, d = tp.t[j] - t0;
-    const float a = u * tp.tx[j], b = u * tp.ty[j], c = u * d;
-    hs[0] = fmaf(a, tp.tx[j], hs[0]);
-    hs[1] = fmaf(a, tp.ty[j], hs[1]);
-    hs[2] = fmaf(b, tp.ty[j], hs[2]);
-    hs[3] = fmaf(a, d, hs[3]);
-    hs[4] = fmaf(b, d, hs[4]);
-    hs[5] = fmaf(c, d, hs[5]);
-    hs[6] += a;
-    hs[7] += b;
-    hs[8] += c;
-    hs[9] += u;
+    const float u = (tp.use >> j) & 1u ? 1.0f : 0.0f;
     tp.hi[j] = u > 0.0f ? 254.0f : -1.0f;
+    tp.t[j] -= t0;
+    w[j] = (sat >> j) & 1u ? 0.0f : u;
+    hs[10] = fmaf(u, tp.t[j], hs[10]);
+    hs[11] += u;
   }
-  vf_warp_sums<10>(hs);
-  if (hs[9] == 0.0f) return VF_LK_LEVEL_FLAT;
-  const float mu = (p.param_mask & 8) ? t0 + hs[8] * VF_LK_RCP(hs[9]) : 0.0f;
-  // t - mu = (t - t0) + d: the terms that hold t move with d.
-  const float d = t0 - mu;
-  hs[3] += d * hs[6];
-  hs[4] += d * hs[7];
-  hs[5] += d * (2.0f * hs[8] + hs[9] * d);
-  hs[8] += hs[9] * d;
+  vf_lane_hessian(tp, w, hs);
+  vf_warp_sums<12>(hs);
+  if (hs[11] == 0.0f) return VF_LK_LEVEL_FLAT;
+  // The centring: the template's mean when the bias is estimated, else 0; shift = it less t0.
+  const float shift = (p.param_mask & 8) ? hs[10] * VF_LK_RCP(hs[11]) : -t0;
+  const float d = -shift;  // t - centre = (t - t0) + d: the terms that hold t move with d
+  float h[10];
 #pragma unroll
-  for (int j = 0; j < N; ++j) tp.t[j] -= mu;
+  for (int i = 0; i < 10; ++i) h[i] = hs[i];
+  h[3] += d * hs[6];
+  h[4] += d * hs[7];
+  h[5] += d * (2.0f * hs[8] + hs[9] * d);
+  h[8] += hs[9] * d;
+#pragma unroll
+  for (int j = 0; j < N; ++j) tp.t[j] += d;
   float l[10];
-  if (!vf_lk_factor(hs, p.param_mask, l)) return VF_LK_LEVEL_FLAT;
-  const int n = (int)hs[9];
+  if (!vf_lk_factor(h, p.param_mask, l)) return VF_LK_LEVEL_FLAT;
+  const int n = (int)h[9];
   vf_lk_moments m;
-  vf_lk_moments_prepare(hs, n, &m);
-  st.c = bias + st.a * mu;
+  vf_lk_moments_prepare(h, n, &m);
+  const float centre = t0 + shift;
+  st.c = bias + st.a * centre;
   st.dx = st.dy = 0.0f;
   st.level = k;
-  const int outcome = vf_warp_iterate(p, k, tp, hs, l, m, n, rows, st, residual, iterations);
-  bias = st.c - st.a * mu;
+  const int outcome = vf_warp_iterate(p, k, tp, h, l, m, n, sat, rows, st, residual, iterations);
+  bias = st.c - st.a * centre;
   return outcome;
 }
 
