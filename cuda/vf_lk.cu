@@ -90,14 +90,14 @@ __device__ __forceinline__ float vf_bilinear4(const vf_lk_sampler& s, float a, f
 
 // This lane's N samples of one level's patch (N: the level's run span, so that an 8x8 level
 // does the work of 2 samples a lane, not 8): its run, template and gradients (centred once the
-// level starts), and the samples in use: bit j of `use` (in the patch, template unsaturated),
-// hi[j] 254 for a sample in use, else -1, so that one comparison chain rejects both unused
-// samples and saturated current values.
+// level starts), and the samples in use: bit j of `use` (in the patch, template unsaturated) and
+// of `live` (and not saturated in the current image so far this level), hi[j] 254 for a live
+// sample, else -1, so that one comparison chain rejects samples out of use and saturated values.
 template <int N>
 struct vf_lane_level {
   int size;
   vf_run run;
-  unsigned use;
+  unsigned use, live;
   float t[N], tx[N], ty[N], hi[N];
 };
 
@@ -252,16 +252,20 @@ __device__ __forceinline__ void vf_lane_hessian(const vf_lane_level<N>& tp, cons
   }
 }
 
-// The samples saturated in the current image changed from `from` to `to` (this lane's, bit j):
-// H and the count of samples in use move by the difference (samples that return count +1,
-// samples that leave -1), then the factor and moments are redone; false when the rest is flat.
+// More samples saturated in the current image: `gone` (this lane's, bit j) leave H and the count
+// of samples in use for the rest of the level (hi -1 keeps them out of the sums), then the
+// factor and moments are redone; false when the rest is flat.
 template <int N>
-__device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, const vf_lane_level<N>& tp,
-                                                 unsigned from, unsigned to, float hf[10],
-                                                 float lf[10], vf_lk_moments& mf, int& nf) {
+__device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, vf_lane_level<N>& tp,
+                                                 unsigned gone, float hf[10], float lf[10],
+                                                 vf_lk_moments& mf, int& nf) {
   float w[N], hs[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
-  for (int j = 0; j < N; ++j) w[j] = (float)((from >> j) & 1u) - (float)((to >> j) & 1u);
+  for (int j = 0; j < N; ++j) {
+    const bool out = (gone >> j) & 1u;
+    w[j] = out ? -1.0f : 0.0f;
+    tp.hi[j] = out ? -1.0f : tp.hi[j];
+  }
   vf_lane_hessian(tp, w, hs);
   vf_warp_sums<10>(hs);
 #pragma unroll
@@ -273,13 +277,12 @@ __device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, const vf
 }
 
 // The iterations of level k from st: template centred, hf, its factor lf and moments mf over the
-// nf samples in use (the template's less `sat`, those saturated in the level's first current
-// samples); a VF_LK_LEVEL_* outcome. Sets the residual of the last iteration that stepped.
+// nf samples in use (the template's less those saturated in the level's first current samples);
+// a VF_LK_LEVEL_* outcome. Sets the residual of the last iteration that stepped.
 template <int N>
-__device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
-                                               const vf_lane_level<N>& tp, float (&hf)[10],
-                                               float (&lf)[10], vf_lk_moments& mf, int nf,
-                                               unsigned sat, vf_lane_rows<N>& rows, vf_lk_state& st,
+__device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
+                                               float (&hf)[10], float (&lf)[10], vf_lk_moments& mf,
+                                               int nf, vf_lane_rows<N>& rows, vf_lk_state& st,
                                                float& residual, int& iterations) {
   const vf_lk_state start = st;
   const size_t stride = p.cur_stride[k];
@@ -303,7 +306,7 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
     unsigned off = 0;  // samples not used this iteration (bit j)
 #pragma unroll
     for (int j = 0; j < N; ++j) {
-      // Unused samples have hi -1, so they fail like a saturated value does.
+      // Samples out of use have hi -1, so they fail like a saturated value does.
       const bool fine = v[j] >= 1.0f && v[j] <= tp.hi[j];
       off |= fine ? 0u : 1u << j;
       const float e = fine ? (v[j] - c) * inv_a - tp.t[j] : 0.0f;
@@ -313,19 +316,17 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
       sums[3] += e;
       sums[4] = fmaf(e, e, sums[4]);
     }
-    const unsigned saturated = off & tp.use;
+    const unsigned gone = off & tp.live;
     if (k > 0) {
       vf_warp_sums<5>(sums);
     } else {
       vf_warp_sums<4>(sums);
     }
     ++iterations;
-    // Samples saturated in the current image leave H too; the set rarely changes between
-    // iterations, so H, its factor and moments move only when it does.
-    if (__any_sync(kFullMask, saturated != sat)) {
-      const bool ok = vf_warp_refactor(p, tp, sat, saturated, hf, lf, mf, nf);
-      sat = saturated;
-      if (!ok) {
+    // Samples saturated in the current image leave H too, for the rest of the level.
+    if (__any_sync(kFullMask, gone != 0)) {
+      tp.live &= ~gone;
+      if (!vf_warp_refactor(p, tp, gone, hf, lf, mf, nf)) {
         outcome = VF_LK_LEVEL_FLAT;
         break;
       }
@@ -377,9 +378,9 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
 #pragma unroll
   for (int j = 0; j < N; ++j) {
     const float u = (tp.use >> j) & 1u ? 1.0f : 0.0f;
-    tp.hi[j] = u > 0.0f ? 254.0f : -1.0f;
     tp.t[j] -= t0;
     w[j] = (sat >> j) & 1u ? 0.0f : u;
+    tp.hi[j] = w[j] > 0.0f ? 254.0f : -1.0f;
     hs[10] = fmaf(u, tp.t[j], hs[10]);
     hs[11] += u;
   }
@@ -407,7 +408,8 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
   st.c = bias + st.a * centre;
   st.dx = st.dy = 0.0f;
   st.level = k;
-  const int outcome = vf_warp_iterate(p, k, tp, h, l, m, n, sat, rows, st, residual, iterations);
+  tp.live = tp.use & ~sat;
+  const int outcome = vf_warp_iterate(p, k, tp, h, l, m, n, rows, st, residual, iterations);
   bias = st.c - st.a * centre;
   return outcome;
 }

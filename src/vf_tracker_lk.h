@@ -134,7 +134,10 @@ VF_LK_FN void vf_lk_template_pixel(const uint8_t* p, size_t stride, const vf_lk_
 }
 
 /* Saturated samples (interpolated value outside [1, 254], in the template or the current image)
- * break the affine photometric model: they are left out of every sum. */
+ * break the affine photometric model: they are left out of every sum. A sample that saturates
+ * in the current image during a level's iterations stays out until the level ends, so the set
+ * in use only shrinks: steps along a clipped edge would otherwise flip samples in and out, which
+ * makes the estimate oscillate and changes H (a new factorization) at every iteration. */
 VF_LK_FN int vf_lk_unsaturated(float v) { return v >= 1.0f && v <= 254.0f; }
 
 /* Packed lower triangle of the symmetric 4x4 H: 00, 10, 11, 20, 21, 22, 30, 31, 32, 33. */
