@@ -256,7 +256,7 @@ __device__ __forceinline__ void vf_lane_hessian(const vf_lane_level<N>& tp, cons
 // of samples in use for the rest of the level (hi -1 keeps them out of the sums), then the
 // factor and moments are redone; false when the rest is flat.
 template <int N>
-__device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, vf_lane_level<N>& tp,
+__device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
                                                  unsigned gone, float hf[10], float lf[10],
                                                  vf_lk_moments& mf, int& nf) {
   float w[N], hs[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
@@ -272,7 +272,7 @@ __device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, vf_lane_
   for (int i = 0; i < 10; ++i) hf[i] += hs[i];
   nf += (int)hs[9];
   if (!vf_lk_factor(hf, p.param_mask, lf)) return false;
-  vf_lk_moments_prepare(hf, nf, &mf);
+  if (k > 0) vf_lk_moments_prepare(hf, nf, &mf);  // level 0 steps with the factor alone
   return true;
 }
 
@@ -282,7 +282,8 @@ __device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, vf_lane_
 template <int N>
 __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
                                                float (&hf)[10], float (&lf)[10], vf_lk_moments& mf,
-                                               int nf, vf_lane_rows<N>& rows, vf_lk_state& st,
+                                               int nf, vf_lane_rows<N>& rows,
+                                               const float (&v_first)[N], vf_lk_state& st,
                                                float& residual, int& iterations) {
   const vf_lk_state start = st;
   const size_t stride = p.cur_stride[k];
@@ -297,10 +298,15 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k, vf_
       outcome = VF_LK_LEVEL_OUT;
       break;
     }
-    const vf_lk_sampler s = vf_lk_sampler_at(st.px, st.py, tp.size);
-    if (s.x0 != rows.x0 || s.y0 != rows.y0) vf_rows_load(img, stride, s, tp.run, true, rows);
     float v[N];
-    vf_rows_sample(rows, s, v);
+    if (it == 0) {
+#pragma unroll
+      for (int j = 0; j < N; ++j) v[j] = v_first[j];
+    } else {
+      const vf_lk_sampler s = vf_lk_sampler_at(st.px, st.py, tp.size);
+      if (s.x0 != rows.x0 || s.y0 != rows.y0) vf_rows_load(img, stride, s, tp.run, true, rows);
+      vf_rows_sample(rows, s, v);
+    }
     const float inv_a = VF_LK_RCP(st.a), c = st.c;
     float sums[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     unsigned off = 0;  // samples not used this iteration (bit j)
@@ -326,7 +332,7 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k, vf_
     // Samples saturated in the current image leave H too, for the rest of the level.
     if (__any_sync(kFullMask, gone != 0)) {
       tp.live &= ~gone;
-      if (!vf_warp_refactor(p, tp, gone, hf, lf, mf, nf)) {
+      if (!vf_warp_refactor(p, k, tp, gone, hf, lf, mf, nf)) {
         outcome = VF_LK_LEVEL_FLAT;
         break;
       }
@@ -367,13 +373,11 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
   // The first iteration's samples (the same rows and weights): those saturated leave H now
   // rather than in a second reduction at that iteration.
   unsigned sat = 0;
-  if (rows.x0 != INT_MIN) {
-    float v[N];
-    vf_rows_sample(rows, vf_lk_sampler_at(st.px, st.py, tp.size), v);
+  float v[N];
+  vf_rows_sample(rows, vf_lk_sampler_at(st.px, st.py, tp.size), v);
 #pragma unroll
-    for (int j = 0; j < N; ++j) sat |= vf_lk_unsaturated(v[j]) ? 0u : 1u << j;
-    sat &= tp.use;
-  }
+  for (int j = 0; j < N; ++j) sat |= vf_lk_unsaturated(v[j]) ? 0u : 1u << j;
+  sat = rows.x0 != INT_MIN ? sat & tp.use : 0u;  // nothing read: the first iteration leaves
   float w[N], hs[12] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
   for (int j = 0; j < N; ++j) {
@@ -402,14 +406,14 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
   float l[10];
   if (!vf_lk_factor(h, p.param_mask, l)) return VF_LK_LEVEL_FLAT;
   const int n = (int)h[9];
-  vf_lk_moments m;
-  vf_lk_moments_prepare(h, n, &m);
+  vf_lk_moments m = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  if (k > 0) vf_lk_moments_prepare(h, n, &m);  // level 0 steps with the factor alone
   const float centre = t0 + shift;
   st.c = bias + st.a * centre;
   st.dx = st.dy = 0.0f;
   st.level = k;
   tp.live = tp.use & ~sat;
-  const int outcome = vf_warp_iterate(p, k, tp, h, l, m, n, rows, st, residual, iterations);
+  const int outcome = vf_warp_iterate(p, k, tp, h, l, m, n, rows, v, st, residual, iterations);
   bias = st.c - st.a * centre;
   return outcome;
 }
