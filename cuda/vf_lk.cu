@@ -1,12 +1,17 @@
 // CUDA tracker: one warp per feature, every feature of a call in one launch, one warp per block
-// (the block scheduler then spreads a few hundred features over every multiprocessor). The warp's
-// time is a chain of dependent steps, so the kernel is built to shorten that chain:
-// - Lane l owns a run of up to 8 consecutive samples of one patch row (16x16: rows of two runs
-//   of 8; 8x8: rows of four runs of 2), so it reads its pixels as a few aligned 32-bit words and
-//   turns bytes into floats with a byte permute and one add, all loads issued at once.
+// (the block scheduler then spreads a few hundred features over every multiprocessor). A warp
+// runs alone on its scheduler, so its time is its instruction count times the latency between
+// dependent instructions (docs/perf/tracker.md); the kernel is built to issue few of them:
+// - Lane l owns a run of consecutive samples of one patch row, and each level runs at the width
+//   of its runs (16x16: 8 samples a lane; 8x8: 2), so coarse levels do not pay for empty slots.
+//   A lane reads its pixels as a few aligned 32-bit words and turns bytes into floats with a
+//   byte permute and one add, all loads issued at once; a step that keeps the patch's integer
+//   corner reuses the rows already read.
 // - The per-iteration sums of J^T e (4 at level 0, 5 with sum e^2 on coarse levels) go through a
 //   butterfly (xor-shuffle) that gives every lane the same bits, so all lanes take the same
 //   branches; level 0 reduces sum e^2 once, for the residual, when the level ends.
+// - H is reduced once a level, over the samples the level's first current patch leaves
+//   unsaturated; it changes (one more reduction and factorization) only when more saturate.
 // The mathematics is src/vf_tracker_lk.h, shared with the CPU reference src/cpu/vf_lk_cpu.c.
 #include <cuda_runtime.h>
 #include <limits.h>
