@@ -1,16 +1,20 @@
 // CUDA tracker: one warp per feature, every feature of a call in one launch, one warp per block
-// (the block scheduler then spreads a few hundred features over every multiprocessor). The warp's
-// time is a chain of dependent steps, so the kernel is built to shorten that chain:
-// - Lane l owns a run of up to 8 consecutive samples of one patch row (16x16: rows of two runs
-//   of 8; 8x8: rows of four runs of 2), so it reads its pixels as a few aligned 32-bit words and
-//   turns bytes into floats with a byte permute and one add, all loads issued at once.
+// (the block scheduler then spreads a few hundred features over every multiprocessor). A warp
+// runs alone on its scheduler, so its time is its instruction count times the latency between
+// dependent instructions (docs/perf/tracker.md); the kernel is built to issue few of them:
+// - Lane l owns a run of consecutive samples of one patch row, and each level runs at the width
+//   of its runs (16x16: 8 samples a lane; 8x8: 2), so coarse levels do not pay for empty slots.
+//   A lane reads its pixels as a few aligned 32-bit words and turns bytes into floats with a
+//   byte permute and one add, all loads issued at once; a step that keeps the patch's integer
+//   corner reuses the rows already read.
 // - The per-iteration sums of J^T e (4 at level 0, 5 with sum e^2 on coarse levels) go through a
 //   butterfly (xor-shuffle) that gives every lane the same bits, so all lanes take the same
 //   branches; level 0 reduces sum e^2 once, for the residual, when the level ends.
-// - The windows every level will read are prefetched into L1 when the warp starts, so the
-//   levels' first loads do not each wait on L2.
+// - H is reduced once a level, over the samples the level's first current patch leaves
+//   unsaturated; it changes (one more reduction and factorization) only when more saturate.
 // The mathematics is src/vf_tracker_lk.h, shared with the CPU reference src/cpu/vf_lk_cpu.c.
 #include <cuda_runtime.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +24,6 @@
 
 namespace {
 
-constexpr int kRun = 8;  // the most samples a lane owns (patches of 15 and 16: runs of 8)
 constexpr int kMaxWarpsPerBlock = 4;
 constexpr unsigned kFullMask = 0xffffffffu;
 
@@ -33,16 +36,21 @@ __device__ __forceinline__ void vf_warp_sums(float* v) {
   }
 }
 
-// The lane's run: samples (row, col + j), j < len, of a size x size patch cut into runs of at
-// most s samples, s the shortest that needs no more than 32 runs (s <= 8 for size <= 16).
+// The longest run a lane owns on a size x size patch: the shortest s that cuts the patch rows
+// into no more than 32 runs of at most s samples (8 for sizes 15 and 16, 2 for 8).
+__host__ __device__ constexpr int vf_run_span(int size, int s = 0) {
+  return s == 0                             ? vf_run_span(size, (size * size + 31) / 32)
+         : size * ((size + s - 1) / s) > 32 ? vf_run_span(size, s + 1)
+                                            : s;
+}
+
+// The lane's run: samples (row, col + j), j < len, of a size x size patch.
 struct vf_run {
   int row, col, len;
 };
 
 __device__ __forceinline__ vf_run vf_lane_run(int size, int lane) {
-  int s = (size * size + 31) / 32;
-  while (size * ((size + s - 1) / s) > 32) ++s;
-  const int g = (size + s - 1) / s;
+  const int s = vf_run_span(size), g = (size + s - 1) / s;
   vf_run r;
   r.row = lane / g;
   r.col = (lane - r.row * g) * s;
@@ -78,25 +86,32 @@ __device__ __forceinline__ void vf_load_row(const uint8_t* p, int n, float (&out
   }
 }
 
-// This lane's samples of one level's patch: its run, template and gradients (the template centred
-// once the level starts), and which samples are used (bit j: in the patch, unsaturated).
+// Bilinear interpolation as one multiply and three fused multiply-adds (a dependent chain of
+// four; the CPU's two products and a sum differ from it by rounding only).
+__device__ __forceinline__ float vf_bilinear4(const vf_lk_sampler& s, float a, float b, float c,
+                                              float d) {
+  return fmaf(s.w11, d, fmaf(s.w10, c, fmaf(s.w01, b, s.w00 * a)));
+}
+
+// This lane's N samples of one level's patch (N: the level's run span, so that an 8x8 level
+// does the work of 2 samples a lane, not 8): its run, template and gradients (centred once the
+// level starts), and the samples in use: bit j of `use` (in the patch, template unsaturated) and
+// of `live` (and not saturated in the current image so far this level), hi[j] 254 for a live
+// sample, else -1, so that one comparison chain rejects samples out of use and saturated values.
+template <int N>
 struct vf_lane_level {
   int size;
   vf_run run;
-  unsigned use;
-  float t[kRun], tx[kRun], ty[kRun];
+  unsigned use, live;
+  float t[N], tx[N], ty[N], hi[N];
 };
 
-__device__ __forceinline__ void vf_lane_layout(int size, int lane, vf_lane_level& tp) {
-  tp.size = size;
-  tp.run = vf_lane_run(size, lane);
-}
-
 // Samples the level-k template of the previous image at (cx, cy); false (the same on every lane)
-// when the patch is not inside the level. Same arithmetic as vf_lk_template_pixel. No branch:
+// when the patch is not inside the level. The arithmetic of vf_lk_template_pixel. No branch:
 // outside, nothing is read, so these loads issue together with the ones that follow.
+template <int N>
 __device__ __forceinline__ bool vf_lane_extract(const vf_lk_params& p, float cx, float cy, int k,
-                                                vf_lane_level& tp) {
+                                                vf_lane_level<N>& tp) {
   const bool in = vf_lk_patch_inside(cx, cy, tp.size, 1, p.width[k], p.height[k]);
   const vf_lk_sampler s = vf_lk_sampler_at(in ? cx : 0.0f, in ? cy : 0.0f, tp.size);
   const size_t stride = p.prev_stride[k];
@@ -105,15 +120,14 @@ __device__ __forceinline__ bool vf_lane_extract(const vf_lk_params& p, float cx,
   const uint8_t* base =
       p.prev[k] + (ptrdiff_t)(s.y0 + tp.run.row - 1) * (ptrdiff_t)stride + (s.x0 + tp.run.col - 1);
   const int n = in && tp.run.len > 0 ? tp.run.len + 3 : 0;
-  float px[4][kRun + 3];
+  float px[4][N + 3];
 #pragma unroll
   for (int r = 0; r < 4; ++r) vf_load_row(base + (ptrdiff_t)r * (ptrdiff_t)stride, n, px[r]);
   const auto bilinear = [&](int r, int c) {
-    return (s.w00 * px[r][c] + s.w01 * px[r][c + 1]) +
-           (s.w10 * px[r + 1][c] + s.w11 * px[r + 1][c + 1]);
+    return vf_bilinear4(s, px[r][c], px[r][c + 1], px[r + 1][c], px[r + 1][c + 1]);
   };
 #pragma unroll
-  for (int j = 0; j < kRun; ++j) {
+  for (int j = 0; j < N; ++j) {
     tp.t[j] = bilinear(1, j + 1);
     tp.tx[j] = 0.5f * (bilinear(1, j + 2) - bilinear(1, j));
     tp.ty[j] = 0.5f * (bilinear(2, j + 1) - bilinear(0, j + 1));
@@ -125,36 +139,54 @@ __device__ __forceinline__ float* vf_slot_level(const vf_lk_params& p, int slot,
   return p.templates + (size_t)slot * p.slot_floats + p.level_offset[k];
 }
 
+// Keeps level k's template in the request's slot; false when it lies outside the image.
+template <int N>
+__device__ __forceinline__ bool vf_warp_capture_level(const vf_lk_params& p,
+                                                      const vf_track_request& r, int k, int lane) {
+  vf_lane_level<N> tp;
+  tp.size = p.patch[k];
+  tp.run = vf_lane_run(tp.size, lane);
+  if (!vf_lane_extract(p, vf_lk_to_level(r.x, k), vf_lk_to_level(r.y, k), k, tp)) return false;
+  float* slot = vf_slot_level(p, r.slot, k);
+  const int n = tp.size * tp.size, i0 = tp.run.row * tp.size + tp.run.col;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    if (j < tp.run.len) {
+      slot[i0 + j] = tp.t[j];
+      slot[n + i0 + j] = tp.tx[j];
+      slot[2 * n + i0 + j] = tp.ty[j];
+    }
+  }
+  return true;
+}
+
 // Takes the template of every level into the request's slot; returns the slot's level mask.
 __device__ __forceinline__ uint32_t vf_warp_capture(const vf_lk_params& p,
                                                     const vf_track_request& r, int lane) {
   uint32_t mask = VF_LK_SLOT_CAPTURED;
   for (int k = 0; k < p.levels; ++k) {
-    vf_lane_level tp;
-    vf_lane_layout(p.patch[k], lane, tp);
-    if (!vf_lane_extract(p, vf_lk_to_level(r.x, k), vf_lk_to_level(r.y, k), k, tp)) continue;
-    float* slot = vf_slot_level(p, r.slot, k);
-    const int n = tp.size * tp.size, i0 = tp.run.row * tp.size + tp.run.col;
-#pragma unroll
-    for (int j = 0; j < kRun; ++j) {
-      if (j < tp.run.len) {
-        slot[i0 + j] = tp.t[j];
-        slot[n + i0 + j] = tp.tx[j];
-        slot[2 * n + i0 + j] = tp.ty[j];
-      }
+    const int span = vf_run_span(p.patch[k]);
+    bool in;
+    if (span <= 2) {
+      in = vf_warp_capture_level<2>(p, r, k, lane);
+    } else if (span <= 4) {
+      in = vf_warp_capture_level<4>(p, r, k, lane);
+    } else {
+      in = vf_warp_capture_level<8>(p, r, k, lane);
     }
-    mask |= 1u << k;
+    if (in) mask |= 1u << k;
   }
   if (lane == 0) p.slot_levels[r.slot] = mask;
   return mask;
 }
 
+template <int N>
 __device__ __forceinline__ void vf_lane_load(const vf_lk_params& p, int slot, int k,
-                                             vf_lane_level& tp) {
+                                             vf_lane_level<N>& tp) {
   const float* src = vf_slot_level(p, slot, k);
   const int n = tp.size * tp.size, i0 = tp.run.row * tp.size + tp.run.col;
 #pragma unroll
-  for (int j = 0; j < kRun; ++j) {
+  for (int j = 0; j < N; ++j) {
     const bool in = j < tp.run.len;
     tp.t[j] = in ? src[i0 + j] : 0.0f;
     tp.tx[j] = in ? src[n + i0 + j] : 0.0f;
@@ -162,71 +194,101 @@ __device__ __forceinline__ void vf_lane_load(const vf_lk_params& p, int slot, in
   }
 }
 
-// Asks L1 for rows y0..y1, columns x0..x1 (clipped to the level) of an image, one lane a row.
-__device__ __forceinline__ void vf_prefetch(const uint8_t* img, size_t stride, int w, int h, int x0,
-                                            int y0, int x1, int y1, int lane) {
-  x0 = max(x0, 0);
-  y0 = max(y0, 0);
-  x1 = min(x1, w - 1);
-  y1 = min(y1, h - 1);
-  if (x1 < x0) return;
-  for (int y = y0 + lane; y <= y1; y += 32) {
-    const uint8_t* row = img + (size_t)y * stride;
-    asm volatile("prefetch.global.L1 [%0];" ::"l"(row + x0));
-    if ((x0 >> 7) != (x1 >> 7)) asm volatile("prefetch.global.L1 [%0];" ::"l"(row + x1));
-  }
-}
+// The two rows of the current image under the lane's run for the patch whose top-left sample
+// is at integer (x0, y0), as floats. A step that keeps the patch's integer corner (most steps
+// once a level nears its answer) needs new weights only: no memory round trip, no conversion.
+template <int N>
+struct vf_lane_rows {
+  int x0, y0;
+  float r0[N + 1], r1[N + 1];
+};
 
-// The windows of every level: the template's (src 0) around the request, the current image's
-// around the guess with 2 px to spare.
-__device__ __forceinline__ void vf_warp_prefetch(const vf_lk_params& p, const vf_track_request& r,
-                                                 int src, int lane) {
-  for (int k = 0; k < p.levels; ++k) {
-    const int half = p.patch[k] / 2 + 2;
-    if (src == 0) {
-      const int cx = (int)vf_lk_to_level(r.x, k), cy = (int)vf_lk_to_level(r.y, k);
-      vf_prefetch(p.prev[k], p.prev_stride[k], p.width[k], p.height[k], cx - half, cy - half,
-                  cx + half, cy + half, lane);
-    }
-    const int gx = (int)vf_lk_to_level(r.guess_x, k), gy = (int)vf_lk_to_level(r.guess_y, k);
-    vf_prefetch(p.cur[k], p.cur_stride[k], p.width[k], p.height[k], gx - half - 2, gy - half - 2,
-                gx + half + 2, gy + half + 2, lane);
-  }
-}
-
-// The current image, bilinear at the lane's run of the patch whose top-left sample s gives (the
-// arithmetic of vf_lk_bilinear).
-__device__ __forceinline__ void vf_lane_sample(const uint8_t* img, size_t stride,
-                                               const vf_lk_sampler& s, const vf_run& run, bool in,
-                                               float (&v)[kRun]) {
+template <int N>
+__device__ __forceinline__ void vf_rows_load(const uint8_t* img, size_t stride,
+                                             const vf_lk_sampler& s, const vf_run& run, bool in,
+                                             vf_lane_rows<N>& rows) {
   const uint8_t* base = img + (ptrdiff_t)(s.y0 + run.row) * (ptrdiff_t)stride + (s.x0 + run.col);
   const int n = in && run.len > 0 ? run.len + 1 : 0;
-  float r0[kRun + 1], r1[kRun + 1];
-  vf_load_row(base, n, r0);
-  vf_load_row(base + stride, n, r1);
+  vf_load_row(base, n, rows.r0);
+  vf_load_row(base + stride, n, rows.r1);
+  rows.x0 = in ? s.x0 : INT_MIN;  // nothing read outside: never reused
+  rows.y0 = s.y0;
+}
+
+// The lane's samples, bilinear with s's weights.
+template <int N>
+__device__ __forceinline__ void vf_rows_sample(const vf_lane_rows<N>& rows, const vf_lk_sampler& s,
+                                               float (&v)[N]) {
 #pragma unroll
-  for (int j = 0; j < kRun; ++j) {
-    v[j] = (s.w00 * r0[j] + s.w01 * r0[j + 1]) + (s.w10 * r1[j] + s.w11 * r1[j + 1]);
+  for (int j = 0; j < N; ++j) {
+    v[j] = vf_bilinear4(s, rows.r0[j], rows.r0[j + 1], rows.r1[j], rows.r1[j + 1]);
   }
 }
 
-// A level's first samples of the current image at (x, y), taken with its template so that both
-// wait on memory once; nothing read when the patch is outside (the first iteration then ends the
+// A level's first rows of the current image at (x, y), read with its template so that both wait
+// on memory once; nothing read when the patch is outside (the first iteration then ends the
 // level).
-__device__ __forceinline__ void vf_lane_sample_at(const vf_lk_params& p, int k, float x, float y,
-                                                  const vf_lane_level& tp, float (&v)[kRun]) {
+template <int N>
+__device__ __forceinline__ void vf_rows_at(const vf_lk_params& p, int k, float x, float y,
+                                           const vf_lane_level<N>& tp, vf_lane_rows<N>& rows) {
   const bool in = vf_lk_patch_inside(x, y, tp.size, 0, p.width[k], p.height[k]);
   const vf_lk_sampler s = vf_lk_sampler_at(in ? x : 0.0f, in ? y : 0.0f, tp.size);
-  vf_lane_sample(p.cur[k], p.cur_stride[k], s, tp.run, in, v);
+  vf_rows_load(p.cur[k], p.cur_stride[k], s, tp.run, in, rows);
 }
 
-// The iterations of level k from st (template centred, H over the n samples used, its factor
-// l and moments m); a VF_LK_LEVEL_* outcome. Sets the residual of the last iteration that
-// stepped.
-__device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
-                                               const vf_lane_level& tp, const float h[10],
-                                               const float l[10], const vf_lk_moments& m, int n,
-                                               const float (&v0)[kRun], vf_lk_state& st,
+// The terms of J J^T (about the centred template) of this lane's samples, each weighted by
+// w_j (0, 1 or -1), added to hs. The constant term is also the count of samples.
+template <int N>
+__device__ __forceinline__ void vf_lane_hessian(const vf_lane_level<N>& tp, const float (&w)[N],
+                                                float hs[10]) {
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const float a = w[j] * tp.tx[j], b = w[j] * tp.ty[j], c = w[j] * tp.t[j];
+    hs[0] = fmaf(a, tp.tx[j], hs[0]);
+    hs[1] = fmaf(a, tp.ty[j], hs[1]);
+    hs[2] = fmaf(b, tp.ty[j], hs[2]);
+    hs[3] = fmaf(a, tp.t[j], hs[3]);
+    hs[4] = fmaf(b, tp.t[j], hs[4]);
+    hs[5] = fmaf(c, tp.t[j], hs[5]);
+    hs[6] += a;
+    hs[7] += b;
+    hs[8] += c;
+    hs[9] += w[j];
+  }
+}
+
+// More samples saturated in the current image: `gone` (this lane's, bit j) leave H and the count
+// of samples in use for the rest of the level (hi -1 keeps them out of the sums), then the
+// factor and moments are redone; false when the rest is flat.
+template <int N>
+__device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
+                                                 unsigned gone, float hf[10], float lf[10],
+                                                 vf_lk_moments& mf, int& nf) {
+  float w[N], hs[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const bool out = (gone >> j) & 1u;
+    w[j] = out ? -1.0f : 0.0f;
+    tp.hi[j] = out ? -1.0f : tp.hi[j];
+  }
+  vf_lane_hessian(tp, w, hs);
+  vf_warp_sums<10>(hs);
+#pragma unroll
+  for (int i = 0; i < 10; ++i) hf[i] += hs[i];
+  nf += (int)hs[9];
+  if (!vf_lk_factor(hf, p.param_mask, lf)) return false;
+  if (k > 0) vf_lk_moments_prepare(hf, nf, &mf);  // level 0 steps with the factor alone
+  return true;
+}
+
+// The iterations of level k from st: template centred, hf, its factor lf and moments mf over the
+// nf samples in use (the template's less those saturated in the level's first current samples);
+// a VF_LK_LEVEL_* outcome. Sets the residual of the last iteration that stepped.
+template <int N>
+__device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
+                                               float (&hf)[10], float (&lf)[10], vf_lk_moments& mf,
+                                               int nf, vf_lane_rows<N>& rows,
+                                               const float (&v_first)[N], vf_lk_state& st,
                                                float& residual, int& iterations) {
   const vf_lk_state start = st;
   const size_t stride = p.cur_stride[k];
@@ -241,64 +303,44 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
       outcome = VF_LK_LEVEL_OUT;
       break;
     }
-    const vf_lk_sampler s = vf_lk_sampler_at(st.px, st.py, tp.size);
-    float v[kRun];
+    float v[N];
     if (it == 0) {
 #pragma unroll
-      for (int j = 0; j < kRun; ++j) v[j] = v0[j];
+      for (int j = 0; j < N; ++j) v[j] = v_first[j];
     } else {
-      vf_lane_sample(img, stride, s, tp.run, true, v);
+      const vf_lk_sampler s = vf_lk_sampler_at(st.px, st.py, tp.size);
+      if (s.x0 != rows.x0 || s.y0 != rows.y0) vf_rows_load(img, stride, s, tp.run, true, rows);
+      vf_rows_sample(rows, s, v);
     }
-    const float inv_a = 1.0f / st.a, c = st.c;
+    const float inv_a = VF_LK_RCP(st.a), c = st.c;
     float sums[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-    unsigned saturated = 0;
+    unsigned off = 0;  // samples not used this iteration (bit j)
 #pragma unroll
-    for (int j = 0; j < kRun; ++j) {
-      const bool used = (tp.use >> j) & 1u, fine = vf_lk_unsaturated(v[j]);
-      if (used && !fine) saturated |= 1u << j;
-      const float e = used && fine ? (v[j] - c) * inv_a - tp.t[j] : 0.0f;
-      sums[0] += tp.tx[j] * e;
-      sums[1] += tp.ty[j] * e;
-      sums[2] += tp.t[j] * e;
+    for (int j = 0; j < N; ++j) {
+      // Samples out of use have hi -1, so they fail like a saturated value does.
+      const bool fine = v[j] >= 1.0f && v[j] <= tp.hi[j];
+      off |= fine ? 0u : 1u << j;
+      const float e = fine ? (v[j] - c) * inv_a - tp.t[j] : 0.0f;
+      sums[0] = fmaf(tp.tx[j], e, sums[0]);
+      sums[1] = fmaf(tp.ty[j], e, sums[1]);
+      sums[2] = fmaf(tp.t[j], e, sums[2]);
       sums[3] += e;
-      sums[4] += e * e;
+      sums[4] = fmaf(e, e, sums[4]);
     }
+    const unsigned gone = off & tp.live;
     if (k > 0) {
       vf_warp_sums<5>(sums);
     } else {
       vf_warp_sums<4>(sums);
     }
     ++iterations;
-    // Samples saturated in the current image leave H too (rare: refactor only then).
-    float hf[10], lf[10];
-#pragma unroll
-    for (int i = 0; i < 10; ++i) {
-      hf[i] = h[i];
-      lf[i] = l[i];
-    }
-    vf_lk_moments mf = m;
-    int nf = n;
-    if (__any_sync(kFullMask, saturated != 0)) {
-      float hs[11] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-#pragma unroll
-      for (int j = 0; j < kRun; ++j) {
-        if ((saturated >> j) & 1u) {
-          float terms[10];
-          vf_lk_hessian_terms(tp.tx[j], tp.ty[j], tp.t[j], terms);
-#pragma unroll
-          for (int i = 0; i < 10; ++i) hs[i] += terms[i];
-          hs[10] += 1.0f;
-        }
-      }
-      vf_warp_sums<11>(hs);
-#pragma unroll
-      for (int i = 0; i < 10; ++i) hf[i] = h[i] - hs[i];
-      nf = n - (int)hs[10];
-      if (!vf_lk_factor(hf, p.param_mask, lf)) {
+    // Samples saturated in the current image leave H too, for the rest of the level.
+    if (__any_sync(kFullMask, gone != 0)) {
+      tp.live &= ~gone;
+      if (!vf_warp_refactor(p, k, tp, gone, hf, lf, mf, nf)) {
         outcome = VF_LK_LEVEL_FLAT;
         break;
       }
-      vf_lk_moments_prepare(hf, nf, &mf);
     }
     e2_done = sums[4];
     n_done = nf;
@@ -313,55 +355,105 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k,
   return outcome;
 }
 
-// Level k: which samples to use, centring, H, its factor and moments, then the iterations;
-// keeps bias in step with st.
-__device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_lane_level& tp,
-                                             const float (&v0)[kRun], vf_lk_state& st, float& bias,
+// Level k: which samples to use, centring, H over them less those saturated in the level's
+// first current samples, its factor and moments, then the iterations; keeps bias in step with
+// st. One reduction a level: the sums of H about a reference t0 that every lane gets from lane 0
+// (its first used sample), so that they stay small, with the template's sum and count for its
+// mean, then moved to the mean (two reductions in a row would add 5 shuffle rounds). No branch
+// per sample: samples out of a sum are weighted by 0.
+template <int N>
+__device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
+                                             vf_lane_rows<N>& rows, vf_lk_state& st, float& bias,
                                              float& residual, int& iterations) {
-  // One reduction a level: the sums of H over the used samples about a reference t0 that every
-  // lane gets from lane 0 (its first used sample), so that they stay small, then moved to the
-  // mean (two reductions in a row would add 5 shuffle rounds).
   tp.use = 0;
   float ref = 128.0f;
 #pragma unroll
-  for (int j = kRun - 1; j >= 0; --j) {
+  for (int j = N - 1; j >= 0; --j) {
     if (j < tp.run.len && vf_lk_unsaturated(tp.t[j])) {
       tp.use |= 1u << j;
       ref = tp.t[j];
     }
   }
   const float t0 = __shfl_sync(kFullMask, ref, 0);
-  float hs[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  // The first iteration's samples (the same rows and weights): those saturated leave H now
+  // rather than in a second reduction at that iteration.
+  unsigned sat = 0;
+  float v[N];
+  vf_rows_sample(rows, vf_lk_sampler_at(st.px, st.py, tp.size), v);
 #pragma unroll
-  for (int j = 0; j < kRun; ++j) {
-    if ((tp.use >> j) & 1u) {
-      float terms[10];
-      vf_lk_hessian_terms(tp.tx[j], tp.ty[j], tp.t[j] - t0, terms);
+  for (int j = 0; j < N; ++j) sat |= vf_lk_unsaturated(v[j]) ? 0u : 1u << j;
+  sat = rows.x0 != INT_MIN ? sat & tp.use : 0u;  // nothing read: the first iteration leaves
+  float w[N], hs[12] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
-      for (int i = 0; i < 10; ++i) hs[i] += terms[i];
-    }
+  for (int j = 0; j < N; ++j) {
+    const float u = (tp.use >> j) & 1u ? 1.0f : 0.0f;
+    tp.t[j] -= t0;
+    w[j] = (sat >> j) & 1u ? 0.0f : u;
+    tp.hi[j] = w[j] > 0.0f ? 254.0f : -1.0f;
+    hs[10] = fmaf(u, tp.t[j], hs[10]);
+    hs[11] += u;
   }
-  vf_warp_sums<10>(hs);
-  if (hs[9] == 0.0f) return VF_LK_LEVEL_FLAT;
-  const float mu = (p.param_mask & 8) ? t0 + hs[8] / hs[9] : 0.0f;
-  // t - mu = (t - t0) + d: the terms that hold t move with d.
-  const float d = t0 - mu;
-  hs[3] += d * hs[6];
-  hs[4] += d * hs[7];
-  hs[5] += d * (2.0f * hs[8] + hs[9] * d);
-  hs[8] += hs[9] * d;
+  vf_lane_hessian(tp, w, hs);
+  vf_warp_sums<12>(hs);
+  if (hs[11] == 0.0f) return VF_LK_LEVEL_FLAT;
+  // The centring: the template's mean when the bias is estimated, else 0; shift = it less t0.
+  const float shift = (p.param_mask & 8) ? hs[10] * VF_LK_RCP(hs[11]) : -t0;
+  const float d = -shift;  // t - centre = (t - t0) + d: the terms that hold t move with d
+  float h[10];
 #pragma unroll
-  for (int j = 0; j < kRun; ++j) tp.t[j] -= mu;
+  for (int i = 0; i < 10; ++i) h[i] = hs[i];
+  h[3] += d * hs[6];
+  h[4] += d * hs[7];
+  h[5] += d * (2.0f * hs[8] + hs[9] * d);
+  h[8] += hs[9] * d;
+#pragma unroll
+  for (int j = 0; j < N; ++j) tp.t[j] += d;
   float l[10];
-  if (!vf_lk_factor(hs, p.param_mask, l)) return VF_LK_LEVEL_FLAT;
-  const int n = (int)hs[9];
-  vf_lk_moments m;
-  vf_lk_moments_prepare(hs, n, &m);
-  st.c = bias + st.a * mu;
+  if (!vf_lk_factor(h, p.param_mask, l)) return VF_LK_LEVEL_FLAT;
+  const int n = (int)h[9];
+  vf_lk_moments m = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  if (k > 0) vf_lk_moments_prepare(h, n, &m);  // level 0 steps with the factor alone
+  const float centre = t0 + shift;
+  st.c = bias + st.a * centre;
   st.dx = st.dy = 0.0f;
   st.level = k;
-  const int outcome = vf_warp_iterate(p, k, tp, hs, l, m, n, v0, st, residual, iterations);
-  bias = st.c - st.a * mu;
+  tp.live = tp.use & ~sat;
+  const int outcome = vf_warp_iterate(p, k, tp, h, l, m, n, rows, v, st, residual, iterations);
+  bias = st.c - st.a * centre;
+  return outcome;
+}
+
+// Level k of one feature from st: its template (from the previous image on the sub-pixel phase
+// that cancels the interpolation bias, vf_lk_phase_shift, or kept in the slot with its phase
+// fixed) and iterations; a VF_LK_LEVEL_* outcome.
+template <int N>
+__device__ __forceinline__ int vf_warp_track_level(const vf_lk_params& p, const vf_track_request& r,
+                                                   int src, uint32_t kept, int k, int lane,
+                                                   vf_lk_state& st, float& bias, float& residual,
+                                                   int& iterations) {
+  vf_lane_level<N> tp;
+  tp.size = p.patch[k];
+  tp.run = vf_lane_run(tp.size, lane);
+  bool have = false;
+  float phase_x = 0.0f, phase_y = 0.0f;
+  vf_lane_rows<N> rows;
+  if (src == 0) {
+    const float cx = vf_lk_to_level(r.x, k), cy = vf_lk_to_level(r.y, k);
+    phase_x = vf_lk_phase_shift(cx, st.px);
+    phase_y = vf_lk_phase_shift(cy, st.py);
+    have = vf_lane_extract(p, cx + phase_x, cy + phase_y, k, tp);
+    vf_rows_at(p, k, st.px + phase_x, st.py + phase_y, tp, rows);
+  } else if ((kept >> k) & 1u) {
+    vf_lane_load(p, r.slot, k, tp);
+    vf_rows_at(p, k, st.px, st.py, tp, rows);
+    have = true;
+  }
+  if (!have) return VF_LK_LEVEL_NO_TEMPLATE;
+  st.px += phase_x;
+  st.py += phase_y;
+  const int outcome = vf_warp_level(p, k, tp, rows, st, bias, residual, iterations);
+  st.px -= phase_x;
+  st.py -= phase_y;
   return outcome;
 }
 
@@ -383,30 +475,18 @@ __device__ __forceinline__ vf_track_result vf_warp_track(const vf_lk_params& p,
       st.px = vf_lk_to_finer(st.px);
       st.py = vf_lk_to_finer(st.py);
     }
-    vf_lane_level tp;
-    vf_lane_layout(p.patch[k], lane, tp);
-    // Templates from the image go on the sub-pixel phase that cancels the interpolation bias
-    // (vf_lk_phase_shift; kept templates have theirs fixed).
-    bool have = false;
-    float phase_x = 0.0f, phase_y = 0.0f, v0[kRun];
-    if (src == 0) {
-      const float cx = vf_lk_to_level(r.x, k), cy = vf_lk_to_level(r.y, k);
-      phase_x = vf_lk_phase_shift(cx, st.px);
-      phase_y = vf_lk_phase_shift(cy, st.py);
-      have = vf_lane_extract(p, cx + phase_x, cy + phase_y, k, tp);
-      vf_lane_sample_at(p, k, st.px + phase_x, st.py + phase_y, tp, v0);
-    } else if ((kept >> k) & 1u) {
-      vf_lane_load(p, r.slot, k, tp);
-      vf_lane_sample_at(p, k, st.px, st.py, tp, v0);
-      have = true;
-    }
-    int outcome = VF_LK_LEVEL_NO_TEMPLATE;
-    if (have) {
-      st.px += phase_x;
-      st.py += phase_y;
-      outcome = vf_warp_level(p, k, tp, v0, st, bias, residual, out.iterations);
-      st.px -= phase_x;
-      st.py -= phase_y;
+    // Each level at the width of its runs (the same on every lane).
+    const int span = vf_run_span(p.patch[k]);
+    int outcome;
+    if (span <= 2) {
+      outcome =
+          vf_warp_track_level<2>(p, r, src, kept, k, lane, st, bias, residual, out.iterations);
+    } else if (span <= 4) {
+      outcome =
+          vf_warp_track_level<4>(p, r, src, kept, k, lane, st, bias, residual, out.iterations);
+    } else {
+      outcome =
+          vf_warp_track_level<8>(p, r, src, kept, k, lane, st, bias, residual, out.iterations);
     }
     status = vf_lk_after_level(outcome, k, residual, &p);
   }
@@ -436,7 +516,7 @@ __device__ __forceinline__ vf_track_request vf_load_request(const vf_track_reque
 // memory round trip and the call needs no upload for it.
 __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
     vf_lk_kernel(const vf_lk_params p, const vf_track_request* __restrict__ requests,
-                 vf_track_result* __restrict__ results, int count, int prefetch) {
+                 vf_track_result* __restrict__ results, int count) {
   const int lane = threadIdx.x & 31;
   const int f = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
   if (f >= count) return;  // whole warps only
@@ -444,7 +524,6 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
   vf_track_result out = vf_lk_result_init(&r);
   if (vf_lk_request_valid(&r, &p)) {
     const int src = vf_lk_template_source(&r, &p);
-    if (prefetch) vf_warp_prefetch(p, r, src, lane);
     uint32_t kept = 0;
     if (src == 1) kept = vf_warp_capture(p, r, lane);
     if (src == 2) kept = p.slot_levels[r.slot];
@@ -458,12 +537,11 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
 extern "C" int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_request* requests,
                                 vf_track_result* results, int count, void* stream) {
   if (count <= 0) return 0;
-  // One warp per block and the L1 prefetch of the windows: the rewrite's choice (the other
-  // variants were not measured, docs/perf/tracker.md).
-  const int warps = 1, prefetch = 1;
+  // One warp per block; 2 or 4 measured the same, an L1 prefetch of the windows and copies of
+  // the requests and results instead of mapped memory measured slower (docs/perf/tracker.md).
+  const int warps = 1;
   const int blocks = (count + warps - 1) / warps;
-  vf_lk_kernel<<<blocks, 32 * warps, 0, (cudaStream_t)stream>>>(*params, requests, results, count,
-                                                                prefetch);
+  vf_lk_kernel<<<blocks, 32 * warps, 0, (cudaStream_t)stream>>>(*params, requests, results, count);
   return (int)cudaGetLastError();
 }
 

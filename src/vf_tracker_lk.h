@@ -26,6 +26,20 @@ typedef float vf_lk_real;
 typedef double vf_lk_real;
 #endif
 
+/* Reciprocal, reciprocal square root and square root of a positive value. The GPU takes the
+ * hardware's approximations (about 1 ulp of float): IEEE division and square root guard a rare
+ * slow path with a branch that cuts the kernel's dependent chain into blocks the compiler cannot
+ * interleave, and a feature's warp waits on every such chain (docs/perf/tracker.md). */
+#if defined(__CUDACC__) && defined(__CUDA_ARCH__)
+#define VF_LK_RCP(x) __fdividef(1.0f, (x))
+#define VF_LK_RSQRT(x) rsqrtf(x)
+#define VF_LK_SQRT(x) ((x)*rsqrtf(x))
+#else
+#define VF_LK_RCP(x) ((vf_lk_real)1 / (x))
+#define VF_LK_RSQRT(x) ((vf_lk_real)1 / sqrt(x))
+#define VF_LK_SQRT(x) sqrt(x)
+#endif
+
 /* Bit 31 of a slot's level mask: the slot holds a template (bits 0..7: levels inside). */
 #define VF_LK_SLOT_CAPTURED (1u << 31)
 
@@ -120,7 +134,10 @@ VF_LK_FN void vf_lk_template_pixel(const uint8_t* p, size_t stride, const vf_lk_
 }
 
 /* Saturated samples (interpolated value outside [1, 254], in the template or the current image)
- * break the affine photometric model: they are left out of every sum. */
+ * break the affine photometric model: they are left out of every sum. A sample that saturates
+ * in the current image during a level's iterations stays out until the level ends, so the set
+ * in use only shrinks: steps along a clipped edge would otherwise flip samples in and out, which
+ * makes the estimate oscillate and changes H (a new factorization) at every iteration. */
 VF_LK_FN int vf_lk_unsaturated(float v) { return v >= 1.0f && v <= 254.0f; }
 
 /* Packed lower triangle of the symmetric 4x4 H: 00, 10, 11, 20, 21, 22, 30, 31, 32, 33. */
@@ -161,7 +178,7 @@ VF_LK_FN int vf_lk_factor(const vf_lk_real h_in[10], int mask, vf_lk_real l[10])
         l[VF_LK_IDX(i, j)] = v * l[VF_LK_IDX(j, j)];
       } else {
         ok &= diag > 0 && v > (vf_lk_real)1e-4 * diag;
-        l[VF_LK_IDX(i, i)] = (vf_lk_real)1 / sqrt(v > 0 ? v : (vf_lk_real)1);
+        l[VF_LK_IDX(i, i)] = VF_LK_RSQRT(v > 0 ? v : (vf_lk_real)1);
       }
     }
   }
@@ -235,12 +252,12 @@ typedef struct vf_lk_moments {
 } vf_lk_moments;
 
 VF_LK_FN void vf_lk_moments_prepare(const vf_lk_real h[10], int n, vf_lk_moments* m) {
-  m->inv_n = (vf_lk_real)1 / n;
+  m->inv_n = VF_LK_RCP((vf_lk_real)n);
   m->mt = h[8] * m->inv_n;
   const vf_lk_real vt = h[5] * m->inv_n - m->mt * m->mt;
-  m->inv_vt = vt > 0 ? (vf_lk_real)1 / vt : (vf_lk_real)0;
-  m->inv_h5 = h[5] > 0 ? (vf_lk_real)1 / h[5] : (vf_lk_real)0;
-  m->inv_det = (vf_lk_real)1 / (h[0] * h[2] - h[1] * h[1]);
+  m->inv_vt = vt > 0 ? VF_LK_RCP(vt) : (vf_lk_real)0;
+  m->inv_h5 = h[5] > 0 ? VF_LK_RCP(h[5]) : (vf_lk_real)0;
+  m->inv_det = VF_LK_RCP(h[0] * h[2] - h[1] * h[1]);
 }
 
 /* Coarse levels start far from the answer, where the least-squares gain (the correlation of
@@ -256,15 +273,15 @@ VF_LK_FN void vf_lk_step_moments(const vf_lk_real h[10], const vf_lk_moments* m,
   vf_lk_real a2 = a, c2 = c;
   if ((mask & 12) == 12) {
     const vf_lk_real mu = su * m->inv_n, vu = suu * m->inv_n - mu * mu;
-    if (vu > 0 && m->inv_vt > 0) a2 = a * sqrt(vu * m->inv_vt);
+    if (vu > 0 && m->inv_vt > 0) a2 = a * VF_LK_SQRT(vu * m->inv_vt);
     c2 = c + a * mu - a2 * m->mt;
   } else if (mask & 4) {
-    if (suu > 0 && m->inv_h5 > 0) a2 = a * sqrt(suu * m->inv_h5);
+    if (suu > 0 && m->inv_h5 > 0) a2 = a * VF_LK_SQRT(suu * m->inv_h5);
   } else if (mask & 8) {
     c2 = c + a * s[3] * m->inv_n;
   }
   /* sum T_x ((current - c2) / a2 - t), from the sums taken with (a, c). */
-  const vf_lk_real inv_a2 = (vf_lk_real)1 / a2;
+  const vf_lk_real inv_a2 = VF_LK_RCP(a2);
   const vf_lk_real rx = a * inv_a2 * (s[0] + h[3]) + (c - c2) * inv_a2 * h[6] - h[3];
   const vf_lk_real ry = a * inv_a2 * (s[1] + h[4]) + (c - c2) * inv_a2 * h[7] - h[4];
   d[0] = (h[2] * rx - h[1] * ry) * m->inv_det;

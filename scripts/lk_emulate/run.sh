@@ -15,7 +15,6 @@ python3 - "$root/cuda/vf_lk.cu" "$work/lk_warp.inc" <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()
 s = s.replace('#include <cuda_runtime.h>', 'struct uint4 { unsigned x, y, z, w; };')
-s = re.sub(r'asm volatile\("prefetch.global.L1 \[%0\];" ::"l"\(([^;]*)\)\);', r'(void)(\1);', s)
 s = s[:s.index('}  // namespace')] + '}  // namespace\n'
 open(sys.argv[2], 'w').write(s)
 PY

@@ -84,7 +84,7 @@ static void* lane_main(void* arg) {
   for (int f = 0; f < COUNT; ++f) {
     if (threadIdx.x == 0) blockIdx.x = f;
     pthread_barrier_wait(&bar);
-    vf_lk_kernel(P, REQ, RES, COUNT, 1);
+    vf_lk_kernel(P, REQ, RES, COUNT);
     pthread_barrier_wait(&bar);
   }
   return NULL;

@@ -13,6 +13,7 @@ typedef struct vf_lk_patch {
   int size, n;
   float t[VF_LK_MAX_N], tx[VF_LK_MAX_N], ty[VF_LK_MAX_N];
   uint8_t use[VF_LK_MAX_N]; /* template sample unsaturated */
+  uint8_t out[VF_LK_MAX_N]; /* saturated in the current image during this level's iterations */
 } vf_lk_patch;
 
 /* Samples the level-k template from the previous image around the request's position; 0 when
@@ -73,7 +74,7 @@ static int vf_lk_cpu_template(const vf_lk_params* p, const vf_track_request* r, 
 
 /* The iterations of level k from st (the template centred by mu, H, its factor l and moments
  * m); a VF_LK_LEVEL_* outcome. */
-static int vf_lk_cpu_iterate(const vf_lk_params* p, int k, const vf_lk_patch* tp, float mu,
+static int vf_lk_cpu_iterate(const vf_lk_params* p, int k, vf_lk_patch* tp, float mu,
                              const double h[10], const double l[10], const vf_lk_moments* m,
                              vf_lk_state* st, float* residual, int* iterations) {
   const vf_lk_state start = *st;
@@ -93,7 +94,9 @@ static int vf_lk_cpu_iterate(const vf_lk_params* p, int k, const vf_lk_patch* tp
       for (int col = 0; col < tp->size; ++col, ++i) {
         if (!tp->use[i]) continue;
         const float v = vf_lk_bilinear(line + col, stride, &s), t = tp->t[i] - mu;
-        if (!vf_lk_unsaturated(v)) {
+        /* A sample that saturates stays out for the rest of the level (vf_tracker_lk.h). */
+        tp->out[i] |= (uint8_t)!vf_lk_unsaturated(v);
+        if (tp->out[i]) {
           float terms[10];
           vf_lk_hessian_terms(tp->tx[i], tp->ty[i], t, terms);
           for (int j = 0; j < 10; ++j) h_sat[j] += terms[j];
@@ -137,6 +140,7 @@ static int vf_lk_cpu_level(const vf_lk_params* p, int k, vf_lk_patch* tp, vf_lk_
   int count = 0;
   for (int i = 0; i < tp->n; ++i) {
     tp->use[i] = (uint8_t)vf_lk_unsaturated(tp->t[i]);
+    tp->out[i] = 0;
     sum_t += tp->use[i] ? tp->t[i] : 0.0f;
     count += tp->use[i];
   }
