@@ -216,6 +216,7 @@ static void check_config(void) {
       "cameras:\n  - {sensor_yaml: test_config_cam.yaml}\n  - {sensor_yaml: "
       "test_config_cam.yaml}\n  - {sensor_yaml: test_config_cam.yaml}\n",
       "needs 1 or 2 cameras, got 3");
+  remove("test_config_cam.yaml"); /* written into the working directory above */
   expect_config_error("cameras:\n  - resolution: [752, 480]\n",
                       "cfg.yaml:2: cameras[0].T_BS: missing key");
   expect_config_error("cameras: 3\n", "cfg.yaml:1: cameras: expected a list");
