@@ -1,10 +1,8 @@
-/* PFM reading/writing and 16-bit grey PNG reading for disparity ground truth and output. */
+/* PFM reading and writing for disparity ground truth and output. The 16-bit grey PNG reader
+ * declared in vf_disparity_io.h shares the 8-bit one in vf_png.c. */
 #include <math.h>
-#include <png.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "vf_error.h"
@@ -82,81 +80,4 @@ vf_status vf_pfm_write(const char* path, const vf_image* image) {
   }
   ok = (fclose(f) == 0) && ok;
   return ok ? VF_OK : vf_fail(NULL, VF_ERR_IO, "vf_pfm_write: writing %s failed", path);
-}
-
-static void vf_png16_on_error(png_structp png, png_const_charp message) {
-  (void)message;
-  png_longjmp(png, 1);
-}
-
-static void vf_png16_on_warning(png_structp png, png_const_charp message) {
-  (void)png;
-  (void)message;
-}
-
-/* Everything libpng touches after setjmp is volatile or lives in this struct. */
-typedef struct vf_png16_state {
-  FILE* file;
-  png_structp png;
-  png_infop info;
-  png_bytep* rows;
-  vf_image image;
-} vf_png16_state;
-
-static vf_status vf_png16_body(const char* path, vf_png16_state* st) {
-  if (setjmp(png_jmpbuf(st->png))) {
-    return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray16: %s: corrupt or truncated PNG", path);
-  }
-  png_init_io(st->png, st->file);
-  png_read_info(st->png, st->info);
-  png_uint_32 w = png_get_image_width(st->png, st->info);
-  png_uint_32 h = png_get_image_height(st->png, st->info);
-  if (png_get_bit_depth(st->png, st->info) != 16 ||
-      png_get_color_type(st->png, st->info) != PNG_COLOR_TYPE_GRAY) {
-    return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray16: %s: need 16-bit grey", path);
-  }
-  /* 64 Mpixel at most, as for 8-bit images: a forged header must not allocate gigabytes. */
-  if (w == 0 || h == 0 || w > 32768 || h > 32768 || (uint64_t)w * h > ((uint64_t)1 << 26)) {
-    return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray16: %s: size out of range", path);
-  }
-  const uint16_t one = 1;
-  if (*(const uint8_t*)&one == 1) png_set_swap(st->png); /* PNG is big-endian */
-  png_set_interlace_handling(st->png);
-  png_read_update_info(st->png, st->info);
-  vf_status s = vf_image_alloc(&st->image, (int)w, (int)h, VF_PIXEL_U16, VF_MEMORY_HOST);
-  if (s != VF_OK) return s;
-  st->rows = malloc(sizeof(png_bytep) * h);
-  if (st->rows == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_png_read_gray16: row table");
-  for (png_uint_32 y = 0; y < h; ++y) {
-    st->rows[y] = (png_bytep)st->image.data + (size_t)y * st->image.stride_bytes;
-  }
-  png_read_image(st->png, st->rows);
-  png_read_end(st->png, NULL);
-  return VF_OK;
-}
-
-vf_status vf_png_read_gray16(const char* path, vf_image* out) {
-  if (path == NULL || out == NULL) {
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_png_read_gray16: %s is NULL",
-                   path == NULL ? "path" : "out");
-  }
-  memset(out, 0, sizeof *out);
-  vf_png16_state st;
-  memset(&st, 0, sizeof st);
-  st.file = fopen(path, "rb");
-  if (st.file == NULL) return vf_fail(NULL, VF_ERR_IO, "vf_png_read_gray16: cannot open %s", path);
-  st.png =
-      png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, vf_png16_on_error, vf_png16_on_warning);
-  if (st.png != NULL) st.info = png_create_info_struct(st.png);
-  vf_status s = st.info != NULL ? vf_png16_body(path, &st)
-                                : vf_fail(NULL, VF_ERR_NOMEM, "vf_png_read_gray16: libpng init");
-  if (st.png != NULL) png_destroy_read_struct(&st.png, st.info != NULL ? &st.info : NULL, NULL);
-  fclose(st.file);
-  free(st.rows);
-  if (s == VF_OK) {
-    *out = st.image;
-  } else {
-    vf_image_free(&st.image);
-  }
-  return s;
 }

@@ -1,6 +1,6 @@
-/* PNG reading (8-bit grey camera images) and writing (grey 8/16, RGB) through libpng. libpng
- * reports errors by longjmp, so every libpng call sits behind setjmp and a failure frees what
- * was allocated. */
+/* PNG reading (grey camera images at 8 bits, disparity ground truth at 16) and writing (grey
+ * 8/16, RGB) through libpng. One reader serves both depths. libpng reports errors by longjmp, so
+ * every libpng call sits behind setjmp and a failure frees what was allocated. */
 #include <png.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vf_error.h"
+#include "viofront/vf_disparity_io.h"
 #include "viofront/vf_png.h"
 
 /* libpng's default handlers print to stderr; the library never prints, so errors only jump
@@ -22,7 +23,11 @@ static void vf_png_on_warning(png_structp png, png_const_charp message) {
   (void)message;
 }
 
+/* Everything libpng touches after setjmp lives in this struct. */
 typedef struct vf_png_read_state {
+  const char* fn;     /* the public entry point, for messages */
+  const char* path;   /* the file, or "(memory)" */
+  int depth;          /* the bit depth wanted: 8 or 16 */
   FILE* file;         /* reading a file, or else ... */
   const uint8_t* mem; /* ... a buffer in memory */
   size_t mem_size;
@@ -33,12 +38,6 @@ typedef struct vf_png_read_state {
   vf_image image;
 } vf_png_read_state;
 
-static void vf_png_read_cleanup(vf_png_read_state* st) {
-  if (st->png != NULL) png_destroy_read_struct(&st->png, st->info != NULL ? &st->info : NULL, NULL);
-  if (st->file != NULL) fclose(st->file);
-  free(st->rows);
-}
-
 static void vf_png_read_memory(png_structp png, png_bytep out, size_t n) {
   vf_png_read_state* st = png_get_io_ptr(png);
   if (n > st->mem_size - st->mem_pos) png_error(png, "read past the end of the buffer");
@@ -47,10 +46,9 @@ static void vf_png_read_memory(png_structp png, png_bytep out, size_t n) {
 }
 
 /* Split from the callers so that no local of theirs is modified after setjmp. */
-static vf_status vf_png_read_body(const char* path, vf_png_read_state* st) {
+static vf_status vf_png_read_body(vf_png_read_state* st) {
   if (setjmp(png_jmpbuf(st->png))) {
-    vf_image_free(&st->image);
-    return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray8: %s: corrupt or truncated PNG", path);
+    return vf_fail(NULL, VF_ERR_FORMAT, "%s: %s: corrupt or truncated PNG", st->fn, st->path);
   }
   if (st->file != NULL) {
     png_init_io(st->png, st->file);
@@ -62,26 +60,27 @@ static vf_status vf_png_read_body(const char* path, vf_png_read_state* st) {
   png_uint_32 h = png_get_image_height(st->png, st->info);
   int depth = png_get_bit_depth(st->png, st->info);
   int type = png_get_color_type(st->png, st->info);
-  if (type != PNG_COLOR_TYPE_GRAY || depth != 8) {
-    return vf_fail(NULL, VF_ERR_FORMAT,
-                   "vf_png_read_gray8: %s: colour type %d, bit depth %d; need 8-bit grey", path,
-                   type, depth);
+  if (type != PNG_COLOR_TYPE_GRAY || depth != st->depth) {
+    return vf_fail(NULL, VF_ERR_FORMAT, "%s: %s: colour type %d, bit depth %d; need %d-bit grey",
+                   st->fn, st->path, type, depth, st->depth);
   }
   /* 64 Mpixel at most: a forged header must not make us allocate gigabytes. */
   if (w == 0 || h == 0 || w > 32768 || h > 32768 || (uint64_t)w * h > ((uint64_t)1 << 26)) {
-    return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray8: %s: size %ux%u out of range", path,
+    return vf_fail(NULL, VF_ERR_FORMAT, "%s: %s: size %ux%u out of range", st->fn, st->path,
                    (unsigned)w, (unsigned)h);
   }
+  const uint16_t one = 1;
+  if (depth == 16 && *(const uint8_t*)&one == 1) png_set_swap(st->png); /* PNG is big-endian */
   if (png_get_interlace_type(st->png, st->info) != PNG_INTERLACE_NONE) {
     png_set_interlace_handling(st->png);
   }
   png_read_update_info(st->png, st->info);
-  vf_status s = vf_image_alloc(&st->image, (int)w, (int)h, VF_PIXEL_U8, VF_MEMORY_HOST);
+  vf_pixel_format format = depth == 16 ? VF_PIXEL_U16 : VF_PIXEL_U8;
+  vf_status s = vf_image_alloc(&st->image, (int)w, (int)h, format, VF_MEMORY_HOST);
   if (s != VF_OK) return s;
   st->rows = malloc(sizeof(png_bytep) * h);
   if (st->rows == NULL) {
-    vf_image_free(&st->image);
-    return vf_fail(NULL, VF_ERR_NOMEM, "vf_png_read_gray8: row table for %s", path);
+    return vf_fail(NULL, VF_ERR_NOMEM, "%s: row table for %s", st->fn, st->path);
   }
   for (png_uint_32 y = 0; y < h; ++y) {
     st->rows[y] = (png_bytep)st->image.data + (size_t)y * st->image.stride_bytes;
@@ -91,15 +90,53 @@ static vf_status vf_png_read_body(const char* path, vf_png_read_state* st) {
   return VF_OK;
 }
 
-/* Creates the libpng structures, reads, and frees everything but the image. */
-static vf_status vf_png_read_run(const char* path, vf_png_read_state* st, vf_image* out) {
+/* Creates the libpng structures, reads, and frees everything but the image, which goes to out
+ * on success and is freed on failure. */
+static vf_status vf_png_read_run(vf_png_read_state* st, vf_image* out) {
   st->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, vf_png_on_error, vf_png_on_warning);
   if (st->png != NULL) st->info = png_create_info_struct(st->png);
-  vf_status s = st->info != NULL ? vf_png_read_body(path, st)
-                                 : vf_fail(NULL, VF_ERR_NOMEM, "vf_png_read_gray8: libpng init");
-  vf_png_read_cleanup(st);
-  if (s == VF_OK) *out = st->image;
+  vf_status s = st->info != NULL ? vf_png_read_body(st)
+                                 : vf_fail(NULL, VF_ERR_NOMEM, "%s: libpng init", st->fn);
+  if (st->png != NULL) png_destroy_read_struct(&st->png, st->info != NULL ? &st->info : NULL, NULL);
+  if (st->file != NULL) fclose(st->file);
+  free(st->rows);
+  if (s == VF_OK) {
+    *out = st->image;
+  } else {
+    vf_image_free(&st->image);
+  }
   return s;
+}
+
+/* Reads a grey PNG file of the given bit depth (8 or 16) for the entry point fn. */
+static vf_status vf_png_read_file(const char* fn, const char* path, int depth, vf_image* out) {
+  if (path == NULL || out == NULL) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn, path == NULL ? "path" : "out");
+  }
+  memset(out, 0, sizeof *out);
+  vf_png_read_state st;
+  memset(&st, 0, sizeof st);
+  st.fn = fn;
+  st.path = path;
+  st.depth = depth;
+  st.file = fopen(path, "rb");
+  if (st.file == NULL) return vf_fail(NULL, VF_ERR_IO, "%s: cannot open %s", fn, path);
+  unsigned char sig[8];
+  if (fread(sig, 1, 8, st.file) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
+    fclose(st.file);
+    return vf_fail(NULL, VF_ERR_FORMAT, "%s: %s is not a PNG file", fn, path);
+  }
+  rewind(st.file);
+  return vf_png_read_run(&st, out);
+}
+
+vf_status vf_png_read_gray8(const char* path, vf_image* out) {
+  return vf_png_read_file("vf_png_read_gray8", path, 8, out);
+}
+
+/* Declared with the disparity files (vf_disparity_io.h): KITTI ground truth is 16-bit grey. */
+vf_status vf_png_read_gray16(const char* path, vf_image* out) {
+  return vf_png_read_file("vf_png_read_gray16", path, 16, out);
 }
 
 vf_status vf_png_decode_gray8(const void* data, size_t size, vf_image* out) {
@@ -113,28 +150,12 @@ vf_status vf_png_decode_gray8(const void* data, size_t size, vf_image* out) {
   }
   vf_png_read_state st;
   memset(&st, 0, sizeof st);
+  st.fn = "vf_png_decode_gray8";
+  st.path = "(memory)";
+  st.depth = 8;
   st.mem = data;
   st.mem_size = size;
-  return vf_png_read_run("(memory)", &st, out);
-}
-
-vf_status vf_png_read_gray8(const char* path, vf_image* out) {
-  if (path == NULL || out == NULL) {
-    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_png_read_gray8: %s is NULL",
-                   path == NULL ? "path" : "out");
-  }
-  memset(out, 0, sizeof *out);
-  vf_png_read_state st;
-  memset(&st, 0, sizeof st);
-  st.file = fopen(path, "rb");
-  if (st.file == NULL) return vf_fail(NULL, VF_ERR_IO, "vf_png_read_gray8: cannot open %s", path);
-  unsigned char sig[8];
-  if (fread(sig, 1, 8, st.file) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
-    fclose(st.file);
-    return vf_fail(NULL, VF_ERR_FORMAT, "vf_png_read_gray8: %s is not a PNG file", path);
-  }
-  rewind(st.file);
-  return vf_png_read_run(path, &st, out);
+  return vf_png_read_run(&st, out);
 }
 
 typedef struct vf_png_write_state {
