@@ -1,0 +1,93 @@
+/* The CPU tracker's patch sums (src/vf_tracker_lk.h's model): the right-hand side of each
+ * Gauss-Newton step in one pass over the current samples, 4 lanes at a time, the current
+ * image's saturation as a mask; and H, of the template or of its samples saturated in the
+ * current image (whose share leaves H). */
+#include <string.h>
+
+#include "vf_lk_cpu_patch.h"
+#include "vf_simd4.h"
+
+int vf_lk_patch_sums(const vf_lk_patch* tp, const float* cur, float c, float inv_a, double s[5]) {
+  const int end = tp->size * tp->width;
+  const vf_f4 c4 = vf_f4_set1(c), inv_a4 = vf_f4_set1(inv_a);
+  vf_d4 d0 = vf_d4_zero(), d1 = d0, d2 = d0, d3 = d0, d4 = d0;
+  vf_m4 saturated = vf_m4_none();
+  for (int col = 0; col < tp->width; col += 4) {
+    vf_f4 a0 = vf_f4_zero(), a1 = a0, a2 = a0, a3 = a0, a4 = a0;
+    for (int i = col; i < end; i += tp->width) {
+      const vf_f4 v = vf_f4_load(cur + i), t = vf_f4_load(tp->t + i);
+      const vf_m4 use = vf_m4_load(tp->use + i);
+      const vf_m4 ok = vf_m4_and(use, vf_f4_in_range(v, 1.0f, 254.0f));
+      saturated = vf_m4_or(saturated, vf_m4_and_not(use, ok));
+      const vf_f4 e = vf_f4_select(ok, vf_f4_sub(vf_f4_mul(vf_f4_sub(v, c4), inv_a4), t));
+      a0 = vf_f4_add(a0, vf_f4_mul(vf_f4_load(tp->tx + i), e));
+      a1 = vf_f4_add(a1, vf_f4_mul(vf_f4_load(tp->ty + i), e));
+      a2 = vf_f4_add(a2, vf_f4_mul(t, e));
+      a3 = vf_f4_add(a3, e);
+      a4 = vf_f4_add(a4, vf_f4_mul(e, e));
+    }
+    vf_d4_add_f4(&d0, a0);
+    vf_d4_add_f4(&d1, a1);
+    vf_d4_add_f4(&d2, a2);
+    vf_d4_add_f4(&d3, a3);
+    vf_d4_add_f4(&d4, a4);
+  }
+  s[0] = vf_d4_sum(d0);
+  s[1] = vf_d4_sum(d1);
+  s[2] = vf_d4_sum(d2);
+  s[3] = vf_d4_sum(d3);
+  s[4] = vf_d4_sum(d4);
+  return vf_m4_bits(saturated) != 0;
+}
+
+void vf_lk_patch_saturated_set(const vf_lk_patch* tp, const float* cur,
+                               uint64_t set[VF_LK_SET_WORDS]) {
+  memset(set, 0, VF_LK_SET_WORDS * sizeof *set);
+  for (int i = 0; i < tp->size * tp->width; i += 4) {
+    const vf_m4 ok = vf_f4_in_range(vf_f4_load(cur + i), 1.0f, 254.0f);
+    const uint64_t bits = (uint64_t)vf_m4_bits(vf_m4_and_not(vf_m4_load(tp->use + i), ok));
+    set[i / 64] |= bits << (i % 64);
+  }
+}
+
+void vf_lk_patch_hessian(const vf_lk_patch* tp, double h[10]) {
+  const int end = tp->size * tp->width;
+  vf_d4 d[9];
+  for (int j = 0; j < 9; ++j) d[j] = vf_d4_zero();
+  for (int col = 0; col < tp->width; col += 4) {
+    vf_f4 a[9];
+    for (int j = 0; j < 9; ++j) a[j] = vf_f4_zero();
+    for (int i = col; i < end; i += tp->width) {
+      const vf_f4 t = vf_f4_load(tp->t + i), tx = vf_f4_load(tp->tx + i);
+      const vf_f4 ty = vf_f4_load(tp->ty + i);
+      /* vf_lk_hessian_terms, 4 samples at a time (unused samples are zeros). */
+      a[0] = vf_f4_add(a[0], vf_f4_mul(tx, tx));
+      a[1] = vf_f4_add(a[1], vf_f4_mul(tx, ty));
+      a[2] = vf_f4_add(a[2], vf_f4_mul(ty, ty));
+      a[3] = vf_f4_add(a[3], vf_f4_mul(tx, t));
+      a[4] = vf_f4_add(a[4], vf_f4_mul(ty, t));
+      a[5] = vf_f4_add(a[5], vf_f4_mul(t, t));
+      a[6] = vf_f4_add(a[6], tx);
+      a[7] = vf_f4_add(a[7], ty);
+      a[8] = vf_f4_add(a[8], t);
+    }
+    for (int j = 0; j < 9; ++j) vf_d4_add_f4(&d[j], a[j]);
+  }
+  for (int j = 0; j < 9; ++j) h[j] = vf_d4_sum(d[j]);
+  h[9] = tp->count;
+}
+
+void vf_lk_patch_left_out(const vf_lk_patch* tp, const uint64_t next[VF_LK_SET_WORDS],
+                          uint64_t left_out[VF_LK_SET_WORDS], double h_out[10]) {
+  for (int w = 0; w < VF_LK_SET_WORDS; ++w) {
+    for (uint64_t change = left_out[w] ^ next[w]; change != 0; change &= change - 1) {
+      const int b = __builtin_ctzll(change);
+      const int i = 64 * w + b;
+      float terms[10];
+      vf_lk_hessian_terms(tp->tx[i], tp->ty[i], tp->t[i], terms);
+      const double sign = (next[w] >> b) & 1u ? 1.0 : -1.0;
+      for (int j = 0; j < 10; ++j) h_out[j] += sign * terms[j];
+    }
+    left_out[w] = next[w];
+  }
+}
