@@ -3,6 +3,7 @@
  * (float samples, 4 lanes at a time, sums in double: vf_lk_cpu_patch.h) in vf_lk_cpu_*.c. */
 #include "vf_lk_cpu.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "../vf_parallel.h"
@@ -59,15 +60,17 @@ typedef struct vf_lk_cpu_h {
   uint64_t left_out[VF_LK_SET_WORDS];
 } vf_lk_cpu_h;
 
-static void vf_lk_cpu_h_factor(const vf_lk_params* p, vf_lk_cpu_h* hs) {
+/* Level 0 steps with the factor, coarse levels with the moments (vf_lk_iterate); the factor
+ * also says whether H is singular. */
+static void vf_lk_cpu_h_factor(const vf_lk_params* p, int k, vf_lk_cpu_h* hs) {
   hs->ok = vf_lk_factor(hs->h, p->param_mask, hs->l);
-  if (hs->ok) vf_lk_moments_prepare(hs->h, hs->used, &hs->m);
+  if (hs->ok && k > 0) vf_lk_moments_prepare(hs->h, hs->used, &hs->m);
 }
 
 /* Saturated samples leave H as well. The saturated set changes little from one iteration to
  * the next (a few samples at the edge of a bright area), so the reduced H follows it sample by
  * sample and is factored again only when it changed. */
-static const vf_lk_cpu_h* vf_lk_cpu_h_reduced(const vf_lk_params* p, const vf_lk_patch* tp,
+static const vf_lk_cpu_h* vf_lk_cpu_h_reduced(const vf_lk_params* p, int k, const vf_lk_patch* tp,
                                               const float* cur, vf_lk_cpu_h* reduced) {
   uint64_t set[VF_LK_SET_WORDS];
   vf_lk_patch_saturated_set(tp, cur, set);
@@ -75,7 +78,7 @@ static const vf_lk_cpu_h* vf_lk_cpu_h_reduced(const vf_lk_params* p, const vf_lk
   vf_lk_patch_left_out(tp, set, reduced->left_out, reduced->h_out);
   reduced->used = tp->count - (int)reduced->h_out[9];
   for (int j = 0; j < 10; ++j) reduced->h[j] = tp->h[j] - reduced->h_out[j];
-  vf_lk_cpu_h_factor(p, reduced);
+  vf_lk_cpu_h_factor(p, k, reduced);
   return reduced;
 }
 
@@ -91,10 +94,14 @@ static int vf_lk_cpu_iterate(const vf_lk_params* p, int k, const vf_lk_patch* tp
   vf_lk_cpu_h reduced;
   memset(reduced.h_out, 0, sizeof reduced.h_out);
   memset(reduced.left_out, 0, sizeof reduced.left_out);
-  for (int it = 0; it < max_it; ++it) {
+  /* outcome: 0 to go on, and still 0 (VF_LK_LEVEL_DONE) when the iterations run out. */
+  int outcome = 0, used = 0, summed = 0;
+  double sum_e2 = 0.0;
+  for (int it = 0; it < max_it && outcome == 0; ++it) {
     if (!vf_lk_patch_inside(st->px, st->py, n, 0, p->width[k], p->height[k])) {
       *st = start;
-      return VF_LK_LEVEL_OUT;
+      outcome = VF_LK_LEVEL_OUT;
+      break;
     }
     const vf_lk_sampler s = vf_lk_sampler_at(st->px, st->py, n);
     const uint8_t* corner = p->cur[k] + (size_t)s.y0 * stride + (size_t)s.x0;
@@ -102,15 +109,21 @@ static int vf_lk_cpu_iterate(const vf_lk_params* p, int k, const vf_lk_patch* tp
     double sums[5];
     const vf_lk_cpu_h* hs = full;
     if (vf_lk_patch_sums(tp, cur, (float)st->c, (float)(1.0 / st->a), sums)) {
-      hs = vf_lk_cpu_h_reduced(p, tp, cur, &reduced);
+      hs = vf_lk_cpu_h_reduced(p, k, tp, cur, &reduced);
     }
     ++*iterations;
-    if (!hs->ok) return VF_LK_LEVEL_FLAT;
-    *residual = vf_lk_residual(sums[4], hs->used);
-    const int outcome = vf_lk_iterate(hs->h, hs->l, &hs->m, p, sums, st);
-    if (outcome != 0) return outcome;
+    if (!hs->ok) {
+      outcome = VF_LK_LEVEL_FLAT;
+      break;
+    }
+    sum_e2 = sums[4];
+    used = hs->used;
+    summed = 1;
+    outcome = vf_lk_iterate(hs->h, hs->l, &hs->m, p, sums, st);
   }
-  return VF_LK_LEVEL_DONE;
+  /* The residual that counts is the level's last: one square root a level. */
+  if (summed) *residual = vf_lk_residual(sum_e2, used);
+  return outcome;
 }
 
 /* Level k: centring, H, its factor, then the iterations; keeps *bias in step with st. */
@@ -120,7 +133,7 @@ static int vf_lk_cpu_level(const vf_lk_params* p, int k, vf_lk_patch* tp, vf_lk_
   full.used = vf_lk_patch_prepare(tp, p->param_mask & 8);
   if (full.used == 0) return VF_LK_LEVEL_FLAT;
   memcpy(full.h, tp->h, sizeof full.h);
-  vf_lk_cpu_h_factor(p, &full);
+  vf_lk_cpu_h_factor(p, k, &full);
   if (!full.ok) return VF_LK_LEVEL_FLAT;
   st->c = *bias + st->a * tp->mu;
   st->dx = st->dy = 0.0;
@@ -182,21 +195,33 @@ static vf_track_result vf_lk_cpu_one(const vf_lk_params* p, const vf_track_reque
   return out;
 }
 
+/* Features go to the threads in blocks from a shared counter: a track's cost varies (weak
+ * texture iterates longer, saturation refactors H), so equal shares would leave a thread idle. */
+#define VF_LK_CPU_BLOCK 8
+
 typedef struct vf_lk_cpu_job {
   const vf_lk_params* p;
   const vf_track_request* requests;
   vf_track_result* results;
+  int count;
+  atomic_int next;
 } vf_lk_cpu_job;
 
-static void vf_lk_cpu_range(int begin, int end, void* arg) {
-  const vf_lk_cpu_job* j = arg;
-  for (int i = begin; i < end; ++i) j->results[i] = vf_lk_cpu_one(j->p, &j->requests[i]);
+static void vf_lk_cpu_worker(int begin, int end, void* arg) {
+  vf_lk_cpu_job* j = arg;
+  for (;;) {
+    const int first = atomic_fetch_add(&j->next, VF_LK_CPU_BLOCK);
+    if (first >= j->count) return;
+    const int last = first + VF_LK_CPU_BLOCK < j->count ? first + VF_LK_CPU_BLOCK : j->count;
+    for (int i = first; i < last; ++i) j->results[i] = vf_lk_cpu_one(j->p, &j->requests[i]);
+  }
 }
 
 void vf_lk_cpu_track(const vf_lk_params* p, const vf_track_request* requests,
                      vf_track_result* results, int count, int threads) {
-  vf_lk_cpu_job job = {p, requests, results};
-  /* A feature costs about 20 us; a thread start about 50 us: 16 features per thread at least. */
-  const int useful = count / 16;
-  vf_parallel_for(count, useful < threads ? useful : threads, vf_lk_cpu_range, &job);
+  vf_lk_cpu_job job = {p, requests, results, count, 0};
+  /* A feature costs about 4 us, a thread start about 20 us: 32 features a thread at least. */
+  const int useful = count / 32;
+  threads = useful < threads ? useful : threads;
+  vf_parallel_for(threads > 1 ? threads : 1, threads, vf_lk_cpu_worker, &job);
 }

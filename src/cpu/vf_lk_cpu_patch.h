@@ -64,9 +64,6 @@ int vf_lk_patch_sums(const vf_lk_patch* tp, const float* cur, float c, float inv
 void vf_lk_patch_saturated_set(const vf_lk_patch* tp, const float* cur,
                                uint64_t set[VF_LK_SET_WORDS]);
 
-/* H = sum J J^T (vf_lk_hessian_terms) of a prepared template. */
-void vf_lk_patch_hessian(const vf_lk_patch* tp, double h[10]);
-
 /* Moves the set `left_out` to `next`, keeping h_out = the sum (in double, sample by sample) of
  * the H terms of the samples in it. */
 void vf_lk_patch_left_out(const vf_lk_patch* tp, const uint64_t next[VF_LK_SET_WORDS],

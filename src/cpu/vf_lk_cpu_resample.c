@@ -2,8 +2,6 @@
  * gives every sample of a patch the same sub-pixel weights (vf_lk_sampler), so a window costs
  * one interpolation per sample, with vf_lk_bilinear's float operations in its order. Columns of
  * 4 lanes run top to bottom, so that each image row is read and converted once per column. */
-#include <string.h>
-
 #include "vf_lk_cpu_patch.h"
 #include "vf_simd4.h"
 
@@ -15,10 +13,10 @@ static void vf_lk_row_lanes(const uint8_t* p, int avail, vf_f4* at0, vf_f4* at1)
     *at1 = vf_f4_from_u8(p + 1);
     return;
   }
-  uint8_t buf[8] = {0};
-  if (avail > 0) memcpy(buf, p, (size_t)avail);
-  *at0 = vf_f4_from_u8(buf);
-  *at1 = vf_f4_from_u8(buf + 1);
+  uint32_t w = 0;
+  for (int i = 0; i < avail; ++i) w |= (uint32_t)p[i] << (8 * i);
+  *at0 = vf_f4_from_u32(w);
+  *at1 = vf_f4_from_u32(w >> 8);
 }
 
 void vf_lk_cpu_resample(const uint8_t* p, size_t stride, const vf_lk_sampler* s, int rows, int cols,

@@ -1,7 +1,7 @@
 /* The CPU tracker's patch sums (src/vf_tracker_lk.h's model): the right-hand side of each
  * Gauss-Newton step in one pass over the current samples, 4 lanes at a time, the current
- * image's saturation as a mask; and H, of the template or of its samples saturated in the
- * current image (whose share leaves H). */
+ * image's saturation as a mask; and the share of H of the samples saturated in the current
+ * image (which leave H), followed from one iteration to the next. */
 #include <string.h>
 
 #include "vf_lk_cpu_patch.h"
@@ -48,33 +48,6 @@ void vf_lk_patch_saturated_set(const vf_lk_patch* tp, const float* cur,
     const uint64_t bits = (uint64_t)vf_m4_bits(vf_m4_and_not(vf_m4_load(tp->use + i), ok));
     set[i / 64] |= bits << (i % 64);
   }
-}
-
-void vf_lk_patch_hessian(const vf_lk_patch* tp, double h[10]) {
-  const int end = tp->size * tp->width;
-  vf_d4 d[9];
-  for (int j = 0; j < 9; ++j) d[j] = vf_d4_zero();
-  for (int col = 0; col < tp->width; col += 4) {
-    vf_f4 a[9];
-    for (int j = 0; j < 9; ++j) a[j] = vf_f4_zero();
-    for (int i = col; i < end; i += tp->width) {
-      const vf_f4 t = vf_f4_load(tp->t + i), tx = vf_f4_load(tp->tx + i);
-      const vf_f4 ty = vf_f4_load(tp->ty + i);
-      /* vf_lk_hessian_terms, 4 samples at a time (unused samples are zeros). */
-      a[0] = vf_f4_add(a[0], vf_f4_mul(tx, tx));
-      a[1] = vf_f4_add(a[1], vf_f4_mul(tx, ty));
-      a[2] = vf_f4_add(a[2], vf_f4_mul(ty, ty));
-      a[3] = vf_f4_add(a[3], vf_f4_mul(tx, t));
-      a[4] = vf_f4_add(a[4], vf_f4_mul(ty, t));
-      a[5] = vf_f4_add(a[5], vf_f4_mul(t, t));
-      a[6] = vf_f4_add(a[6], tx);
-      a[7] = vf_f4_add(a[7], ty);
-      a[8] = vf_f4_add(a[8], t);
-    }
-    for (int j = 0; j < 9; ++j) vf_d4_add_f4(&d[j], a[j]);
-  }
-  for (int j = 0; j < 9; ++j) h[j] = vf_d4_sum(d[j]);
-  h[9] = tp->count;
 }
 
 void vf_lk_patch_left_out(const vf_lk_patch* tp, const uint64_t next[VF_LK_SET_WORDS],

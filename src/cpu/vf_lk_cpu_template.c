@@ -76,15 +76,37 @@ static int vf_lk_patch_mask(vf_lk_patch* tp, double* sum_t) {
   return count;
 }
 
-/* t -= mu on the used samples, and t, tx, ty = 0 elsewhere. */
+/* t -= mu on the used samples, t, tx, ty = 0 elsewhere, and H = sum J J^T over them
+ * (vf_lk_hessian_terms, 4 samples at a time). */
 static void vf_lk_patch_center(vf_lk_patch* tp, float mu) {
+  const int end = tp->size * tp->width;
   const vf_f4 m = vf_f4_set1(mu);
-  for (int i = 0; i < tp->size * tp->width; i += 4) {
-    const vf_m4 use = vf_m4_load(tp->use + i);
-    vf_f4_store(tp->t + i, vf_f4_select(use, vf_f4_sub(vf_f4_load(tp->t + i), m)));
-    vf_f4_store(tp->tx + i, vf_f4_select(use, vf_f4_load(tp->tx + i)));
-    vf_f4_store(tp->ty + i, vf_f4_select(use, vf_f4_load(tp->ty + i)));
+  vf_d4 h[9];
+  for (int j = 0; j < 9; ++j) h[j] = vf_d4_zero();
+  for (int c = 0; c < tp->width; c += 4) {
+    vf_f4 a[9];
+    for (int j = 0; j < 9; ++j) a[j] = vf_f4_zero();
+    for (int i = c; i < end; i += tp->width) {
+      const vf_m4 use = vf_m4_load(tp->use + i);
+      const vf_f4 t = vf_f4_select(use, vf_f4_sub(vf_f4_load(tp->t + i), m));
+      const vf_f4 tx = vf_f4_select(use, vf_f4_load(tp->tx + i));
+      const vf_f4 ty = vf_f4_select(use, vf_f4_load(tp->ty + i));
+      vf_f4_store(tp->t + i, t);
+      vf_f4_store(tp->tx + i, tx);
+      vf_f4_store(tp->ty + i, ty);
+      a[0] = vf_f4_add(a[0], vf_f4_mul(tx, tx));
+      a[1] = vf_f4_add(a[1], vf_f4_mul(tx, ty));
+      a[2] = vf_f4_add(a[2], vf_f4_mul(ty, ty));
+      a[3] = vf_f4_add(a[3], vf_f4_mul(tx, t));
+      a[4] = vf_f4_add(a[4], vf_f4_mul(ty, t));
+      a[5] = vf_f4_add(a[5], vf_f4_mul(t, t));
+      a[6] = vf_f4_add(a[6], tx);
+      a[7] = vf_f4_add(a[7], ty);
+      a[8] = vf_f4_add(a[8], t);
+    }
+    for (int j = 0; j < 9; ++j) vf_d4_add_f4(&h[j], a[j]);
   }
+  for (int j = 0; j < 9; ++j) tp->h[j] = vf_d4_sum(h[j]);
 }
 
 int vf_lk_patch_prepare(vf_lk_patch* tp, int center) {
@@ -93,6 +115,6 @@ int vf_lk_patch_prepare(vf_lk_patch* tp, int center) {
   if (tp->count == 0) return 0;
   tp->mu = center ? (float)(sum_t / tp->count) : 0.0f;
   vf_lk_patch_center(tp, tp->mu);
-  vf_lk_patch_hessian(tp, tp->h);
+  tp->h[9] = tp->count;
   return tp->count;
 }

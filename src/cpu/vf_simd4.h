@@ -29,13 +29,17 @@ static inline vf_f4 vf_f4_add(vf_f4 a, vf_f4 b) { return _mm_add_ps(a, b); }
 static inline vf_f4 vf_f4_sub(vf_f4 a, vf_f4 b) { return _mm_sub_ps(a, b); }
 static inline vf_f4 vf_f4_mul(vf_f4 a, vf_f4 b) { return _mm_mul_ps(a, b); }
 
-/* p[0..3] as floats (reads exactly 4 bytes). */
-static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
-  int32_t w;
-  memcpy(&w, p, sizeof w);
+/* Bytes 0..3 (least significant first) of w as floats. */
+static inline vf_f4 vf_f4_from_u32(uint32_t w) {
   const __m128i z = _mm_setzero_si128();
-  const __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128(w), z);
+  const __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), z);
   return _mm_cvtepi32_ps(_mm_unpacklo_epi16(b, z));
+}
+/* p[0..3] as floats (reads exactly 4 bytes; x86 is little-endian). */
+static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
+  uint32_t w;
+  memcpy(&w, p, sizeof w);
+  return vf_f4_from_u32(w);
 }
 
 /* lo <= x <= hi (false for NaN). */
@@ -107,6 +111,11 @@ static inline vf_f4 vf_f4_sub(vf_f4 a, vf_f4 b) {
 static inline vf_f4 vf_f4_mul(vf_f4 a, vf_f4 b) {
   for (int i = 0; i < 4; ++i) a.v[i] *= b.v[i];
   return a;
+}
+static inline vf_f4 vf_f4_from_u32(uint32_t w) {
+  vf_f4 r;
+  for (int i = 0; i < 4; ++i) r.v[i] = (float)((w >> (8 * i)) & 255u);
+  return r;
 }
 static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
   vf_f4 r;
