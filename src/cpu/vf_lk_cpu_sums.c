@@ -50,11 +50,22 @@ void vf_lk_patch_saturated_set(const vf_lk_patch* tp, const float* cur,
   }
 }
 
+/* Index of the lowest set bit of x != 0. */
+static inline int vf_lk_lowest_bit(uint64_t x) {
+#if defined(__GNUC__)
+  return __builtin_ctzll(x);
+#else
+  int b = 0;
+  for (; !(x & 1u); x >>= 1) ++b;
+  return b;
+#endif
+}
+
 void vf_lk_patch_left_out(const vf_lk_patch* tp, const uint64_t next[VF_LK_SET_WORDS],
                           uint64_t left_out[VF_LK_SET_WORDS], double h_out[10]) {
   for (int w = 0; w < VF_LK_SET_WORDS; ++w) {
     for (uint64_t change = left_out[w] ^ next[w]; change != 0; change &= change - 1) {
-      const int b = __builtin_ctzll(change);
+      const int b = vf_lk_lowest_bit(change);
       const int i = 64 * w + b;
       float terms[10];
       vf_lk_hessian_terms(tp->tx[i], tp->ty[i], tp->t[i], terms);

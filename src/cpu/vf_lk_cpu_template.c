@@ -59,21 +59,23 @@ void vf_lk_patch_load(vf_lk_patch* tp, const float* slot) {
 /* Use masks (unsaturated T inside the patch), their count and the sum of the used T. */
 static int vf_lk_patch_mask(vf_lk_patch* tp, double* sum_t) {
   const int end = tp->size * tp->width;
-  vf_d4 sum = vf_d4_zero();
-  int count = 0;
+  const vf_f4 one = vf_f4_set1(1.0f);
+  vf_d4 sum = vf_d4_zero(), count = vf_d4_zero();
   for (int c = 0; c < tp->width; c += 4) {
     const vf_m4 inside = vf_m4_first(tp->size - c);
-    vf_f4 acc = vf_f4_zero();
+    vf_f4 acc = vf_f4_zero(), n = vf_f4_zero();
     for (int i = c; i < end; i += tp->width) {
-      const vf_m4 use = vf_m4_and(inside, vf_f4_in_range(vf_f4_load(tp->t + i), 1.0f, 254.0f));
+      const vf_f4 t = vf_f4_load(tp->t + i);
+      const vf_m4 use = vf_m4_and(inside, vf_f4_in_range(t, 1.0f, 254.0f));
       vf_m4_store(tp->use + i, use);
-      acc = vf_f4_add(acc, vf_f4_select(use, vf_f4_load(tp->t + i)));
-      count += vf_m4_count(use);
+      acc = vf_f4_add(acc, vf_f4_select(use, t));
+      n = vf_f4_add(n, vf_f4_select(use, one));
     }
     vf_d4_add_f4(&sum, acc);
+    vf_d4_add_f4(&count, n);
   }
   *sum_t = vf_d4_sum(sum);
-  return count;
+  return (int)vf_d4_sum(count);
 }
 
 /* t -= mu on the used samples, t, tx, ty = 0 elsewhere, and H = sum J J^T over them

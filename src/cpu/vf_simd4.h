@@ -176,10 +176,4 @@ static inline double vf_d4_sum(vf_d4 d) { return (d.v[0] + d.v[2]) + (d.v[1] + d
 
 #endif
 
-/* Lanes set in m (0..4). */
-static inline int vf_m4_count(vf_m4 m) {
-  const int b = vf_m4_bits(m);
-  return (b & 1) + ((b >> 1) & 1) + ((b >> 2) & 1) + ((b >> 3) & 1);
-}
-
 #endif
