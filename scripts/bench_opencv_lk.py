@@ -14,8 +14,9 @@ pyramids; OpenCV's Python binding takes no prebuilt pyramids (a list of levels i
   images:   calcOpticalFlowPyrLK on the plain images (pyramids and derivatives built inside),
   build:    what the call builds inside, alone: buildOpticalFlowPyramid of the first image with
             derivatives plus that of the second without (same window, levels and borders),
-  tracking: images - build (min from the mins, median from the medians): the estimate of the
-            tracking alone that compares with vf_bench's figure.
+  tracking: images - build (min from the mins, median from the medians; the two are timed in
+            turn, run after run): the estimate of the tracking alone that compares with
+            vf_bench's figure.
 Accuracy as vf_bench reports it: median error against the known motion over all features
 (failures count as infinite) and the share within 0.1 px. --points FILE (lines "x y") checks
 the numpy feature rule against a list written by the C rule.
@@ -87,15 +88,24 @@ def features(img, max_count):
     return np.stack([x[order], y[order]], axis=1).astype(np.float32)
 
 
-def timed(fn, runs, warmup):
+def elapsed_ms(fn):
+    t0 = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t0) * 1e3
+
+
+def timed_pair(call, build, runs, warmup):
+    """Times call and build in turn, run after run, so that both see the same load of a shared
+    machine; returns {name: (min, median)}, tracking = images - build (mins, medians)."""
     for _ in range(warmup):
-        fn()
-    samples = []
+        call()
+        build()
+    images, builds = [], []
     for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1e3)
-    return min(samples), statistics.median(samples)
+        images.append(elapsed_ms(call))
+        builds.append(elapsed_ms(build))
+    out = {name: (min(v), statistics.median(v)) for name, v in (("images", images), ("build", builds))}
+    return {"tracking": tuple(a - b for a, b in zip(out["images"], out["build"])), **out}
 
 
 def accuracy(pts, tracked, status):
@@ -131,7 +141,6 @@ def main():
         cv2.buildOpticalFlowPyramid(img0, WIN, MAX_LEVEL, withDerivatives=True)
         cv2.buildOpticalFlowPyramid(img1, WIN, MAX_LEVEL, withDerivatives=False)
 
-    build_ms = timed(build, args.runs, args.warmup)
     print(f"OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads ({cv2.getNumberOfCPUs()} "
           f"CPUs), window {WIN}, maxLevel {MAX_LEVEL}, {args.runs} runs after {args.warmup}")
     for count in (int(c) for c in args.features.split(",")):
@@ -144,14 +153,11 @@ def main():
             return cv2.calcOpticalFlowPyrLK(img0, img1, p, None, winSize=WIN, maxLevel=MAX_LEVEL,
                                             criteria=CRITERIA)
 
-        images_ms = timed(call, args.runs, args.warmup)
+        ms = timed_pair(call, build, args.runs, args.warmup)
         tracked, status, _ = call()
         med, within, ok = accuracy(pts, tracked.reshape(-1, 2), status)
-        print(f"features={len(pts)} threads={cv2.getNumThreads()}"
-              f"  tracking: min {images_ms[0] - build_ms[0]:.3f} ms"
-              f" median {images_ms[1] - build_ms[1]:.3f} ms"
-              f"  images: min {images_ms[0]:.3f} ms median {images_ms[1]:.3f} ms"
-              f"  build: min {build_ms[0]:.3f} ms median {build_ms[1]:.3f} ms"
+        times = "".join(f"  {name}: min {t[0]:.3f} ms median {t[1]:.3f} ms" for name, t in ms.items())
+        print(f"features={len(pts)} threads={cv2.getNumThreads()}{times}"
               f"  found={ok:.4f} median_error_px={med:.4f} within_0.1px={within:.4f}")
 
 
