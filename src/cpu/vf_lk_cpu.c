@@ -1,6 +1,7 @@
 /* CPU tracker: one feature at a time, features split across threads. The per-feature flow
  * mirrors cuda/vf_lk.cu; the shared scalar steps live in src/vf_tracker_lk.h, the patch loops
- * (float samples, 4 lanes at a time, sums in double: vf_lk_cpu_patch.h) in vf_lk_cpu_*.c. */
+ * (float samples, 4 lanes at a time, float partial sums added in double: vf_lk_cpu_patch.h) in
+ * vf_lk_cpu_*.c. */
 #include "vf_lk_cpu.h"
 
 #include <stdatomic.h>
@@ -68,7 +69,7 @@ static void vf_lk_cpu_h_factor(const vf_lk_params* p, int k, vf_lk_cpu_h* hs) {
 }
 
 /* Saturated samples leave H as well. The saturated set changes little from one iteration to
- * the next (a few samples at the edge of a bright area), so the reduced H follows it sample by
+ * the next (the samples at the edge of a bright area), so the reduced H follows it sample by
  * sample and is factored again only when it changed. */
 static const vf_lk_cpu_h* vf_lk_cpu_h_reduced(const vf_lk_params* p, int k, const vf_lk_patch* tp,
                                               const float* cur, vf_lk_cpu_h* reduced) {
