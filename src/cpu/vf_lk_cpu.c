@@ -1,35 +1,22 @@
-/* CPU tracker: one feature at a time, patch sums accumulated in double, features split across
- * threads. The per-feature flow mirrors cuda/vf_lk.cu line for line; the shared scalar steps
- * live in src/vf_tracker_lk.h. */
+/* CPU tracker: one feature at a time, features split across threads. The per-feature flow
+ * mirrors cuda/vf_lk.cu; the shared scalar steps live in src/vf_tracker_lk.h, the patch loops
+ * (float samples, 4 lanes at a time, float partial sums added in double: vf_lk_cpu_patch.h) in
+ * vf_lk_cpu_*.c. */
 #include "vf_lk_cpu.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "../vf_parallel.h"
+#include "vf_lk_cpu_patch.h"
 
-#define VF_LK_MAX_N (VF_TRACKER_MAX_PATCH * VF_TRACKER_MAX_PATCH)
-
-typedef struct vf_lk_patch {
-  int size, n;
-  float t[VF_LK_MAX_N], tx[VF_LK_MAX_N], ty[VF_LK_MAX_N];
-  uint8_t use[VF_LK_MAX_N]; /* template sample unsaturated */
-  uint8_t out[VF_LK_MAX_N]; /* saturated in the current image during this level's iterations */
-} vf_lk_patch;
-
-/* Samples the level-k template from the previous image around the request's position; 0 when
- * the patch is not inside the level. */
+/* Samples the level-k template from the previous image around (cx, cy); 0 when the patch is
+ * not inside the level. */
 static int vf_lk_cpu_extract(const vf_lk_params* p, float cx, float cy, int k, vf_lk_patch* tp) {
-  tp->size = p->patch[k];
-  tp->n = tp->size * tp->size;
+  vf_lk_patch_init(tp, p->patch[k]);
   if (!vf_lk_patch_inside(cx, cy, tp->size, 1, p->width[k], p->height[k])) return 0;
   const vf_lk_sampler s = vf_lk_sampler_at(cx, cy, tp->size);
-  const size_t stride = p->prev_stride[k];
-  for (int row = 0, i = 0; row < tp->size; ++row) {
-    const uint8_t* line = p->prev[k] + (size_t)(s.y0 + row) * stride + (size_t)s.x0;
-    for (int col = 0; col < tp->size; ++col, ++i) {
-      vf_lk_template_pixel(line + col, stride, &s, &tp->t[i], &tp->tx[i], &tp->ty[i]);
-    }
-  }
+  vf_lk_patch_extract(tp, p->prev[k], p->prev_stride[k], &s);
   return 1;
 }
 
@@ -43,11 +30,7 @@ static uint32_t vf_lk_cpu_capture(const vf_lk_params* p, const vf_track_request*
   for (int k = 0; k < p->levels; ++k) {
     vf_lk_patch tp;
     if (!vf_lk_cpu_extract(p, vf_lk_to_level(r->x, k), vf_lk_to_level(r->y, k), k, &tp)) continue;
-    float* slot = vf_lk_cpu_slot(p, r->slot, k);
-    const size_t bytes = (size_t)tp.n * sizeof(float);
-    memcpy(slot, tp.t, bytes);
-    memcpy(slot + tp.n, tp.tx, bytes);
-    memcpy(slot + 2 * tp.n, tp.ty, bytes);
+    vf_lk_patch_store(&tp, vf_lk_cpu_slot(p, r->slot, k));
     mask |= 1u << k;
   }
   p->slot_levels[r->slot] = mask;
@@ -62,106 +45,100 @@ static int vf_lk_cpu_template(const vf_lk_params* p, const vf_track_request* r, 
                              vf_lk_to_level(r->y, k) + phase[1], k, tp);
   }
   if (!((kept >> k) & 1u)) return 0;
-  tp->size = p->patch[k];
-  tp->n = tp->size * tp->size;
-  const float* slot = vf_lk_cpu_slot(p, r->slot, k);
-  const size_t bytes = (size_t)tp->n * sizeof(float);
-  memcpy(tp->t, slot, bytes);
-  memcpy(tp->tx, slot + tp->n, bytes);
-  memcpy(tp->ty, slot + 2 * tp->n, bytes);
+  vf_lk_patch_init(tp, p->patch[k]);
+  vf_lk_patch_load(tp, vf_lk_cpu_slot(p, r->slot, k));
   return 1;
 }
 
-/* The iterations of level k from st (the template centred by mu, H, its factor l and moments
- * m); a VF_LK_LEVEL_* outcome. */
-static int vf_lk_cpu_iterate(const vf_lk_params* p, int k, vf_lk_patch* tp, float mu,
-                             const double h[10], const double l[10], const vf_lk_moments* m,
+/* H as an iteration uses it, with its factor and moments: the template's, or that less the
+ * terms (h_out) of the samples saturated in the current image (left_out). */
+typedef struct vf_lk_cpu_h {
+  double h[10], l[10];
+  vf_lk_moments m;
+  int used;
+  int ok; /* factored (else singular) */
+  double h_out[10];
+  uint64_t left_out[VF_LK_SET_WORDS];
+} vf_lk_cpu_h;
+
+/* Level 0 steps with the factor, coarse levels with the moments (vf_lk_iterate); the factor
+ * also says whether H is singular. */
+static void vf_lk_cpu_h_factor(const vf_lk_params* p, int k, vf_lk_cpu_h* hs) {
+  hs->ok = vf_lk_factor(hs->h, p->param_mask, hs->l);
+  if (hs->ok && k > 0) vf_lk_moments_prepare(hs->h, hs->used, &hs->m);
+}
+
+/* Samples saturated in the current image leave H as well, and stay out for the rest of the
+ * level (vf_tracker_lk.h): the reduced H loses their terms sample by sample and is factored
+ * again. */
+static void vf_lk_cpu_h_reduce(const vf_lk_params* p, int k, vf_lk_patch* tp, const float* cur,
+                               vf_lk_cpu_h* reduced) {
+  uint64_t set[VF_LK_SET_WORDS];
+  vf_lk_patch_saturated_set(tp, cur, set);
+  vf_lk_patch_leave(tp, set, reduced->left_out, reduced->h_out);
+  reduced->used = tp->count - (int)reduced->h_out[9];
+  for (int j = 0; j < 10; ++j) reduced->h[j] = tp->h[j] - reduced->h_out[j];
+  vf_lk_cpu_h_factor(p, k, reduced);
+}
+
+/* The iterations of level k from st with the prepared template and its H; a VF_LK_LEVEL_*
+ * outcome. */
+static int vf_lk_cpu_iterate(const vf_lk_params* p, int k, vf_lk_patch* tp, const vf_lk_cpu_h* full,
                              vf_lk_state* st, float* residual, int* iterations) {
   const vf_lk_state start = *st;
+  const int n = tp->size, max_it = vf_lk_level_iterations(p, k);
   const size_t stride = p->cur_stride[k];
-  const int max_it = vf_lk_level_iterations(p, k);
-  for (int it = 0; it < max_it; ++it) {
-    if (!vf_lk_patch_inside(st->px, st->py, tp->size, 0, p->width[k], p->height[k])) {
+  _Alignas(16) float cur[VF_LK_AREA_MAX];
+  vf_lk_cpu_h reduced;
+  memset(reduced.h_out, 0, sizeof reduced.h_out);
+  memset(reduced.left_out, 0, sizeof reduced.left_out);
+  /* outcome: 0 to go on, and still 0 (VF_LK_LEVEL_DONE) when the iterations run out. */
+  int outcome = 0, used = 0, summed = 0;
+  const vf_lk_cpu_h* hs = full; /* the reduced H once a sample has left */
+  double sum_e2 = 0.0;
+  for (int it = 0; it < max_it && outcome == 0; ++it) {
+    if (!vf_lk_patch_inside(st->px, st->py, n, 0, p->width[k], p->height[k])) {
       *st = start;
-      return VF_LK_LEVEL_OUT;
+      outcome = VF_LK_LEVEL_OUT;
+      break;
     }
-    const vf_lk_sampler s = vf_lk_sampler_at(st->px, st->py, tp->size);
-    const float inv_a = (float)(1.0 / st->a), c = (float)st->c;
-    double sums[5] = {0}, h_sat[10] = {0};
-    int used = 0, saturated = 0;
-    for (int row = 0, i = 0; row < tp->size; ++row) {
-      const uint8_t* line = p->cur[k] + (size_t)(s.y0 + row) * stride + (size_t)s.x0;
-      for (int col = 0; col < tp->size; ++col, ++i) {
-        if (!tp->use[i]) continue;
-        const float v = vf_lk_bilinear(line + col, stride, &s), t = tp->t[i] - mu;
-        /* A sample that saturates stays out for the rest of the level (vf_tracker_lk.h). */
-        tp->out[i] |= (uint8_t)!vf_lk_unsaturated(v);
-        if (tp->out[i]) {
-          float terms[10];
-          vf_lk_hessian_terms(tp->tx[i], tp->ty[i], t, terms);
-          for (int j = 0; j < 10; ++j) h_sat[j] += terms[j];
-          saturated = 1;
-          continue;
-        }
-        const float e = (v - c) * inv_a - t;
-        sums[0] += tp->tx[i] * e;
-        sums[1] += tp->ty[i] * e;
-        sums[2] += t * e;
-        sums[3] += e;
-        sums[4] += e * e;
-        ++used;
-      }
+    const vf_lk_sampler s = vf_lk_sampler_at(st->px, st->py, n);
+    const uint8_t* corner = p->cur[k] + (size_t)s.y0 * stride + (size_t)s.x0;
+    vf_lk_cpu_resample(corner, stride, &s, n, tp->width, n + 1, cur, tp->width);
+    double sums[5];
+    if (vf_lk_patch_sums(tp, cur, (float)st->c, (float)(1.0 / st->a), sums)) {
+      vf_lk_cpu_h_reduce(p, k, tp, cur, &reduced);
+      hs = &reduced;
     }
     ++*iterations;
-    /* Samples saturated in the current image leave H as well (rare: refactor only then). */
-    double l_sat[10];
-    vf_lk_moments m_sat;
-    const double *hf = h, *lf = l;
-    const vf_lk_moments* mf = m;
-    if (saturated) {
-      for (int j = 0; j < 10; ++j) h_sat[j] = h[j] - h_sat[j];
-      if (!vf_lk_factor(h_sat, p->param_mask, l_sat)) return VF_LK_LEVEL_FLAT;
-      vf_lk_moments_prepare(h_sat, used, &m_sat);
-      hf = h_sat;
-      lf = l_sat;
-      mf = &m_sat;
+    if (!hs->ok) {
+      outcome = VF_LK_LEVEL_FLAT;
+      break;
     }
-    *residual = vf_lk_residual(sums[4], used);
-    const int outcome = vf_lk_iterate(hf, lf, mf, p, sums, st);
-    if (outcome != 0) return outcome;
+    sum_e2 = sums[4];
+    used = hs->used;
+    summed = 1;
+    outcome = vf_lk_iterate(hs->h, hs->l, &hs->m, p, sums, st);
   }
-  return VF_LK_LEVEL_DONE;
+  /* The residual that counts is the level's last: one square root a level. */
+  if (summed) *residual = vf_lk_residual(sum_e2, used);
+  return outcome;
 }
 
 /* Level k: centring, H, its factor, then the iterations; keeps *bias in step with st. */
 static int vf_lk_cpu_level(const vf_lk_params* p, int k, vf_lk_patch* tp, vf_lk_state* st,
                            double* bias, float* residual, int* iterations) {
-  double sum_t = 0.0;
-  int count = 0;
-  for (int i = 0; i < tp->n; ++i) {
-    tp->use[i] = (uint8_t)vf_lk_unsaturated(tp->t[i]);
-    tp->out[i] = 0;
-    sum_t += tp->use[i] ? tp->t[i] : 0.0f;
-    count += tp->use[i];
-  }
-  if (count == 0) return VF_LK_LEVEL_FLAT;
-  const float mu = (p->param_mask & 8) ? (float)(sum_t / count) : 0.0f;
-  double h[10] = {0};
-  for (int i = 0; i < tp->n; ++i) {
-    if (!tp->use[i]) continue;
-    float terms[10];
-    vf_lk_hessian_terms(tp->tx[i], tp->ty[i], tp->t[i] - mu, terms);
-    for (int j = 0; j < 10; ++j) h[j] += terms[j];
-  }
-  double l[10];
-  if (!vf_lk_factor(h, p->param_mask, l)) return VF_LK_LEVEL_FLAT;
-  vf_lk_moments m;
-  vf_lk_moments_prepare(h, count, &m);
-  st->c = *bias + st->a * mu;
+  vf_lk_cpu_h full;
+  full.used = vf_lk_patch_prepare(tp, p->param_mask & 8);
+  if (full.used == 0) return VF_LK_LEVEL_FLAT;
+  memcpy(full.h, tp->h, sizeof full.h);
+  vf_lk_cpu_h_factor(p, k, &full);
+  if (!full.ok) return VF_LK_LEVEL_FLAT;
+  st->c = *bias + st->a * tp->mu;
   st->dx = st->dy = 0.0;
   st->level = k;
-  const int outcome = vf_lk_cpu_iterate(p, k, tp, mu, h, l, &m, st, residual, iterations);
-  *bias = st->c - st->a * mu;
+  const int outcome = vf_lk_cpu_iterate(p, k, tp, &full, st, residual, iterations);
+  *bias = st->c - st->a * tp->mu;
   return outcome;
 }
 
@@ -217,21 +194,33 @@ static vf_track_result vf_lk_cpu_one(const vf_lk_params* p, const vf_track_reque
   return out;
 }
 
+/* Features go to the threads in blocks from a shared counter: a track's cost varies (weak
+ * texture iterates longer, saturation refactors H), so equal shares would leave a thread idle. */
+#define VF_LK_CPU_BLOCK 8
+
 typedef struct vf_lk_cpu_job {
   const vf_lk_params* p;
   const vf_track_request* requests;
   vf_track_result* results;
+  int count;
+  atomic_int next;
 } vf_lk_cpu_job;
 
-static void vf_lk_cpu_range(int begin, int end, void* arg) {
-  const vf_lk_cpu_job* j = arg;
-  for (int i = begin; i < end; ++i) j->results[i] = vf_lk_cpu_one(j->p, &j->requests[i]);
+static void vf_lk_cpu_worker(int begin, int end, void* arg) {
+  vf_lk_cpu_job* j = arg;
+  for (;;) {
+    const int first = atomic_fetch_add(&j->next, VF_LK_CPU_BLOCK);
+    if (first >= j->count) return;
+    const int last = first + VF_LK_CPU_BLOCK < j->count ? first + VF_LK_CPU_BLOCK : j->count;
+    for (int i = first; i < last; ++i) j->results[i] = vf_lk_cpu_one(j->p, &j->requests[i]);
+  }
 }
 
 void vf_lk_cpu_track(const vf_lk_params* p, const vf_track_request* requests,
                      vf_track_result* results, int count, int threads) {
-  vf_lk_cpu_job job = {p, requests, results};
-  /* A feature costs about 20 us; a thread start about 50 us: 16 features per thread at least. */
-  const int useful = count / 16;
-  vf_parallel_for(count, useful < threads ? useful : threads, vf_lk_cpu_range, &job);
+  vf_lk_cpu_job job = {p, requests, results, count, 0};
+  /* A feature costs about 4 us, a thread start about 20 us: 32 features a thread at least. */
+  const int useful = count / 32;
+  threads = useful < threads ? useful : threads;
+  vf_parallel_for(threads > 1 ? threads : 1, threads, vf_lk_cpu_worker, &job);
 }
