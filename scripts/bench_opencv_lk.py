@@ -24,6 +24,7 @@ the numpy feature rule against a list written by the C rule.
 Needs Debian's python3-opencv (run with /usr/bin/python3); OpenCV is no dependency of viofront.
 """
 import argparse
+import os
 import statistics
 import time
 
@@ -124,7 +125,9 @@ def check_points(pts, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", default="/work/wt/shared/data")
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--data", default=os.path.join(here, "..", "..", "shared", "data"),
+                    help="folder holding images/birds_752x480.png (default: ../shared/data)")
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
