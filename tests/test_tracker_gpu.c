@@ -7,8 +7,9 @@
  * texture included (a poorly conditioned H magnifies rounding, and over flat texture the two
  * may settle in different places) at least 99% within 0.05 px, gain 0.02 and bias 2 grey
  * levels. Cases: a real image
- * and a procedural texture, photometric estimation on and off, first-observation templates over
- * a short sequence, and requests outside the image, on its border and NaN. Skips without a
+ * and a procedural texture, photometric estimation on and off, patch sizes that take every run
+ * width of the kernel, first-observation templates over a short sequence, and requests outside
+ * the image, on its border and NaN. Skips without a
  * device. */
 #include "test_tracker_util.h"
 
@@ -140,6 +141,31 @@ static void tt_case_image(const char* name, const vf_image* img0, double dx, dou
   vf_image_free(&img1);
 }
 
+/* Patch sizes other than the default, so that every run width of the kernel (2, 4 and 8 samples
+ * a lane) and uneven runs are compared; small patches condition H worse, so all points are held
+ * to the loose tolerance. */
+static void tt_case_patches(const vf_image* img0) {
+  static const int sets[3][4] = {{12, 11, 10, 8}, {14, 13, 6, 4}, {9, 7, 5, 3}};
+  vf_image img1 = {0};
+  tt_warp_lanczos(img0, 3.4, -2.2, 1.2, -10.0, &img1);
+  static vf_track_request req[MAXF];
+  int n_corners = 0;
+  const int n = tt_requests(img0, req, MAXF, 3.4, -2.2, &n_corners);
+  for (int s = 0; s < 3; ++s) {
+    vf_tracker_config tc = vf_tracker_config_default();
+    tc.max_features = MAXF;
+    for (int k = 0; k < 4; ++k) tc.patch_size[k] = sets[s][k];
+    char what[64];
+    snprintf(what, sizeof what, "patches %d/%d/%d/%d", sets[s][0], sets[s][1], sets[s][2],
+             sets[s][3]);
+    tt_pair p;
+    tt_pair_open(&p, &tc, img0, &img1);
+    tt_run_both(what, &p, req, n, 0);
+    tt_pair_close(&p);
+  }
+  vf_image_free(&img1);
+}
+
 /* First-observation templates over three frames: captured on the first call, reused after. */
 static void tt_case_sequence(void) {
   const tt_texture tex = tt_texture_make(777u);
@@ -192,6 +218,7 @@ int main(void) {
   vf_image proc = {0};
   tt_render(&tex, 752, 480, NULL, NULL, 1.0, 0.0, &proc);
   tt_case_image("procedural", &proc, -7.3, 5.6, 0.7, 30.0, 1);
+  tt_case_patches(&proc);
   vf_image_free(&proc);
   char buf[1024];
   const char* path = vf_test_data_path("images/birds_752x480.png", buf, sizeof buf);

@@ -2,6 +2,7 @@
 # Runs cuda/vf_lk.cu's kernel on the CPU (32 threads a warp, in step at every shuffle and vote)
 # and compares it with the CPU reference on TARGETS.md's birds warp, for machines without a GPU.
 # Usage: scripts/lk_emulate/run.sh [features (200)] [1: first-observation templates, two passes]
+# VF_EMU_PATCHES="12,11,10,8" sets the patch size of each level (default 16,16,8,8).
 # Prints statuses, iterations and the worst differences. A divergent shuffle deadlocks it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

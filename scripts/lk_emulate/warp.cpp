@@ -116,6 +116,11 @@ int main(int argc, char** argv) {
     vf_pyramid_level(p0, k, &a);
     vf_pyramid_level(p1, k, &b);
     P.patch[k] = k < 2 ? 16 : 8;
+    // VF_EMU_PATCHES="12,11,10,8": other patch sizes per level (every run width of the kernel).
+    if (const char* e = getenv("VF_EMU_PATCHES")) {
+      for (int i = 0; i < k && e != NULL; ++i) e = strchr(e, ',') ? strchr(e, ',') + 1 : NULL;
+      if (e != NULL) P.patch[k] = atoi(e);
+    }
     P.width[k] = a.width;
     P.height[k] = a.height;
     P.prev[k] = (const uint8_t*)a.data;
