@@ -257,14 +257,15 @@ __device__ __forceinline__ void vf_lane_hessian(const vf_lane_level<N>& tp, cons
   }
 }
 
-// More samples saturated in the current image: `gone` (this lane's, bit j) leave H and the count
-// of samples in use for the rest of the level (hi -1 keeps them out of the sums), then the
-// factor and moments are redone; false when the rest is flat.
+// More samples saturated in the current image: `gone` (this lane's, bit j) leave the live set,
+// H and the count of samples in use for the rest of the level (hi -1 keeps them out of the
+// sums), then the factor and moments are redone; false when the rest is flat.
 template <int N>
 __device__ __forceinline__ bool vf_warp_refactor(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
                                                  unsigned gone, float hf[10], float lf[10],
                                                  vf_lk_moments& mf, int& nf) {
   float w[N], hs[10] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  tp.live &= ~gone;
 #pragma unroll
   for (int j = 0; j < N; ++j) {
     const bool out = (gone >> j) & 1u;
@@ -336,7 +337,6 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k, vf_
     ++iterations;
     // Samples saturated in the current image leave H too, for the rest of the level.
     if (__any_sync(kFullMask, gone != 0)) {
-      tp.live &= ~gone;
       if (!vf_warp_refactor(p, k, tp, gone, hf, lf, mf, nf)) {
         outcome = VF_LK_LEVEL_FLAT;
         break;

@@ -19,7 +19,7 @@ struct vf_tracker {
   vf_lk_params params; /* templates and slot_levels in the backend's memory */
   /* CUDA: requests and results in pinned host memory mapped into the device, which the kernel
    * reads and writes directly (the parameters travel as kernel arguments), so a call is one
-   * launch and no copy; device copies for the copy modes (VF_LK_IO, a measurement switch). */
+   * launch and no copy. */
   vf_track_request* h_requests;
   vf_track_request* m_requests; /* h_requests' device address */
   vf_track_result* h_results;   /* pinned and mapped on CUDA, plain on the CPU backend */
@@ -132,8 +132,7 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   const size_t res_bytes = n * sizeof(vf_track_result);
   const char* what = "vf_tracker_create";
   /* Requests and results live in mapped pinned memory that the kernel reads and writes: one
-   * launch per call and no copies (the rewrite's choice; copies each way were not measured
-   * against it, see docs/perf/tracker.md). */
+   * launch per call and no copies (copies each way measured slower, docs/perf/tracker.md). */
   vf_status s = VF_OK;
   int rc = vf_cuda_lk_host_alloc((void**)&t->h_requests, (void**)&t->m_requests, req_bytes);
   if (s == VF_OK && rc == 0) {
