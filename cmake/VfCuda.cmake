@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Optional CUDA backend. When a toolkit is found the .cu files in cuda/ are compiled into the
 # library and VF_HAVE_CUDA is defined; otherwise the library is CPU-only.
 include(CheckLanguage)

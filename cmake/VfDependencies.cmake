@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Third-party dependencies, all from Debian packages. Each is found through pkg-config when it
 # is there, else through plain find_path/find_library, and a missing one stops configure with
 # the name of the package to install.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # install(): headers, library, CMake package config and pkg-config file.
 include(CMakePackageConfigHelpers)
 install(TARGETS viofront EXPORT viofrontTargets
@@ -8,6 +9,7 @@ install(TARGETS viofront EXPORT viofrontTargets
 install(DIRECTORY include/viofront DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/include/viofront/vf_version.h"
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/viofront)
+install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/viofront)
 install(EXPORT viofrontTargets NAMESPACE viofront:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/viofront)
 
 # A static viofront carries its private dependencies into the consumer's link line.

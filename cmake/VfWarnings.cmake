@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Warnings are errors on every target we build, and the optional sanitizer build.
 function(vf_target_warnings target)
   target_compile_options(${target} PRIVATE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA census transform 9x7 of both images in one launch (blockIdx.z picks the image): each
 // block stages its 32x8 output tile plus the window apron in shared memory (edges replicated),
 // then every thread builds one word. Bit order equals src/cpu/vf_census_cpu.c.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA census matching cost for FastDT: one thread per (pixel, disparity), disparity fastest so a
 // warp writes consecutive codes; the Hamming distance of the SGM census words (cuda/vf_census.cu:
 // 32-bit words for the centre-symmetric census, 64-bit for the full one) as the cost code of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Thin C ABI over the CUDA runtime for the host code in src/ (which is plain C).
 #include <cuda_runtime.h>
 #include <stdio.h>

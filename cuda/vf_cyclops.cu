@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA Cyclops2 ("Real-time CUDA-based stereo matching using Cyclops2 algorithm"): every pixel
 // searches its scan line over the disparity candidates with one of the weight functions MD, RMA
 // or MNS (definitions in src/cpu/vf_cyclops_cpu.c, which this matches bit for bit). Two kernels

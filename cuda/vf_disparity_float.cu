@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA float copy of a whole-pixel 16-bit disparity map (vf_stereo's disparity_f32 output for the
 // methods of src/vf_stereo_alt.h): value in pixels, NaN where VF_STEREO_INVALID, as the CPU's
 // vf_write_float in src/vf_stereo.c.

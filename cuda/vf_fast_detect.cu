@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA FAST detection with grid non-maxima suppression in one launch (Nagy et al., "Faster than
 // FAST", IROS 2020, sections III-A and III-B). One block per grid cell handles that cell on every
 // searched level (the cell scaled by 2^-k on level k), in chunks of at most 64x32 pixels:

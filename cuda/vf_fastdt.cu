@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA FastDT aggregation and winner-takes-all (Chang et al., Sec. 4). One thread per
 // disparity runs the normalized recursive filter A = (1 - W) C + W A_prev along a row (left->right
 // then right->left, in one kernel) or a column (top->bottom, then bottom->top fused with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA hierarchical SGM: buffer layout and the launch sequence on the context's stream: the
 // pyramid of both images, then from the coarsest level to the finest census (ZNCC + SGM: the
 // ZNCC cost volume of cuda/vf_zncc.cu instead, one level), per-pixel ranges

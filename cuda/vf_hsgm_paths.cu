@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA aggregation of hierarchical SGM over per-pixel disparity ranges, every path in one launch
 // (block ranges select the direction, longest walks first). One warp per walk of
 // src/vf_stereo_rules.h; at each pixel the lanes take the disparities of its range, 32 at a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA per-pixel disparity ranges of an HSGM level (rule vf_hsgm_range_at of
 // src/vf_hsgm_rules.h, as src/cpu/vf_hsgm_ranges_cpu.c) and the offsets of the pixels' cells in
 // their row of the dynamic cost cube: one block per row, each thread a run of consecutive pixels,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA disparity selection of hierarchical SGM over per-pixel ranges, one block per image row:
 // each warp takes pixels of the row, its lanes the disparities of the pixel's range (32 at a
 // time), adds the paths' costs from the dynamic cubes, picks the winner (smallest cost, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA tracker: one warp per feature, every feature of a call in one launch, one warp per block
 // (the block scheduler then spreads a few hundred features over every multiprocessor). A warp
 // runs alone on its scheduler, so its time is its instruction count times the latency between

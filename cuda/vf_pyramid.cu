@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA pyramid: every level in one launch. Each block owns a TILE x TILE tile of level 0
 // (TILE = 2^(levels-1) or more), so level k of the tile depends only on pixels inside it and the
 // levels are computed one after another in shared memory with the same 2x2 round-half-up

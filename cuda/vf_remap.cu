@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA remap: four output pixels of a row per thread (two 16-byte map loads, one 4-byte store
 // when aligned), bilinear with the integer weights of the CPU reference
 // (src/cpu/vf_remap_cpu.c), so both agree bit for bit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Nearest-pixel reads of a 16-bit image at points, one thread per point; the rounding is the
 // CPU reference's own vf_sample_index (src/cpu/vf_sample_cpu.h), so both read the same pixel.
 #include <cuda_runtime.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the CUDA SGM and hierarchical SGM kernels share beyond the warp steps of vf_sgm_warp.cuh:
 // the table that maps blocks to path directions (every path in one launch, longest walks first)
 // and the last pass of a row's selection (left-right check, 16-bit and float output).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA 3x3 median of the disparity (edges replicated, VF_STEREO_INVALID sorts as the largest
 // value, as in src/cpu/vf_sgm_select_cpu.c) and the optional float output.
 #include <cuda_runtime.h>

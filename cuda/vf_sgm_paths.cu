@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA aggregation of every path in one launch, so that even the short paths of a small image
 // fill the GPU: block ranges select the direction (longest lines first). One G-lane group per
 // walk of src/vf_stereo_rules.h (vf_sgm_walks); costs computed on the fly from the census words

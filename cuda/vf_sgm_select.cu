@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA disparity selection, one block per image row, everything after aggregation in one pass:
 // each G-lane group takes pixels of the row, adds the paths' byte costs (in 16-bit pairs),
 // picks the winner (smallest cost, then smallest index), checks uniqueness, fits the sub-pixel

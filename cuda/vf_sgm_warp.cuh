@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Device building blocks of the CUDA SGM (after Hernandez-Juarez et al., ICCS 2016): a group
 // of G lanes (a warp, or half a warp for 64 disparities) owns one path line; lane l keeps the
 // disparity indices k = l + G * s (slot s < SLOTS = D / G), so that the right-census loads of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA stereo pipeline: buffer layout and the launch sequence (census, all paths in one
 // launch, selection, median), all on the context's stream.
 #include <cuda_runtime.h>

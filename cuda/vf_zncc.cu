@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA ZNCC matching cost (Chang et al., "Efficient Stereo Matching on Embedded GPUs with
 // Zero-Means Cross Correlation", Sec. 3). The per-image window sums of I and I^2 are made once,
 // by direct summation for small windows or from integral images (summed-area tables) for large

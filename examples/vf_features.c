@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The frontend's callback API in one page: replay an EuRoC folder, print every 20th feature
  * frame. Usage: vf_features SEQUENCE (a folder holding mav0, e.g. one vf_synth wrote). */
 #include <stdio.h>

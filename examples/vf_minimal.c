@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The smallest viofront program: build a 3-level pyramid of a generated image on the best
  * backend available and print the size of each level. */
 #include <stdio.h>

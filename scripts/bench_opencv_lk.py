@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """OpenCV's CPU calcOpticalFlowPyrLK on vf_bench's tracker setting, for docs/perf/tracker.md.
 
 Usage: scripts/bench_opencv_lk.py [--data DIR] [--runs N] [--threads T] [--features 200,1000]

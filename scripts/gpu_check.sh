@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # On a machine with an NVIDIA GPU: configure and build for the local GPU, run the GPU tests
 # (ctest -L gpu) and vf_bench, and print a short table. Used through the device tool:
 #   scripts/gpu_check.sh [bench args...]      (results in $OUT when set, else ./gpu_out)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Issue 9 on a machine with an NVIDIA GPU (the device tool's H100), within one device call:
 #   scripts/gpu_reliability.sh
 # builds, runs ctest -L gpu, starts the CPU soak (10^4 frames, 12 threads) in the background,

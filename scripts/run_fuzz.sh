@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds the libFuzzer targets with clang and runs each, one after the other, bounded by time or
 # by executions:
 #   scripts/run_fuzz.sh [seconds-per-target]     (default 60; CI)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The main job on a fresh machine: install what is missing, build, write a synthetic EuRoC
 # sequence with ground truth (vf_synth) and replay it through the frontend (vf_replay) on the GPU
 # if one is present, else on the CPU. Ends with the replay's summary and its errors against the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian packages viofront needs to build (skips what is already there).
 set -euo pipefail
 pkgs="cmake gcc make pkg-config libcglm-dev libyaml-dev libpng-dev"

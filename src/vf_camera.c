@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Camera models: validation, distortion, iterative undistortion, projection. Radial-tangential
  * as in OpenCV's projectPoints (Brown-Conrady); equidistant as in OpenCV's fisheye module
  * (Kannala-Brandt with four coefficients). Double precision throughout (see vf_camera.h). */

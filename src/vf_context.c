@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Context: backend resolution (AUTO -> CUDA when a device is present), stream, logging. */
 #include <stdarg.h>
 #include <stdio.h>

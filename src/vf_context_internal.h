@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* What stages see of a context. */
 #ifndef VF_CONTEXT_INTERNAL_H
 #define VF_CONTEXT_INTERNAL_H

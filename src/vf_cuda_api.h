@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The C ABI of the CUDA backend (the .cu files in cuda/, extern "C"). Only compiled in with
  * VF_HAVE_CUDA. Functions return a cudaError_t as int (0 = success); vf_cuda_error_string names it.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The C ABI of the CUDA tracker (cuda/vf_lk.cu). Only compiled in with VF_HAVE_CUDA; returns a
  * cudaError_t as int (0 = success) like src/vf_cuda_api.h. */
 #ifndef VF_CUDA_LK_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The C ABI of the CUDA remap (cuda/vf_remap.cu, extern "C"); only compiled in with
  * VF_HAVE_CUDA. Returns a cudaError_t as int (0 = success). */
 #ifndef VF_CUDA_REMAP_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* C ABI of cuda/vf_sample.cu (compiled in with VF_HAVE_CUDA). Returns a cudaError_t as int. */
 #ifndef VF_CUDA_SAMPLE_H
 #define VF_CUDA_SAMPLE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The C ABI of the CUDA stereo backend (cuda/vf_census.cu, cuda/vf_sgm_*.cu), extern "C".
  * Only compiled in with VF_HAVE_CUDA. Functions return a cudaError_t as int (0 = success). */
 #ifndef VF_CUDA_STEREO_H

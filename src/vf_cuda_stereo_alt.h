@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The C ABI of the CUDA alternative stereo methods (cuda/vf_zncc.cu, vf_fastdt.cu,
  * vf_cyclops.cu). Only compiled in with VF_HAVE_CUDA. Every pointer is device memory; work is
  * queued on `stream`; functions return a cudaError_t as int (0 = success). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Detector stage: validation, allocation at create time (per-cell results; response maps on
  * the CPU, the arc table on CUDA), dispatch to the CPU reference or the CUDA kernel, host
  * result list. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Error recording: per-handle message plus a thread-local copy for calls without a handle. */
 #include "vf_error.h"
 

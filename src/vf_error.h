@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Per-handle error state: every handle embeds a vf_error; failures record their status and a
  * message there and in the calling thread's last-error slot. */
 #ifndef VF_ERROR_H

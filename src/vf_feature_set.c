@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Feature set: ids, ages, template slots, tracking with forward-backward and border checks,
  * and grid-based replenishment (one feature per empty cell, min distance to live tracks through
  * per-cell buckets). Everything is allocated at create time. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The frontend handle: configuration, creation of every stage and buffer, the IMU input, the
  * back channel, and vf_frontend_process's bookkeeping around the frame steps. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The frontend's configuration from a viofront YAML file (vf_config_load's sections). */
 #include "vf_frontend_internal.h"
 #include "viofront/vf_config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* One frame of the frontend: rectify, pyramid, track (forward and backward), replenish, stereo,
  * feature records. The order keeps the GPU busy with one stream: everything is queued in
  * sequence and the host waits only where it needs results (tracking, detection, the feature

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Feature geometry of the frontend: from a pixel of a rectified image back to the raw camera
  * (undistorted normalized coordinates and the distorted pixel), and disparity to depth. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* What the frontend's source files share: the handle and the per-frame helpers. */
 #ifndef VF_FRONTEND_INTERNAL_H
 #define VF_FRONTEND_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_frontend_process and its inputs: argument and timestamp checks, the IMU samples, the
  * backend's predictions and rejections, the callbacks. */
 #include <math.h>

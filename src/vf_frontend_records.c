@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The feature records of a frame: per live track the rectified, raw and normalized positions,
  * the normalized velocity, the disparity read from this frame's map and the depth; a camera-1
  * record for each track with a disparity when asked for. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Hierarchical SGM stage: buffers allocated at create time (host or device memory by the
  * backend) and the CPU run over the levels; the CUDA run is cuda/vf_hsgm.cu. */
 #include "vf_hsgm.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Hierarchical SGM as an internal stage of vf_stereo (method VF_STEREO_HSGM; SGM with 16 paths
  * on the CPU backend, which is HSGM with one level; ZNCC + SGM, one level with the ZNCC cost):
  * full-range SGM on the coarsest level of a 2x2 pyramid, then on every finer level a per-pixel

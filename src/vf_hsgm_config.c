@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Validation of the hierarchical SGM and the ZNCC + SGM configurations: the fields they share
  * with SGM (vf_stereo_config.c) and their own, each named in the message. */
 #include "vf_hsgm.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The integer rules of hierarchical SGM (Fu, "Dense matching GPU implementation", Stuttgart;
  * after Rothermel et al.'s tSGM) that the CPU reference and the CUDA kernels share: the levels,
  * the per-pixel disparity range taken from the coarser level, the layout of the dynamic cost

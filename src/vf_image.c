@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Image views: validation, caller-owned allocation on host or device, copies. */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* IMU ring buffer and gyroscope integration (quaternion product of per-interval rotations,
  * rate linear between samples: the trapezoid rule on the angular velocity). */
 #include <cglm/cglm.h>

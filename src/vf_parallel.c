@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Parallel-for: splits a range into contiguous chunks, one POSIX thread each. */
 #include "vf_parallel.h"
 

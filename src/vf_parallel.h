@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A parallel-for over an index range on POSIX threads, for the CPU backend. */
 #ifndef VF_PARALLEL_H
 #define VF_PARALLEL_H

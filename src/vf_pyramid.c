@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Pyramid stage: validation, allocation at create time, dispatch to the CPU or CUDA backend. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Stereo rectification: a line-by-line re-implementation of OpenCV 4's cvStereoRectify
  * (modules/calib3d/src/calibration.cpp) with CALIB_ZERO_DISPARITY: half rotations that make the
  * image planes parallel, a rotation that aligns the baseline with the x (or y) axis, a common

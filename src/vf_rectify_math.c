@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Double-precision 3x3 helpers and Rodrigues' formula in OpenCV's formulation
  * (modules/calib3d/src/calibration.cpp, cvRodrigues2). */
 #include "vf_rectify_math.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Small double-precision 3x3 helpers (row-major) for the camera and rectification code. cglm is
  * float-only: its 24-bit mantissa (6e-8 relative) cannot reproduce rectification fixtures to
  * 1e-6 relative on entries of order 1e-3, so this code stays in double. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Remap stage: map building (OpenCV's initUndistortRectifyMap, in double, rounded to 1/256
  * pixel), allocation at create time, dispatch to the CPU or CUDA backend. */
 #include <math.h>

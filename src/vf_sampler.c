@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Point reads of a 16-bit image: validation and dispatch to the CPU or CUDA backend. */
 #include <stdlib.h>
 

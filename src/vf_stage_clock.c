@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Stage marks of a frame: CUDA events or the monotonic clock (see vf_stage_clock.h). */
 #include "vf_stage_clock.h"
 

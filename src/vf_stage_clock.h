@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Marks between the stages of a frame: CUDA events recorded on the context's stream (no
  * synchronisation until the frame is read out) or CLOCK_MONOTONIC on the CPU backend. Mark i
  * ends stage i - 1 and starts stage i; vf_stage_clock_read gives each stage's milliseconds. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Status strings and version queries. */
 #include "viofront/vf_status.h"
 #include "viofront/vf_version.h"

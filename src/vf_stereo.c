@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_stereo: argument checks, buffers allocated at create time, dispatch to the CPU reference
  * (src/cpu/vf_*_cpu.c) or the CUDA pipeline (cuda/vf_sgm_*.cu); hierarchical SGM, ZNCC + SGM and
  * SGM with 16 paths on the CPU run through the vf_hsgm stage (src/vf_hsgm.h), the other methods

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Alternative stereo methods: buffers allocated once at create time and the CPU path; the
  * configuration is checked in vf_stereo_alt_config.c, the CUDA path is in vf_stereo_alt_cuda.c. */
 #include <math.h>

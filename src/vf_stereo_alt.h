@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The alternative stereo methods of issue 8, as one internal stage:
  *  - ZNCC matching cost with zig-zag scanning, then FastDT domain-transform aggregation (or none)
  *    and winner-takes-all (Chang et al., "Efficient Stereo Matching on Embedded GPUs with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* What the CPU and CUDA backends of the alternative stereo methods share: the argument structs
  * and the integer encodings of the ZNCC + FastDT costs, written once so that both compute the
  * same bits (Chang et al., "Efficient Stereo Matching on Embedded GPUs with Zero-Means Cross

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Configuration of the alternative stereo methods: defaults, validation with messages that name
  * the field, and the translation from a vf_stereo configuration. */
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Alternative stereo methods on the CUDA backend: the device buffers beyond the shared ones, and
  * the kernel sequence on the context's stream (one upload per host image, one download for a host
  * disparity map, nothing allocated per frame). */

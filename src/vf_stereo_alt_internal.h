@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* What the CPU and CUDA halves of the alternative stereo stage (vf_stereo_alt.c,
  * vf_stereo_alt_cuda.c) share: the handle and its buffers. */
 #ifndef VF_STEREO_ALT_INTERNAL_H

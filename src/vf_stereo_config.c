@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_stereo configuration: defaults and validation, every field checked with a message naming
  * it. The accepted ranges keep every aggregated cost within 8 bits (cost + P2 <= 255) and every
  * output within 16 bits. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_stereo internals shared by src/vf_stereo*.c. */
 #ifndef VF_STEREO_INTERNAL_H
 #define VF_STEREO_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The integer rules of SGM that the CPU reference and the CUDA kernels share, so that both give
  * the same disparities bit for bit: penalties, uniqueness, sub-pixel rounding, census layout.
  * Included by C (src/) and by CUDA (cuda/). */

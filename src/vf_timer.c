@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Timers: CUDA events on the context's stream, or CLOCK_MONOTONIC on the CPU backend. */
 #include <stdlib.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Tracker stage: configuration, allocation at create time, checks of every call, dispatch to
  * the CPU (src/cpu/vf_lk_cpu.c) or CUDA (cuda/vf_lk.cu) backend. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* What the CPU (src/cpu/vf_lk_cpu.c) and CUDA (cuda/vf_lk.cu) trackers share: the parameter
  * block and the scalar mathematics of one feature, compiled as host code in C and as
  * host/device code by nvcc. Scalars after the patch sums are `vf_lk_real`: double on the CPU,

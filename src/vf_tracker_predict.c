@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Initial guesses for tracking from a camera rotation: a pure rotation moves every pixel by the
  * homography K R^T K^-1 whatever the depth, so the gyroscope predicts where features go. */
 #include <cglm/cglm.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Fails when README.md does not contain the example program ${EXAMPLE} verbatim in a ```c block.
 file(READ "${README}" readme)
 file(READ "${EXAMPLE}" example)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* EuRoC MAV VI-Sensor calibration for the camera, rectification and remap tests, and a
  * field-by-field camera comparison. */
 #ifndef EUROC_CALIB_H

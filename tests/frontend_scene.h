@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A moving textured scene for frontend tests without data files: a smooth value-noise texture
  * viewed through EuRoC's stereo rig, cropped at an offset that moves by a few pixels a frame
  * (left) and at a horizontal offset for the right camera. Deterministic. */

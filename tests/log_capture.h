@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A CPU context whose log callback keeps the warnings, for tests that check what the library
  * warns about (unknown YAML keys, missing EuRoC files). */
 #ifndef LOG_CAPTURE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Independent pyramid reference for the tests: every level straight from the definition. */
 #ifndef VF_PYRAMID_REFERENCE_H
 #define VF_PYRAMID_REFERENCE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Test helpers for the alternative stereo methods: synthetic pairs with known disparity, the
  * Middlebury evaluation rule of ../shared/docs/DATA.md, and one-call runs of a configuration. */
 #ifndef STEREO_ALT_UTIL_H

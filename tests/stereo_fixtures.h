@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Synthetic stereo pairs for the stereo tests: random dots at a constant disparity, and a
  * smooth texture on a slanted plane with known disparity. */
 #ifndef STEREO_FIXTURES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* GPU/CPU parity of vf_stereo for the GPU tests: runs one configuration on both backends (host
  * images, or device images with padded strides when device_io) and compares the 16-bit and the
  * float outputs bit for bit, the GPU outputs poisoned first so that every pixel must be written. */

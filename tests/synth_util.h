@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Shared by the vf_synth tests: running the generator, quaternions to matrices. */
 #ifndef SYNTH_UTIL_H
 #define SYNTH_UTIL_H

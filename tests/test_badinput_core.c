@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Bad input to the core calls: status strings, image views, contexts, timers, the point
  * sampler, camera math and rectification, remap maps, and the image and disparity files. Every
  * bad call gives its specific status and its own message; handles keep working afterwards. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Bad input to the frontend, its configuration files and the EuRoC reader: creation with bad,
  * NaN and out-of-range settings or images smaller than the pyramid or the disparity range;
  * calls before creation, after a failed one, with a missing stereo side or a wrong image;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Bad input to the stages (pyramid, detector, tracker, stereo, IMU buffer): NaN and infinite
  * parameters, images at the smallest size each stage accepts (smaller than a pyramid level,
  * the FAST border, the LK patch, the census window or the disparity range), calls out of order,

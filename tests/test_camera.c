@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Camera models: closed-form distortion values, project/unproject round trips under 1e-6 px
  * over the whole image for radial-tangential (EuRoC, with and without k3) and equidistant
  * cameras, the relative pose of EuRoC's cameras, and bad input. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* YAML: EuRoC sensor.yaml files (the real ones when present, and texts with missing keys, wrong
  * types, NaN, wrong counts, bad transforms, syntax errors: each error names file, line and key;
  * unknown keys warned), and viofront's config (config/euroc.yaml, the Jetson profile, sections,

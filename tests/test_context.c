@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Context creation, backend choice, argument checks, device info and the log callback. */
 #include <viofront/viofront.h>
 

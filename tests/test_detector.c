@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU detector: known answers (isolated dots with exact scores, the tie rule across levels, a
  * rectangle's corners), uniform and smooth images give nothing, the occupancy mask removes
  * exactly the masked cells, at most one keypoint per cell inside its cell and border, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Bad detector configurations and calls are refused with a status and a message that names the
  * problem; nothing crashes. */
 #include "test_detector_util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* GPU detector equals the CPU reference bit for bit (same cells, x, y, level, score): random,
  * low-contrast and blocky images of many sizes (tiny and odd ones included), flat images, every
  * score type and arc length, several grids, borders and level ranges, host and device masks,

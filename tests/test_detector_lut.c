@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The one-bit arc table the CUDA detector uses equals a direct arc test for all 65,536 patterns
  * and every arc length 9..12. The direct test here rotates the pattern and asks whether its n
  * low bits are all set (a different method from the table builder's run counting). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Repeatability on real images: each image is shifted by known sub-pixel amounts (bilinear,
  * rounded to 8 bits) and/or has its brightness scaled; a keypoint of the original counts as
  * found again when the transformed image has one within 1.5 px of where it moved. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Helpers for the detector tests: test images and one-call detection into a caller-owned list. */
 #ifndef TEST_DETECTOR_UTIL_H
 #define TEST_DETECTOR_UTIL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* EuRoC reader on the real V1_01_easy excerpt: 95 pairs, the 4 rows of cam1/data.csv that name
  * missing files reported, IMU outside the image span skipped, a time-ordered stream whose values
  * match the files, identical replays with and without prefetch and after rewind. Skips when the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* EuRoC reader on generated bad folders: each fault gives a clear error naming the file (and
  * line or key) or, for missing image files and unpaired images, a report, and never a crash or
  * leak. A valid tiny sequence is written first and then broken one way per case. */

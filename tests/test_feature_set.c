@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Feature management (CPU backend, no detector: keypoints are the best Shi-Tomasi corner per
  * cell, computed here). Checks: ids unique, increasing, never reused and stable along a
  * 12-frame sequence (with positions following the known motion and ages counting frames), in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The frontend end to end on a generated moving scene (no data files needed): callbacks once
  * per frame in order with increasing timestamps and sequence numbers, track ids unique and never
  * reused, records consistent (depth from disparity, right records on the same rectified row),

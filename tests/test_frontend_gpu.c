@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The frontend on CUDA against the CPU backend on the same generated scene: the first frame's
  * detections are identical (integer stages agree bit for bit), later frames keep the same
  * tracks at the same positions within the tracker's float tolerance, and the disparities read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* End to end on a sequence written by vf_synth (path in argv[1], made by the test fixture):
  * read with vf_euroc, replayed through the frontend on the CPU backend (or argv[2] = "cuda"),
  * and compared with the rendered ground truth: tracking step error (median under 0.2 px),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Image views: validation, allocation and copies. */
 #include <stdint.h>
 #include <viofront/viofront.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* IMU buffer: ordering, capacity, gaps, coverage, and gyroscope integration against rotations
  * known in closed form. */
 #include <math.h>

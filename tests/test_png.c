@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* PNG reading and writing: round trips, and missing, truncated, corrupt and non-grey files. */
 #include <stdint.h>
 #include <viofront/viofront.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU pyramid: known small inputs, odd sizes, 1x1 limits, strides, and argument checks. */
 #include <stdint.h>
 #include <viofront/viofront.h>

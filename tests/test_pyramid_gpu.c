@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* GPU pyramid equals the CPU pyramid bit for bit: random images of many sizes and level
  * counts, host and device input, and the real images of the shared data. Skips without a
  * device. */

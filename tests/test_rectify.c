@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Stereo rectification: the EuRoC fixtures of docs TARGETS.md (OpenCV 4 stereoRectify with
  * CALIB_ZERO_DISPARITY, alpha -1 and 0, and OpenCV 2.4's focal rule) to 1e-6 relative;
  * rectified rows of projected 3-D points line up (epipolar error < 0.1 px) and Q gives the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU remap: the map against an independent double-precision computation of each output
  * pixel's source position, the output against float bilinear interpolation (within 1 grey
  * level), identity maps exact, the fill value outside the source, strided images, bad input. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* GPU remap equals the CPU remap bit for bit: EuRoC rectify maps of both cameras (alpha -1, 0,
  * 1), undistort maps of odd sizes, host and device input and output, and a real EuRoC frame.
  * Skips without a device. */

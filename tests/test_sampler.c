@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Point reads of a 16-bit image: nearest-pixel rounding at cell edges, outside and non-finite
  * points, argument checks; with VF_TEST_GPU the CUDA backend must read exactly what the CPU
  * backend reads (device image) on random points. */

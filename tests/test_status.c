@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Status strings, version queries and the thread's last-error message. */
 #include <viofront/viofront.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_stereo on the CPU: known answers (random dots at a constant disparity, a slanted plane
  * with sub-pixel, occluded borders flagged by the left-right check), config validation and
  * bad input. */

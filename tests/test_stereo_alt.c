@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* ZNCC + FastDT on the CPU backend: the 8-bit cost code, ZNCC costs against the definition
  * computed in double, direct and integral window sums giving the same volume, known disparities
  * (random dots under a gain and offset change, a slanted plane), strides, and accuracy on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Bad configurations and bad compute arguments of the alternative stereo methods are refused with
  * VF_ERR_INVALID_ARG (or UNSUPPORTED) and a message that names the field. */
 #include <math.h>

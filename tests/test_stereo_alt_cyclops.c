@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Cyclops2 on the CPU backend: MD, RMA and MNS against brute-force searches written from their
  * definitions, known disparities (random dots, an intensity offset that only MNS cancels, sparse
  * kernels, disparity steps, a slanted plane), the median filter, and accuracy on Cones. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* GPU alternative stereo methods equal the CPU references bit for bit: disparity maps and the
  * ZNCC and census cost volumes (raw, and after FastDT's third pass, 8-bit and 16-bit codes), for
  * every window side, both window-sum paths, both census types, Cyclops2's weight functions and

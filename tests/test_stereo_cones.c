@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Accuracy on Middlebury Cones (../shared/data, rule of ../shared/docs/DATA.md): bad-1/2/4 over
  * non-occluded pixels for SGM with 4, 8 and 16 paths and hierarchical SGM (3 levels) with 8 and
  * 16 paths, all with libSGM's settings (CS census, P1 10, P2 120, uniqueness 0.95, LR check 1,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* GPU stereo equals the CPU reference bit for bit: every path count, census type and disparity
  * count, sub-pixel, left-right check, median, adaptive P2, uniqueness and min_disparity in
  * varied combinations, odd image sizes, host and device images with padded strides, and the

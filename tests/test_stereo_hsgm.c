@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_stereo's hierarchical SGM, SGM with 16 paths and ZNCC + SGM on the CPU: HSGM with one level
  * (and with ranges that the margin widens to the full range) gives SGM's map bit for bit over the
  * flag combinations; known answers for random dots at constant and at two disparities and for a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* GPU hierarchical SGM, SGM with 16 paths and ZNCC + SGM equal the CPU reference bit for bit:
  * every level count, path count (2..16), census type (ZNCC: window and window sums) and
  * disparity count, window and margin, sub-pixel, left-right check, median, adaptive P2,

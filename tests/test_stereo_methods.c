@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_stereo with the methods of issue 8 on the CPU backend: each method's defaults, the same maps
  * as the vf_stereo_alt stage it runs through, float output, refusal of what only SGM offers,
  * census + FastDT known answers, and the accuracy of every method on Middlebury Cones. */

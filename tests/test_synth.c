@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_synth -> vf_euroc round trip, images: a generated sequence loads like a real one (counts,
  * EuRoC's calibration exactly, a time-ordered stream), and its ground truth agrees with its
  * images: cam0 pixels moved by their depth into cam1 and into the next frame (ground-truth

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_synth's IMU against its ground truth: the gyroscope integrates (vf_imu_buffer) to the
  * ground-truth rotations, the accelerometer equals R^T (dv/dt - g) with dv/dt from the
  * ground-truth velocities, positions and velocities agree; with noise on, the white noise and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Thread safety as docs/threads.md documents it: two contexts, each with its own frontend,
  * used at the same time from two threads give exactly what each gives alone; the per-thread
  * last-error message stays with its thread. With "cuda" as argument the contexts are CUDA ones

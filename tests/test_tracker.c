@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Tracker accuracy by construction (CPU backend): real photographs (moved with Lanczos-3 and
  * with bilinear interpolation) and a procedural texture (rendered exactly) moved by known
  * sub-pixel translations up to the pyramid's reach (about 15 px for 4 levels with 8x8 coarse

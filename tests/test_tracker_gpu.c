@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* GPU tracker against the CPU reference on the same pyramids and requests. The CPU accumulates
  * in double and the GPU in float, and each stops once a step falls below min_update, so they
  * agree within stated tolerances. Statuses: equal for at least 99.5% of the features (one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Gyro-seeded tracking: a pure camera rotation of about 1.8 degrees seen by a narrow lens (about
  * 45 px of image motion, beyond the pyramid's reach, with little perspective change so the
  * motion stays a translation at the patch scale) rendered exactly from a procedural texture, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Bad input to the tracker: every invalid configuration field and call argument gives
  * VF_ERR_INVALID_ARG with a message naming it; bad features (NaN, outside the image, on the
  * border, flat, unknown template slot) are flagged in their result, never a crash; an empty

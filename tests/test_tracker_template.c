@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Template modes over a sequence: a procedural texture moves by (1.37, -0.61) px a frame while
  * the exposure drifts (gain x1.04, bias +2 a frame), 10 frames. With first-observation
  * templates a track is always compared with its first image: no drift accumulates (at the last

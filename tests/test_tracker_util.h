@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Shared pieces of the tracker tests: images with known motion (real photographs warped by a
  * sub-pixel translation and a gain/bias, and a procedural texture rendered exactly at any
  * offset), corner picking without the detector (Shi-Tomasi score, best per cell), pyramids

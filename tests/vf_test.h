@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Tiny assertion helpers shared by the tests: each check prints what failed and counts it;
  * VF_TEST_END returns non-zero when anything failed. VF_TEST_SKIP exits with ctest's skip code. */
 #ifndef VF_TEST_H

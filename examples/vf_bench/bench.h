@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: shared pieces. Each stage benchmark lives in its own bench_<stage>.c and is listed
  * in bench_stages.c. Results are JSON objects, one per configuration. */
 #ifndef VF_BENCH_H

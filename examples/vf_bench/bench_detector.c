@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: FAST detection with grid NMS (levels 0..2, 32x32 cells, border 8, n 10, eps 10),
  * with and without building the pyramid first, results left in device memory or copied to the
  * host. 752x480 uses the birds image of the shared data when --data is given (vilib's test

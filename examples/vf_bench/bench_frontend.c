@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: a full stereo frame through the frontend: upload of the 752x480 pair (or device
  * input), rectification, pyramids, tracking of 200 features forward and backward, replenishment,
  * SGM (64 disparities, 4 paths, sub-pixel, LR check), features to the host and the callbacks.

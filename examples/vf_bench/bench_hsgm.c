@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: hierarchical SGM (3 levels, window 7, margin 2; 8 and 16 paths) and SGM with 16
  * paths beside SGM with 8, all with the SGM defaults (CS census, P1 10, P2 120, uniqueness
  * 0.95, LR check, sub-pixel, median), and ZNCC + SGM with its defaults (3x3, 4 paths, P1 7,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: per-stage benchmarks. Warm-up, many timed runs (CUDA events on the GPU, a
  * monotonic clock on the CPU), median and min, JSON on stdout (or --json FILE) with the device,
  * CUDA version, sizes and configuration; a readable line per result on stderr.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: the image pyramid from a device-resident (CUDA) or host (CPU) 8-bit image. */
 #include "bench.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: stereo rectification of one image through a fixed-point map (vf_remap_apply), with
  * EuRoC's cam0 calibration scaled to each size, alpha 0. On CUDA the input and output stay in
  * device memory (and, in a second row, the input is uploaded from the host each time). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The list of stage benchmarks vf_bench knows; --stage picks one, default all. */
 #include "bench.h"
 

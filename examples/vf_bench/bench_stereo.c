@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: SGM stereo on the configurations of ../shared/docs/TARGETS.md (libSGM's table),
  * 8-bit input resident in the context's memory, synchronous per-frame time. Reports median/min,
  * libSGM's time beside ours, the cell rate (pixels x disparities x paths per second) and the

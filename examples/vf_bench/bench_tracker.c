@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: feature tracking, TARGETS.md's setting: birds_752x480.png (from --data DIR, else a
  * generated texture) moved by (1.3, 0.7) px with gain 1.1 and bias +5 (bilinear, rounded),
  * 4 levels, patches 16/16/8/8, up to 30 iterations, 200 / 1000 / 4000 features (the strongest

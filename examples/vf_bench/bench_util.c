@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench helpers: timing loop with medians, JSON result writing, test textures. */
 #include <stdint.h>
 #include <stdlib.h>

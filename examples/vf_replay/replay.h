@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_replay: replays an EuRoC sequence (real, or written by vf_synth) through the frontend.
  * The pieces: options, the features CSV, the overlay pictures, the statistics and, for
  * sequences with rendered ground truth, the evaluation. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_replay's command line. */
 #include <stdlib.h>
 #include <string.h>

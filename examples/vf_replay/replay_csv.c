@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The features CSV of vf_replay: the fields VINS-Fusion's feature tracker publishes per point. */
 #include <inttypes.h>
 

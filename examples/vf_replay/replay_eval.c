@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Ground-truth evaluation of a replay on a vf_synth sequence. An observation's 3-D point comes
  * from the rendered depth at it (raw cam0 pixel, depth0/<t>.png, 1/5000 m) and the true pose.
  * Two errors per tracked observation: the step error against the projection of the track's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_replay's evaluation against the ground truth of a vf_synth sequence (its groundtruth/
  * folder): tracking error of every feature observation against where its 3-D point projects,
  * and disparity bad-pixel rates against the rendered disparity. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_replay, the main job: replays an EuRoC ASL sequence (real, or written by vf_synth) through
  * the frontend at full speed or in real time, shows progress, writes the features CSV, the
  * disparity maps and overlay pictures on request, and ends with a summary (and, for vf_synth

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Overlay pictures: the rectified left image with every tracked feature marked (colour by track
  * age: blue new, through green, to red for 20 frames and more), beside the disparity map in a
  * blue-to-red colour ramp (black where invalid). */

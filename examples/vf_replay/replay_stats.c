@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Replay statistics: features per frame, track lengths (a track's length is the number of
  * frames it was observed in), the share of tracks that lived 10 frames, mean stage times. */
 #include <math.h>

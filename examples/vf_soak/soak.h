@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_soak: replays a sequence in a loop through the frontend for a long time and samples the
  * process's memory, threads and file descriptors (and GPU memory on CUDA) to show that nothing
  * grows once warmed up. The pieces: options, the looping event source, the samples. */

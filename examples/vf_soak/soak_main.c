@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_soak: the frontend on a sequence replayed lap after lap (issue 9's soak test). It checks
  * that a long run holds steady: after the warm-up, host memory (RSS), threads, file descriptors
  * and GPU memory must stay where they were, and every frame must give exactly one callback.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Process figures from /proc/self (Linux) and, built with CUDA, device memory in use. */
 #include <dirent.h>
 #include <stdlib.h>

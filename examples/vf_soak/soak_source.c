@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The endless event stream: lap after lap of one sequence, timestamps shifted by a lap's length
  * (first to last event plus one frame period) so that frames and IMU samples keep increasing. */
 #include <stdlib.h>

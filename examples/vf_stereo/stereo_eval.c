@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Disparity evaluation and ground-truth reading for examples/vf_stereo and the accuracy test. */
 #include "stereo_eval.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Disparity evaluation against ground truth (rule of ../shared/docs/DATA.md): over the
  * non-occluded pixels with known truth, bad-t = share with |d - gt| > t (no disparity counts as
  * bad); also bad-2 over valid pixels only, density and mean absolute error. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_stereo: disparity of one rectified pair and, with ground truth, its evaluation.
  *
  *   vf_stereo LEFT.png RIGHT.png [--out PREFIX] [--backend auto|cpu|cuda]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_synth: a synthetic stereo-inertial sequence in the EuRoC ASL layout, with ground truth.
  * The scene is a room of textured planes with boxes in it, rendered by ray casting through
  * EuRoC's camera calibration (distortion included); the body follows a smooth 6-DoF trajectory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_synth: writes a synthetic stereo-inertial sequence in the EuRoC ASL layout, with ground
  * truth (docs/synth.md):
  *

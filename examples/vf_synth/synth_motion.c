@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The body's trajectory: sums of sinusoids in position (a Lissajous path around the middle of
  * the room) and in yaw, pitch and roll (a slow turn with oscillations), with analytic first and
  * second derivatives, so the IMU is exact: gyro = body rate, accelerometer = R^T (a - g).

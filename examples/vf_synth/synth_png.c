@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* PNG writing for the generator's ~1000 images per 10 s sequence. vf_png_write uses libpng's
  * default settings (zlib level 6, adaptive filters), 5 to 10 times slower on these images than
  * zlib level 1 with the Sub filter, which makes files about 25% larger; generation speed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Rendering by ray casting: each pixel's ray (unprojected once through the camera model, so
  * images carry the real lens distortion) is rotated into the world, intersected with the
  * scene, and shaded with the texture filtered over the pixel's footprint. Also the z-depth of

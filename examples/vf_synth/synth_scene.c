@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The synthetic scene: a 10 x 8 x 3.5 m room with boxes (crates, pillars, shelves) along the
  * walls, every face an axis-aligned textured rectangle; ray casting (slab tests), trilinear
  * texture filtering by pixel footprint, and view-independent shading from a point light (so

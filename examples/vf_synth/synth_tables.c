@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CSV and text outputs: EuRoC's data.csv files (cameras, IMU, ground-truth state) and the
  * extra ground truth under groundtruth/ (landmarks and their per-frame pixels, photometric
  * gains, the rectification the disparity images use, a README describing every file). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Procedural textures: multi-octave value noise (smooth shading variation, so stereo has
  * texture everywhere) under random rectangles and discs of random grey (sharp corners for FAST,
  * blobs for tracking), then 2x2 box-filtered mipmaps for footprint-filtered rendering. */

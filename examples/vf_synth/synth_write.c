@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Output in the EuRoC ASL layout: folders, sensor.yaml files in EuRoC's own style (OpenCV's
  * "%YAML:1.0" header, T_BS as {cols, rows, data}), body.yaml. Numbers are printed with 15
  * significant digits, which gives back the same doubles for the calibration's short decimals. */

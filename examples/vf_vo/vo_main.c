@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* vf_vo: the smallest useful consumer of the frontend's callbacks, a stereo visual odometry.
  * Each frame's features with depth become 3-D points in the rectified left camera; in the next
  * frame the same track ids give their pixels, and PnP gives the camera motion between the two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* PnP by Gauss-Newton on SE(3): the pose is updated by a left-multiplied exp of a 6-vector
  * (rotation, translation); each iteration solves the 6x6 normal equations by Cholesky. */
 #include "vo_pnp.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Pose from 3-D points and their pixels in a pinhole camera (PnP): Gauss-Newton on the
  * reprojection error over SE(3) with Huber weights, then outliers dropped and solved again. */
 #ifndef VO_PNP_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Camera models: pinhole with radial-tangential distortion (k1, k2, p1, p2[, k3]: OpenCV's
  * default model, Kalibr's "radtan", EuRoC's "radial-tangential") or equidistant distortion
  * (k1..k4: OpenCV's fisheye model, Kalibr's "equidistant"). A camera is a plain value; all math

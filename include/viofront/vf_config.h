@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Configuration from YAML (libyaml): viofront's own config file (config/euroc.yaml) and EuRoC
  * sensor.yaml files (camera and IMU calibration). Every key is validated: missing required
  * keys, wrong types, NaN or out-of-range values fail with a message naming the file, the line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A context: the chosen backend (CPU or CUDA), its CUDA device and stream, CPU threads and the
  * log callback. Stages (pyramid, detector, tracker, stereo, frontend) are created from one.
  * A context and the stages made from it are used by one thread at a time. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* FAST corner detector with one keypoint per grid cell, over several pyramid levels.
  *
  * Segment test: the 16 pixels of the radius-3 Bresenham circle around c are classed brighter

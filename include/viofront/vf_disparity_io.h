@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Disparity files: PFM (float, Middlebury 2014 ground truth and our float output) and 16-bit
  * grey PNG (KITTI ground truth: disparity * 256, 0 = unknown). */
 #ifndef VF_DISPARITY_IO_H

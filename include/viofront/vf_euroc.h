@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* EuRoC MAV dataset reader (ASL folder layout): mav0/cam0 and mav0/cam1 (data.csv
  * "#timestamp [ns],filename" plus PNGs and sensor.yaml), mav0/imu0 (data.csv: int64 ns, gyro
  * x y z in rad/s, then accel x y z in m/s^2; sensor.yaml with noise densities) and, when present,

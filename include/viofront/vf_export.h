@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Symbol visibility: the library is built with hidden visibility and exports only VF_API. */
 #ifndef VF_EXPORT_H
 #define VF_EXPORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Feature management: the live tracks of one camera. Each feature has a uint64 id (from 1,
  * never reused) and an age; tracking drops the lost ones (tracker status, forward-backward
  * check, image border); new keypoints from the detector are taken only in grid cells without a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The frontend: stereo frames and IMU samples in, tracked features and a dense disparity map
  * out through callbacks. Per frame: rectify both images, build the left pyramid, track the live
  * features from the previous frame (seeded by the gyroscope when IMU samples cover the frame

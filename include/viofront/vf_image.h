@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Image views: the caller owns the pixels, viofront only reads or writes through the view. */
 #ifndef VF_IMAGE_H
 #define VF_IMAGE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* IMU samples for the frontend: a fixed-capacity buffer of gyroscope and accelerometer samples
  * in time order, and the rotation the gyroscope measured between two timestamps (used to seed
  * feature tracking with K R K^-1 p). */

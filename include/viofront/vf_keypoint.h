@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Keypoints and the feature grid: what the detector hands to the tracker and the feature
  * manager. The image is cut into cells of cell_width x cell_height level-0 pixels; the
  * detector keeps at most one keypoint per cell, and an occupancy mask (one byte per cell,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Log callback. The library never prints: messages go to the callback installed on a context,
  * and by default nowhere. */
 #ifndef VF_LOG_H

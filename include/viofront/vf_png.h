@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* PNG files through libpng: 8-bit grey in (camera images), 8/16-bit grey and RGB out. */
 #ifndef VF_PNG_H
 #define VF_PNG_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Image pyramid: level 0 is a copy of the input, each further level halves width and height
  * (rounded down) with a 2x2 box filter that rounds half up: (a + b + c + d + 2) >> 2, so the
  * CPU and CUDA backends agree bit for bit. All levels live in the context's memory (device

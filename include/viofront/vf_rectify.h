@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Stereo rectification equal to OpenCV's stereoRectify with CALIB_ZERO_DISPARITY (including the
  * alpha scaling and, as an option, OpenCV 2.4's focal length rule), point rectification, and
  * rectify/undistort maps applied per frame by bilinear interpolation on the CPU or on CUDA.

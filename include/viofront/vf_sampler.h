@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Reads the values of a 16-bit image (a disparity map) at a list of points, on the image's
  * backend: the frontend uses it to attach disparities to features without copying the whole
  * map to the host. Nearest pixel: (x, y) reads pixel (floor(x + 0.5), floor(y + 0.5)); points

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Result codes of every fallible call, and the last error message of the calling thread. */
 #ifndef VF_STATUS_H
 #define VF_STATUS_H

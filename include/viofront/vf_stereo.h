@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Dense stereo: disparity of the left image of a rectified 8-bit pair. Method SGM: census
  * transform, Hamming matching cost, semi-global aggregation along 2/4/8 paths, winner takes
  * all, uniqueness ratio, left-right check, parabola sub-pixel, 3x3 median (Hirschmueller 2008;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Elapsed-time measurement of the work queued on a context: CUDA events on the context's
  * stream on the CUDA backend (GPU time), a monotonic clock on the CPU backend. */
 #ifndef VF_TIMER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Feature tracker: pyramidal inverse-compositional Lucas-Kanade with a translation and an
  * affine photometric model, current(p + x) = gain * template(x) + bias. The template's
  * Jacobian and Hessian are fixed (Bartoli 2008, "Groupwise geometric and photometric direct

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* viofront: the whole public API. */
 #ifndef VIOFRONT_H
 #define VIOFRONT_H

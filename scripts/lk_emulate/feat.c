@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The bench's warp and features for scripts/lk_emulate/warp.cpp (bench_part.c: run.sh cuts it from
  * examples/vf_bench/bench_tracker.c). */
 #include <math.h>

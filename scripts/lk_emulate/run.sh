@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs cuda/vf_lk.cu's kernel on the CPU (32 threads a warp, in step at every shuffle and vote)
 # and compares it with the CPU reference on TARGETS.md's birds warp, for machines without a GPU.
 # Usage: scripts/lk_emulate/run.sh [features (200)] [1: first-observation templates, two passes]

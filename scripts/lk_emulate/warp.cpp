@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Runs the CUDA kernel's code on the CPU: 32 threads a warp in lockstep at each shuffle/vote
 // (run.sh).
 #include <pthread.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU census matching cost for FastDT: the Hamming distance of the 9x7 census words (made by the
  * SGM census, src/cpu/vf_census_cpu.c, byte planes) as cost codes around zero (vf_census_cost16); a
  * match outside the right image is neutral, as for ZNCC. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU census transform 9x7, centre-symmetric (31 pairs) or full (62 neighbours); pixels outside
  * the image replicate the nearest edge. Bit order as in cuda/vf_census.cu, stored as byte planes
  * (bit i in bit i % 8 of plane i / 8) for the byte-wise Hamming distances of vf_sgm_cpu.c.

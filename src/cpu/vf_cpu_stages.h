@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CPU backend's stage functions (the reference implementations). */
 #ifndef VF_CPU_STAGES_H
 #define VF_CPU_STAGES_H

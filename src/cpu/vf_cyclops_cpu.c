@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU Cyclops2 ("Real-time CUDA-based stereo matching using Cyclops2 algorithm"): for every pixel
  * a search along the scan line over the disparity candidates, keeping the one that minimizes the
  * weight function:

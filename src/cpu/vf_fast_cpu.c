@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU FAST reference (Rosten and Drummond, ECCV 2006): the textbook segment test walking the
  * 16-pixel circle, then plain 3x3 non-maxima suppression and the best survivor per grid cell
  * over the searched levels. Rows of all levels, then rows of cells, are split across threads.

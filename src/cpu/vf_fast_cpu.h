@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* FAST detection shared by the backends: the job description both execute, the one-bit arc
  * lookup table (built on the host, used by the CUDA kernels) and the CPU reference. */
 #ifndef VF_FAST_CPU_H

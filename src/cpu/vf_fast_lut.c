@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The one-bit FAST arc table (Nagy et al., "Faster than FAST", IROS 2020, section III-A): one
  * bit per 16-bit pattern of brighter (or darker) circle pixels, 1 when the pattern holds an arc
  * of at least n contiguous set bits on the circle. 2^16 bits = 2048 words of 32 bits: the high

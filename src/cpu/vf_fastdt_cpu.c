@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU FastDT cost aggregation (Chang et al., Sec. 4, after Pham and Jeon's domain-transform
  * aggregation): the normalized recursive filter A(p) = (1 - W) C(p) + W A(p - 1) run left->right,
  * right->left, top->bottom and bottom->top, with W from the left image's step |dI| between the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CPU reference of hierarchical SGM (src/vf_hsgm_rules.h): per level, the disparity ranges,
  * the aggregation over 2..16 paths into the dynamic cost cube and the selection. Also SGM with
  * 16 paths (one level, full ranges). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU aggregation of hierarchical SGM over per-pixel disparity ranges (src/vf_hsgm_rules.h):
  * every path direction of src/vf_stereo_rules.h (2, 4, 8 or 16 paths) walked as the CUDA kernels
  * walk it, each pixel's aggregated costs over its own range added into the dynamic cost cube.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU per-pixel disparity ranges of an HSGM level (rule in src/vf_hsgm_rules.h) and the offsets
  * of the pixels' cells in the dynamic cost cube, row by row. Rows run in parallel. */
 #include "vf_hsgm_cpu.h"

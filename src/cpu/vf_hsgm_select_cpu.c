@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU disparity selection of hierarchical SGM over per-pixel ranges: winner takes all (smallest
  * index on ties) with the uniqueness ratio against the best cost outside +-1 of the winner, the
  * left-right check against the right image's winners (the packed minimum of cost and index over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU tracker: one feature at a time, features split across threads. The per-feature flow
  * mirrors cuda/vf_lk.cu; the shared scalar steps live in src/vf_tracker_lk.h, the patch loops
  * (float samples, 4 lanes at a time, float partial sums added in double: vf_lk_cpu_patch.h) in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU reference of the feature tracker (the mathematics is in src/vf_tracker_lk.h). */
 #ifndef VF_LK_CPU_H
 #define VF_LK_CPU_H

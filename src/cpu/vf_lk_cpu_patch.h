@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CPU tracker's patch loops (src/cpu/vf_lk_cpu_resample.c, _template.c, _sums.c): the
  * template and the current samples of a patch as float rows padded to a multiple of 4 samples,
  * so that every loop runs 4 lanes at a time without branches (src/cpu/vf_simd4.h).

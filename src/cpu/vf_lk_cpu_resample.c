@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Bilinear resampling of an 8-bit window into float rows for the CPU tracker. A translation
  * gives every sample of a patch the same sub-pixel weights (vf_lk_sampler), so a window costs
  * one interpolation per sample, with vf_lk_bilinear's float operations in its order. Columns of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CPU tracker's patch sums (src/vf_tracker_lk.h's model): the right-hand side of each
  * Gauss-Newton step in one pass over the current samples, 4 lanes at a time, the current
  * image's saturation as a mask; and the share of H of the samples saturated in the current

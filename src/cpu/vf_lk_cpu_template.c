@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CPU tracker's template of one level (vf_lk_patch): sampled from the previous image or a
  * first-observation slot, then centred, masked and summed into H once per level, so that the
  * iterations' loop (vf_lk_cpu_sums.c) needs no per-sample decisions of its own. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU pyramid level: 2x2 box filter, round half up, rows split across threads. */
 #include "vf_cpu_stages.h"
 #include "vf_parallel.h"

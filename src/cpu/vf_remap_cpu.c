@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU remap: per output pixel, bilinear interpolation of the source at a 1/256-pixel position
  * with integer weights, (top (256 - fy) + bottom fy + 2^15) >> 16 (round half up): the same
  * integer arithmetic as the CUDA kernel, so both agree bit for bit. Rows split across threads. */

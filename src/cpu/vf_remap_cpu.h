@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU remap: bilinear interpolation through a fixed-point map (see vf_rectify.h). */
 #ifndef VF_REMAP_CPU_H
 #define VF_REMAP_CPU_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Nearest-pixel reads of a 16-bit image at points (the reference of cuda/vf_sample.cu). */
 #include "cpu/vf_sample_cpu.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU twin of cuda/vf_sample.cu: nearest-pixel reads of a 16-bit image at points. */
 #ifndef VF_SAMPLE_CPU_H
 #define VF_SAMPLE_CPU_H

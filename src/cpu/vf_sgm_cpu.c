@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU SGM aggregation, the textbook recurrence (Hirschmueller 2008, eq. 13):
  *   L_r(p, k) = C(p, k) + min(L_r(p-r, k), L_r(p-r, k+-1) + P1, min_i L_r(p-r, i) + P2)
  *               - min_i L_r(p-r, i)

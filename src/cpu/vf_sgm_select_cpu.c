@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU disparity selection from the summed costs S, one row at a time: winner takes all (smallest
  * index on ties), uniqueness against the best cost outside +-1 of the winner, right-image
  * disparities argmin_k S(xr + min + k, k) for the left-right check, parabola sub-pixel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Four-lane float arithmetic for the CPU tracker's patch loops (src/cpu/vf_lk_cpu_*.c): SSE2
  * intrinsics on x86-64 (its baseline, so no run-time dispatch), plain C elsewhere (aarch64 and
  * the rest; compilers may vectorise it). Both paths give bit-identical results: the same IEEE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CPU backend of the alternative stereo methods (src/vf_stereo_alt.h): the references the
  * CUDA kernels must match bit for bit. All buffers come from the caller (allocated at create). */
 #ifndef VF_STEREO_ALT_CPU_H

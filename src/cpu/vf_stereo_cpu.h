@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CPU backend of vf_stereo (the reference): census, aggregation, disparity selection. */
 #ifndef VF_STEREO_CPU_H
 #define VF_STEREO_CPU_H

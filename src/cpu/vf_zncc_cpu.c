@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CPU ZNCC matching cost (Chang et al., Sec. 3): the window sums of I and I^2 once per image
  * (direct summation or integral images), the sums of the products L(x) R(x-d) by sliding column
  * sums down the rows and a running sum along the row, so each cost costs O(1) whatever the window.

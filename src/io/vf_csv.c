@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* CSV reading for the EuRoC files: whole file in memory, strict number parsing. */
 #include "vf_csv.h"
 

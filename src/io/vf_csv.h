@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A small CSV reader for the EuRoC files: the whole file in memory, rows split in place into
  * trimmed fields; blank lines and lines starting with '#' (EuRoC's header) are skipped; CRLF
  * line ends accepted. Failures name the file and line. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* PFM reading and writing for disparity ground truth and output. The 16-bit grey PNG reader
  * declared in vf_disparity_io.h shares the 8-bit one in vf_png.c. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* EuRoC reader: opening (calibration, CSV files, missing-file check, stereo pairing by
  * timestamp) and accessors. Replay lives in vf_euroc_stream.c, ground truth in vf_euroc_gt.c. */
 #include <stdio.h>

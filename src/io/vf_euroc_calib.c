@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The official calibration of EuRoC's VI-Sensor: mav0/cam0, cam1 and imu0 sensor.yaml of the
  * MAV datasets (ASL, ETH Zurich), for tools and tests without a dataset at hand. */
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The EuRoC CSV files: camera lists ("#timestamp [ns],filename"), the IMU
  * ("#timestamp [ns],w_RS_S_x,...,a_RS_S_z": gyro before accel) and the ground truth
  * ("#timestamp,p_RS_R_xyz,q_RS_wxyz,v_RS_R_xyz,b_w_RS_S_xyz,b_a_RS_S_xyz"). Timestamps must

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* EuRoC ground truth: rows, and interpolation at any time inside their span (position,
  * velocity and biases linear, orientation by slerp, in double: positions are metres with
  * millimetre detail and timestamps are 1e18 ns, beyond float). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The EuRoC reader's state, shared by its files: vf_euroc.c (open, pairing, accessors),
  * vf_euroc_csv.c (the CSV files), vf_euroc_stream.c (events, prefetch thread),
  * vf_euroc_gt.c (ground truth). */

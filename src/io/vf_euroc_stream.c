@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* EuRoC replay: the time-ordered stream of IMU and stereo events, and the prefetch thread
  * that decodes stereo pairs ahead into a ring of slots (pair k in slot k % nslots; the worker
  * stays at most nslots pairs ahead of what the consumer has released). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* PNG reading (grey camera images at 8 bits, disparity ground truth at 16) and writing (grey
  * 8/16, RGB) through libpng. One reader serves both depths. libpng reports errors by longjmp, so
  * every libpng call sits behind setjmp and a failure frees what was allocated. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* YAML documents through libyaml's document API, read against schemas: tables of keys with a
  * type, a target field and a range. Every failure names the file, the line and the key
  * ("config/euroc.yaml:12: cameras[0].intrinsics: needs 4 numbers, got 3"); unknown keys are

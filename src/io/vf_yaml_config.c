@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* viofront's YAML config: a table of sections, each read by its own schema over the defaults.
  * Stage sections of later issues join the table with their schema (see vf_config.h). */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* EuRoC sensor.yaml files (ASL dataset format, also written by Kalibr's tools): camera
  * (T_BS, rate_hz, resolution, camera_model, intrinsics, distortion_model,
  * distortion_coefficients) and IMU (T_BS, rate_hz, noise densities and random walks). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The stage sections of a viofront config file. Ranges here are those of the YAML file; the
  * stages' create functions check the combinations (e.g. levels against the pyramid). */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Schemas of the stage sections of a viofront config file (detector, tracker, stereo,
  * features, frontend), read into the frontend's configuration. */
 #ifndef VF_YAML_STAGES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Consumer check: the installed headers compile and the installed library links and runs. */
 #include <stdio.h>
 #include <string.h>

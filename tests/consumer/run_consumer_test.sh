@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the built viofront into a scratch prefix, then configures, builds and runs the
 # consumer project against it through find_package and through pkg-config.
 set -eu

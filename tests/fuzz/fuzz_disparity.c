@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* libFuzzer target: the disparity readers (vf_disparity_io.h), PFM and 16-bit grey PNG, which
  * read files: the input goes to a scratch file. The first byte picks the reader (even: PFM,
  * odd: PNG), the rest is the file. Each input gives either a valid image, every pixel readable,

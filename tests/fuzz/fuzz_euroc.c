@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* libFuzzer target: the EuRoC reader on a sequence folder whose CSV files come from the input
  * (cam0, cam1, imu0 and ground-truth data.csv, separated by lines "@@"); sensor.yaml files and
  * two 8x6 stereo pairs (t = 1000 and 2000 ns) are fixed. Opening, replaying every event and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* libFuzzer target: the PNG decoder must never crash, leak or read out of bounds, and must
  * return either a valid 8-bit image or an error status with a message. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* libFuzzer target: the YAML readers (viofront config, camera and IMU sensor.yaml) must never
  * crash, leak or read out of bounds; each input either parses to a valid result or fails with
  * a message. The first byte picks the reader, the rest is the text. */
