@@ -4,6 +4,11 @@
 #include <stdio.h>
 #include <viofront/viofront.h>
 
+/* The library never prints: its warnings (e.g. images listed but missing) come here. */
+static void on_log(vf_log_level level, const char* message, void* user) {
+  fprintf(stderr, "viofront: %s\n", message);
+}
+
 static void on_features(const vf_feature_frame* frame, void* user) {
   int* frames = user;
   if ((*frames)++ % 20 != 0) return;
@@ -28,7 +33,9 @@ int main(int argc, char** argv) {
   vf_frontend_config fc = vf_frontend_config_default();
   vf_frontend_callbacks cb = {on_features, NULL, &frames};
   vf_euroc_config ec = vf_euroc_config_default();
-  vf_status s = vf_context_create(NULL, &ctx); /* CUDA when present, else CPU */
+  vf_context_config cc = vf_context_config_default(); /* AUTO: CUDA when present, else CPU */
+  cc.log_fn = on_log;                                 /* warnings and errors */
+  vf_status s = vf_context_create(&cc, &ctx);
   if (s == VF_OK) s = vf_euroc_open(argv[1], &ec, ctx, &seq);
   if (s == VF_OK) s = vf_euroc_camera(seq, 0, &fc.cam0);
   if (s == VF_OK) s = vf_euroc_camera(seq, 1, &fc.cam1);

@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <viofront/viofront.h>
 
+#include "example_log.h"
+
 int main(void) {
   vf_context* ctx = NULL;
   vf_context_config cc = vf_context_config_default(); /* AUTO: CUDA if present, else CPU */
+  example_log_install(&cc, "vf_minimal", 0);
   if (vf_context_create(&cc, &ctx) != VF_OK) {
     fprintf(stderr, "context: %s\n", vf_last_error_message());
     return 1;

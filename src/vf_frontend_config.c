@@ -3,11 +3,12 @@
 #include "vf_frontend_internal.h"
 #include "viofront/vf_config.h"
 
-vf_status vf_frontend_config_load(const char* path, vf_frontend_config* config, int* has_cameras) {
+vf_status vf_frontend_config_load(const char* path, const vf_context* log,
+                                  vf_frontend_config* config, int* has_cameras) {
   VF_CHECK_ARG_NOT_NULL(NULL, path);
   VF_CHECK_ARG_NOT_NULL(NULL, config);
   vf_config c;
-  vf_status s = vf_config_load(path, NULL, &c);
+  vf_status s = vf_config_load(path, log, &c);
   if (s != VF_OK) return s;
   vf_camera cam0 = config->cam0, cam1 = config->cam1;
   *config = c.frontend;

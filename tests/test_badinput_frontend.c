@@ -304,13 +304,13 @@ static void test_config_files(void) {
     if (f == NULL) break;
     fputs(bad[i].text, f);
     fclose(f);
-    CHECK_BAD(vf_frontend_config_load(path, &fc, &has), bad[i].status, bad[i].word);
+    CHECK_BAD(vf_frontend_config_load(path, NULL, &fc, &has), bad[i].status, bad[i].word);
     CHECK(strstr(vf_last_error_message(), path) != NULL);
   }
-  CHECK_BAD(vf_frontend_config_load(NULL, &fc, &has), VF_ERR_INVALID_ARG, "path");
-  CHECK_BAD(vf_frontend_config_load(path, NULL, &has), VF_ERR_INVALID_ARG, "config");
-  CHECK_BAD(vf_frontend_config_load("/nonexistent/vf.yaml", &fc, &has), VF_ERR_IO, "vf.yaml");
-  CHECK_BAD(vf_frontend_config_load("/tmp", &fc, &has), VF_ERR_IO, "/tmp");
+  CHECK_BAD(vf_frontend_config_load(NULL, NULL, &fc, &has), VF_ERR_INVALID_ARG, "path");
+  CHECK_BAD(vf_frontend_config_load(path, NULL, NULL, &has), VF_ERR_INVALID_ARG, "config");
+  CHECK_BAD(vf_frontend_config_load("/nonexistent/vf.yaml", NULL, &fc, &has), VF_ERR_IO, "vf.yaml");
+  CHECK_BAD(vf_frontend_config_load("/tmp", NULL, &fc, &has), VF_ERR_IO, "/tmp");
   vf_config cfg;
   CHECK_BAD(vf_config_parse(NULL, 4, "mem.yaml", NULL, NULL, &cfg), VF_ERR_INVALID_ARG, "text");
   CHECK_BAD(vf_config_parse("a: 1", 4, "mem.yaml", NULL, NULL, NULL), VF_ERR_INVALID_ARG, "out");
@@ -320,7 +320,7 @@ static void test_config_files(void) {
     fputs("detector: {threshold: 30}\nfeatures: {max_features: 100}\n", f);
     fclose(f);
   }
-  CHECK_OK(vf_frontend_config_load(path, &fc, NULL));
+  CHECK_OK(vf_frontend_config_load(path, NULL, &fc, NULL));
   CHECK(fc.detector.threshold == 30 && fc.features.max_features == 100);
   close(fd);
   remove(path);

@@ -2,7 +2,7 @@
 /* YAML: EuRoC sensor.yaml files (the real ones when present, and texts with missing keys, wrong
  * types, NaN, wrong counts, bad transforms, syntax errors: each error names file, line and key;
  * unknown keys warned), and viofront's config (config/euroc.yaml, the Jetson profile, sections,
- * sensor_yaml references, bad values). */
+ * sensor_yaml references, bad values, typos reported by vf_frontend_config_load). */
 #include <viofront/viofront.h>
 
 #include "euroc_calib.h"
@@ -274,12 +274,44 @@ static void check_config(void) {
         cfg.context.backend == d.context.backend && camera_equal(&cfg.cameras[1], &d.cameras[1]));
 }
 
+/* vf_frontend_config_load reports typos through its log context with the file, the line and
+ * the key (warn level), and still applies the rest; without a context it stays silent. */
+static void check_frontend_config_typos(void) {
+  const char* path = "test_config_typos.yaml";
+  FILE* f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f == NULL) return;
+  fputs(
+      "detector: {threshold: 25}\nfeatures: {max_featurs: 5}\nplaner:\n  horizon: 10\n"
+      "tracker:\n  levels: 3\n  max_iteratons: 7\n",
+      f);
+  fclose(f);
+  vf_frontend_config fc = vf_frontend_config_default();
+  const int max_features = fc.features.max_features;
+  log_capture_clear(&logs);
+  CHECK_OK(vf_frontend_config_load(path, ctx, &fc, NULL));
+  printf("warnings:\n%s", logs.text);
+  CHECK(logs.count == 3);
+  CHECK(strstr(logs.text, "2 test_config_typos.yaml:2: unknown key 'features.max_featurs'") !=
+        NULL);
+  CHECK(strstr(logs.text, "2 test_config_typos.yaml:3: unknown section 'planer'") != NULL);
+  CHECK(strstr(logs.text, "2 test_config_typos.yaml:7: unknown key 'tracker.max_iteratons'") !=
+        NULL);
+  CHECK(fc.detector.threshold == 25 && fc.tracker.levels == 3);
+  CHECK(fc.features.max_features == max_features);
+  log_capture_clear(&logs);
+  CHECK_OK(vf_frontend_config_load(path, NULL, &fc, NULL));
+  CHECK(logs.count == 0);
+  remove(path);
+}
+
 int main(void) {
   ctx = log_capture_context(&logs);
   CHECK(ctx != NULL);
   check_camera_yaml();
   check_imu_yaml();
   check_config();
+  check_frontend_config_typos();
   vf_context_destroy(ctx);
   VF_TEST_END("test_config");
 }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <viofront/viofront.h>
 
+#include "example_log.h"
+
 typedef struct bench_options {
   vf_backend backend;
   int runs;          /* timed repetitions (median and min reported) */
@@ -14,6 +16,7 @@ typedef struct bench_options {
   int width, height; /* 0 = each stage's default sizes */
   const char* image; /* PNG to use instead of a generated texture (resized sizes ignored) */
   const char* data_dir;
+  int quiet; /* 1: the library's warnings are not shown */
 } bench_options;
 
 typedef struct bench_stats {

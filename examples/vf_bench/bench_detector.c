@@ -81,6 +81,7 @@ static int bench_detector_image(vf_context* ctx, const bench_options* opt, bench
   vf_context_config cc = vf_context_config_default();
   cc.backend = VF_BACKEND_CPU;
   cc.cpu_threads = 2;
+  example_log_install(&cc, "vf_bench", opt->quiet);
   vf_context* two = NULL;
   if (s == VF_OK) s = vf_context_create(&cc, &two);
   if (s == VF_OK) s = detector_variant(two, opt, out, host, source, 1, 1, 2);

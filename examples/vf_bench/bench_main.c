@@ -4,7 +4,7 @@
  * CUDA version, sizes and configuration; a readable line per result on stderr.
  *
  *   vf_bench [--backend auto|cpu|cuda] [--stage NAME] [--runs N] [--warmup N]
- *            [--size WxH] [--data DIR] [--json FILE] */
+ *            [--size WxH] [--data DIR] [--json FILE] [--quiet] */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +13,7 @@
 static int usage(void) {
   fprintf(stderr,
           "usage: vf_bench [--backend auto|cpu|cuda] [--stage NAME] [--runs N] [--warmup N]\n"
-          "                [--size WxH] [--data DIR] [--json FILE]\nstages:");
+          "                [--size WxH] [--data DIR] [--json FILE] [--quiet]\nstages:");
   for (const bench_stage* st = bench_stages; st->name != NULL; ++st)
     fprintf(stderr, " %s", st->name);
   fprintf(stderr, "\n");
@@ -33,11 +33,15 @@ static int parse_backend(const char* s, vf_backend* out) {
 }
 
 int main(int argc, char** argv) {
-  bench_options opt = {VF_BACKEND_AUTO, 200, 20, 0, 0, NULL, NULL};
+  bench_options opt = {VF_BACKEND_AUTO, 200, 20, 0, 0, NULL, NULL, 0};
   const char* stage = NULL;
   const char* json_path = NULL;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
+    if (strcmp(a, "--quiet") == 0) {
+      opt.quiet = 1;
+      continue;
+    }
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
     if (v == NULL) return usage();
     if (strcmp(a, "--backend") == 0) {
@@ -65,6 +69,7 @@ int main(int argc, char** argv) {
 
   vf_context_config cc = vf_context_config_default();
   cc.backend = opt.backend;
+  example_log_install(&cc, "vf_bench", opt.quiet);
   vf_context* ctx = NULL;
   if (vf_context_create(&cc, &ctx) != VF_OK) {
     fprintf(stderr, "vf_bench: %s\n", vf_last_error_message());

@@ -251,6 +251,7 @@ int bench_tracker(vf_context* ctx, const bench_options* opt, bench_out* out) {
     vf_context_config cc = vf_context_config_default();
     cc.backend = VF_BACKEND_CPU;
     cc.cpu_threads = 2;
+    example_log_install(&cc, "vf_bench", opt->quiet);
     vf_context* two = NULL;
     s = vf_context_create(&cc, &two);
     failed |= s != VF_OK || bench_tracker_on(two, opt, out, &img0, &img1, image);

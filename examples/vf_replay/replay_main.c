@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "example_log.h"
 #include "replay.h"
 #include "replay_eval.h"
 
@@ -92,18 +93,24 @@ static int make_dir(const char* path) {
   return -1;
 }
 
-/* The frontend's configuration: the YAML file's (or the defaults), with the cameras of the
- * sequence unless the file names its own. */
-static int configure(const replay_options* opt, vf_euroc* reader, vf_frontend_config* fc) {
-  int config_has_cameras = 0;
+/* The frontend's configuration: the YAML file's (or the defaults), read before the sequence so
+ * that a bad file stops the program at once; its warnings go to the context's log. */
+static int load_config(const replay_options* opt, vf_context* ctx, vf_frontend_config* fc,
+                       int* has_cameras) {
   *fc = vf_frontend_config_default();
-  if (opt->config != NULL &&
-      vf_frontend_config_load(opt->config, fc, &config_has_cameras) != VF_OK) {
+  *has_cameras = 0;
+  if (opt->config != NULL && vf_frontend_config_load(opt->config, ctx, fc, has_cameras) != VF_OK) {
     fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
     return -1;
   }
-  if (!config_has_cameras && (vf_euroc_camera(reader, 0, &fc->cam0) != VF_OK ||
-                              vf_euroc_camera(reader, 1, &fc->cam1) != VF_OK)) {
+  return 0;
+}
+
+/* The sequence's cameras unless the file named its own; host disparity when it is read back. */
+static int configure(const replay_options* opt, vf_euroc* reader, int has_cameras,
+                     vf_frontend_config* fc) {
+  if (!has_cameras && (vf_euroc_camera(reader, 0, &fc->cam0) != VF_OK ||
+                       vf_euroc_camera(reader, 1, &fc->cam1) != VF_OK)) {
     fprintf(stderr, "vf_replay: %s\n", vf_euroc_last_error(reader));
     return -1;
   }
@@ -113,15 +120,8 @@ static int configure(const replay_options* opt, vf_euroc* reader, vf_frontend_co
   return 0;
 }
 
-static int replay(const replay_options* opt, vf_context* ctx, vf_euroc* reader, replay_state* st) {
-  vf_frontend_config fc;
-  if (configure(opt, reader, &fc) != 0) return 1;
-  vf_frontend_callbacks cb = {on_features, on_disparity, st};
-  vf_frontend* fe = NULL;
-  if (vf_frontend_create(ctx, &fc, &cb, &fe) != VF_OK) {
-    fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
-    return 1;
-  }
+/* Runs the sequence through fe; 1 when a frame failed. */
+static int replay(const replay_options* opt, vf_frontend* fe, vf_euroc* reader, replay_state* st) {
   double t_start = now_s();
   int64_t t0_ns = -1;
   long frames = 0;
@@ -158,8 +158,45 @@ static int replay(const replay_options* opt, vf_context* ctx, vf_euroc* reader, 
     }
   }
   st->stats.wall_s = now_s() - t_start;
-  vf_frontend_destroy(fe);
   return rc;
+}
+
+/* Everything before the first frame: the sequence, its outputs and the frontend. Errors are
+ * reported here and stop the program before any summary. */
+static int setup(const replay_options* opt, vf_context* ctx, vf_frontend_config* fc,
+                 int has_cameras, vf_euroc** reader, replay_state* st, vf_frontend** fe) {
+  vf_euroc_config ec = vf_euroc_config_default();
+  if (vf_euroc_open(opt->sequence, &ec, ctx, reader) != VF_OK) {
+    fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
+    return -1;
+  }
+  if (configure(opt, *reader, has_cameras, fc) != 0) return -1;
+  vf_euroc_info info;
+  vf_euroc_get_info(*reader, &info);
+  st->total_pairs = opt->max_frames > 0 && opt->max_frames < info.stereo_pairs ? opt->max_frames
+                                                                               : info.stereo_pairs;
+  if (opt->csv != NULL && (st->csv = replay_csv_open(opt->csv)) == NULL) {
+    fprintf(stderr, "vf_replay: cannot write %s\n", opt->csv);
+    return -1;
+  }
+  if (replay_eval_open(opt->sequence, *reader, &st->eval) != 0) {
+    fprintf(stderr, "vf_replay: cannot load the ground truth of %s\n", opt->sequence);
+    return -1;
+  }
+  vf_frontend_callbacks cb = {on_features, on_disparity, st};
+  if (vf_frontend_create(ctx, fc, &cb, fe) != VF_OK) {
+    fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
+    return -1;
+  }
+  vf_device_info dev;
+  vf_context_device_info(ctx, &dev);
+  printf("vf_replay: %s, %d stereo pairs, %d IMU samples, %s backend (%s)\n", opt->sequence,
+         info.stereo_pairs, info.imu_replayed, vf_backend_name(vf_context_backend(ctx)), dev.name);
+  if (info.cam_missing[0] + info.cam_missing[1] > 0) {
+    printf("vf_replay: %d + %d listed images are missing (skipped)\n", info.cam_missing[0],
+           info.cam_missing[1]);
+  }
+  return 0;
 }
 
 int main(int argc, char** argv) {
@@ -168,44 +205,30 @@ int main(int argc, char** argv) {
   if (make_dir(opt.disparity_dir) != 0 || make_dir(opt.overlay_dir) != 0) return 1;
   vf_context_config cc = vf_context_config_default();
   cc.backend = opt.backend;
+  example_log_install(&cc, "vf_replay", opt.quiet);
   vf_context* ctx = NULL;
   if (vf_context_create(&cc, &ctx) != VF_OK) {
     fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
     return 1;
   }
-  vf_euroc_config ec = vf_euroc_config_default();
+  vf_frontend_config fc;
+  int has_cameras = 0;
   vf_euroc* reader = NULL;
-  if (vf_euroc_open(opt.sequence, &ec, ctx, &reader) != VF_OK) {
-    fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
-    vf_context_destroy(ctx);
-    return 1;
-  }
-  vf_euroc_info info;
-  vf_euroc_get_info(reader, &info);
-  vf_device_info dev;
-  vf_context_device_info(ctx, &dev);
-  printf("vf_replay: %s, %d stereo pairs, %d IMU samples, %s backend (%s)\n", opt.sequence,
-         info.stereo_pairs, info.imu_replayed, vf_backend_name(vf_context_backend(ctx)), dev.name);
-  if (info.cam_missing[0] + info.cam_missing[1] > 0) {
-    printf("vf_replay: %d + %d listed images are missing (skipped)\n", info.cam_missing[0],
-           info.cam_missing[1]);
-  }
+  vf_frontend* fe = NULL;
   replay_state st;
   memset(&st, 0, sizeof st);
   st.opt = &opt;
-  st.total_pairs =
-      opt.max_frames > 0 && opt.max_frames < info.stereo_pairs ? opt.max_frames : info.stereo_pairs;
-  int rc = 0;
-  if (opt.csv != NULL && (st.csv = replay_csv_open(opt.csv)) == NULL) {
-    fprintf(stderr, "vf_replay: cannot write %s\n", opt.csv);
-    rc = 1;
+  int rc = load_config(&opt, ctx, &fc, &has_cameras) != 0 ||
+           setup(&opt, ctx, &fc, has_cameras, &reader, &st, &fe) != 0;
+  /* The summary only follows a replay that ran. */
+  if (rc == 0) {
+    rc = replay(&opt, fe, reader, &st);
+    if (!opt.quiet) fprintf(stderr, "\n");
+    replay_stats_print(&st.stats, stdout);
+    if (st.eval != NULL) replay_eval_print(st.eval, stdout);
   }
-  if (rc == 0 && replay_eval_open(opt.sequence, reader, &st.eval) != 0) rc = 1;
-  if (rc == 0) rc = replay(&opt, ctx, reader, &st);
-  if (!opt.quiet) fprintf(stderr, "\n");
-  replay_stats_print(&st.stats, stdout);
-  if (st.eval != NULL) replay_eval_print(st.eval, stdout);
   if (st.failed) rc = 1;
+  vf_frontend_destroy(fe);
   if (st.csv != NULL) fclose(st.csv);
   replay_eval_close(st.eval);
   replay_stats_free(&st.stats);

@@ -20,6 +20,7 @@ typedef struct soak_options {
   int preload;        /* 1: decode the sequence once and loop in memory; 0: rewind the reader */
   double warmup;      /* fraction of the run before the baseline sample */
   double max_seconds; /* stop early (at a sample) after this long; 0 = no limit */
+  int quiet;          /* 1: the library's warnings are not shown */
 } soak_options;
 
 int soak_parse_args(int argc, char** argv, soak_options* opt);

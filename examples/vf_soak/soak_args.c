@@ -9,7 +9,7 @@ static int usage(void) {
   fprintf(stderr,
           "usage: vf_soak SEQUENCE [--frames N] [--sample N] [--backend auto|cpu|cuda]\n"
           "               [--threads N] [--config FILE] [--csv FILE] [--preload on|off]\n"
-          "               [--warmup F] [--max-seconds S]\n"
+          "               [--warmup F] [--max-seconds S] [--quiet]\n"
           "Replays SEQUENCE (an EuRoC ASL folder) lap after lap for N frames (default 10000),\n"
           "sampling memory, threads, file descriptors and GPU memory every --sample frames\n"
           "(default N/100). --preload on (default) decodes the images once; off rewinds the\n"
@@ -26,6 +26,10 @@ int soak_parse_args(int argc, char** argv, soak_options* opt) {
   opt->warmup = 0.2;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
+    if (strcmp(a, "--quiet") == 0) {
+      opt->quiet = 1;
+      continue;
+    }
     if (a[0] != '-') {
       if (opt->sequence != NULL) return usage();
       opt->sequence = a;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "example_log.h"
 #include "soak.h"
 
 /* Growth allowed after the warm-up. Host memory is judged by its peak (VmHWM): the RSS itself
@@ -41,7 +42,7 @@ static vf_status make_frontend(const soak_options* opt, vf_context* ctx, vf_euro
   vf_frontend_config fc = vf_frontend_config_default();
   int has_cameras = 0;
   vf_status s = VF_OK;
-  if (opt->config != NULL) s = vf_frontend_config_load(opt->config, &fc, &has_cameras);
+  if (opt->config != NULL) s = vf_frontend_config_load(opt->config, ctx, &fc, &has_cameras);
   if (s == VF_OK && !has_cameras) s = vf_euroc_camera(reader, 0, &fc.cam0);
   if (s == VF_OK && !has_cameras) s = vf_euroc_camera(reader, 1, &fc.cam1);
   vf_frontend_callbacks cb = {on_features, NULL, run};
@@ -109,6 +110,7 @@ int main(int argc, char** argv) {
   vf_context_config cc = vf_context_config_default();
   cc.backend = opt.backend;
   cc.cpu_threads = opt.threads;
+  example_log_install(&cc, "vf_soak", opt.quiet);
   vf_context* ctx = NULL;
   vf_euroc* reader = NULL;
   soak_source* src = NULL;

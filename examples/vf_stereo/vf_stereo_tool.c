@@ -11,7 +11,7 @@
  *             FastDT:   [--sigma-s F] [--sigma-r F] [--fastdt16] [--no-fastdt]
  *             cyclops:  [--weight md|rma|mns] [--block WxH] [--kernel-step N]
  *                       [--disparity-step N] [--rma-max-log2 N] [--global-memory]
- *             [--gt FILE [--gt-right FILE] [--gt-scale S]]
+ *             [--gt FILE [--gt-right FILE] [--gt-scale S]] [--quiet]
  *
  * --method picks the method and its defaults (vf_stereo_config_default_for); the other options
  * change them. Writes PREFIX.png (16-bit, as vf_stereo returns it), PREFIX.pfm (float pixels, NaN
@@ -24,6 +24,7 @@
 #include <string.h>
 #include <viofront/viofront.h>
 
+#include "example_log.h"
 #include "stereo_eval.h"
 
 static int usage(void) {
@@ -36,7 +37,7 @@ static int usage(void) {
           "       [--window N] [--sums auto|direct|integral] [--sigma-s F] [--sigma-r F]\n"
           "       [--fastdt16] [--no-fastdt] [--weight md|rma|mns] [--block WxH]\n"
           "       [--kernel-step N] [--disparity-step N] [--rma-max-log2 N] [--global-memory]\n"
-          "       [--gt FILE [--gt-right FILE] [--gt-scale S]]\n");
+          "       [--gt FILE [--gt-right FILE] [--gt-scale S]] [--quiet]\n");
   return 2;
 }
 
@@ -150,6 +151,7 @@ int main(int argc, char** argv) {
   if (argc < 3) return usage();
   const char *out = "disparity", *gt = NULL, *gt_right = NULL;
   float gt_scale = 4.0f;
+  int quiet = 0;
   vf_context_config cc = vf_context_config_default();
   const int method = find_method(argc, argv);
   if (method < 0) return usage();
@@ -172,6 +174,8 @@ int main(int argc, char** argv) {
       c.subpixel = 0;
     else if (strcmp(a, "--no-median") == 0)
       c.median = 0;
+    else if (strcmp(a, "--quiet") == 0)
+      quiet = 1;
     else
       flag = 0;
     if (flag) continue;
@@ -215,6 +219,7 @@ int main(int argc, char** argv) {
   vf_stereo* st = NULL;
   vf_status s = vf_png_read_gray8(argv[1], &l);
   if (s == VF_OK) s = vf_png_read_gray8(argv[2], &r);
+  example_log_install(&cc, "vf_stereo", quiet);
   if (s == VF_OK) s = vf_context_create(&cc, &ctx);
   c.width = l.width;
   c.height = l.height;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <viofront/viofront.h>
 
+#include "example_log.h"
 #include "vo_pnp.h"
 
 typedef struct vo_point {
@@ -172,10 +173,12 @@ static double evaluate(const vo_state* s, const vf_euroc* reader, const vf_front
 int main(int argc, char** argv) {
   const char* seq = NULL;
   vf_context_config cc = vf_context_config_default();
-  int max_frames = 0;
+  int max_frames = 0, quiet = 0;
   double max_drift = INFINITY;
   for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+    if (strcmp(argv[i], "--quiet") == 0) {
+      quiet = 1;
+    } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
       const char* b = argv[++i];
       cc.backend = strcmp(b, "cpu") == 0    ? VF_BACKEND_CPU
                    : strcmp(b, "cuda") == 0 ? VF_BACKEND_CUDA
@@ -191,9 +194,10 @@ int main(int argc, char** argv) {
   if (seq == NULL) {
     fprintf(stderr,
             "usage: vf_vo SEQUENCE [--backend auto|cpu|cuda] [--max-frames N] "
-            "[--max-drift-percent P]\n");
+            "[--max-drift-percent P] [--quiet]\n");
     return 2;
   }
+  example_log_install(&cc, "vf_vo", quiet);
   vf_context* ctx = NULL;
   vf_euroc* reader = NULL;
   vf_frontend* fe = NULL;

@@ -59,7 +59,10 @@ typedef struct vf_config {
 /* Every section's defaults; no cameras, no IMU. */
 VF_API vf_config vf_config_default(void);
 
-/* Loads a config file over the defaults. `log` (may be NULL) receives unknown-key warnings. */
+/* Loads a config file over the defaults. Unknown sections and keys are skipped with a warning
+ * naming the file, the line and the key, through the log callback of `log` (may be NULL: not
+ * reported). The file's own context section is not a log yet: to see its warnings, pass a
+ * context made for that (e.g. a CPU one with the callback). */
 VF_API vf_status vf_config_load(const char* path, const vf_context* log, vf_config* out);
 /* The same from text in memory; `name` is used in messages and `base_dir` resolves relative
  * sensor_yaml paths (NULL = the current directory). */

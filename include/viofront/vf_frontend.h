@@ -118,10 +118,13 @@ typedef struct vf_frontend vf_frontend;
 VF_API vf_frontend_config vf_frontend_config_default(void);
 
 /* Reads a viofront YAML file (see config/euroc.yaml and vf_config.h) over the defaults; errors
- * name the file, line and key. The cameras in `config` are kept unless the file gives both;
- * has_cameras (may be NULL) tells which (0: take them from the dataset, e.g. vf_euroc_camera). */
-VF_API vf_status vf_frontend_config_load(const char* path, vf_frontend_config* config,
-                                         int* has_cameras);
+ * name the file, line and key. Unknown sections and keys are skipped with a warning
+ * ("<file>:<line>: unknown key 'features.max_featurs' ignored") through the log callback of
+ * `log` (may be NULL: not reported). The cameras in `config` are kept unless the file gives
+ * both; has_cameras (may be NULL) tells which (0: take them from the dataset, e.g.
+ * vf_euroc_camera). */
+VF_API vf_status vf_frontend_config_load(const char* path, const vf_context* log,
+                                         vf_frontend_config* config, int* has_cameras);
 
 /* Validates everything (messages name the field), rectifies, and allocates every buffer. */
 VF_API vf_status vf_frontend_create(vf_context* ctx, const vf_frontend_config* config,
