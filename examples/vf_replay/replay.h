@@ -42,9 +42,13 @@ int replay_stats_add(replay_stats* st, const vf_feature_frame* frame);
 void replay_stats_print(const replay_stats* st, FILE* out);
 void replay_stats_free(replay_stats* st);
 
-/* Features CSV: "t_ns,id,cam,u,v,x,y,vx,vy,disparity,depth" (VINS-style), one row a record. */
+/* Features CSV: "t_ns,id,cam,u,v,x,y,vx,vy,disparity,depth,u_rect,v_rect" (VINS-style, then the
+ * rectified pixel), one row a record. */
 FILE* replay_csv_open(const char* path);
 void replay_csv_write(FILE* f, const vf_feature_frame* frame);
+/* Writes "<csv_path>.rectification.yaml" (f, cx, cy, baseline_m, R1, R2) from a feature frame;
+ * 0 on success, -1 when it cannot be written. */
+int replay_csv_write_rectification(const char* csv_path, const vf_feature_frame* frame);
 
 /* The rectified left image with the tracks drawn over it, beside the colour-mapped disparity,
  * as an RGB PNG. */

@@ -40,6 +40,11 @@ static void on_features(const vf_feature_frame* frame, void* user) {
   replay_state* st = user;
   if (replay_stats_add(&st->stats, frame) != 0) st->failed = 1;
   if (st->csv != NULL) replay_csv_write(st->csv, frame);
+  if (st->csv != NULL && frame->sequence == 0 &&
+      replay_csv_write_rectification(st->opt->csv, frame) != 0) {
+    fprintf(stderr, "vf_replay: cannot write %s.rectification.yaml\n", st->opt->csv);
+    st->failed = 1;
+  }
   if (st->eval != NULL) replay_eval_features(st->eval, frame);
   if (wants_overlay(st->opt, frame->sequence)) {
     vf_feature* copy = realloc(st->last_features, sizeof *copy * (size_t)(frame->count + 1));
