@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Our features in a real estimator (issue 19): builds vf_synth and vf_replay if needed, makes a
+# Python venv with numpy and gtsam (PyPI) under build-gtsam/, writes a vf_synth sequence with
+# noise and photometric changes, replays it into a features CSV, tests the example's own
+# pieces, then runs the GTSAM stereo-inertial smoother and prints the ATE table
+# (docs/estimator.md).
+# Usage: scripts/run_gtsam.sh [FRAMES [SEED]] [vf_gtsam.py options, e.g. --max-ratio 1.3
+#        --require-stereo-better]; FRAMES defaults to 400 (20 s), SEED to 1. VF_GTSAM_BUILD
+#        names another build folder to use (e.g. build, as run_main.sh leaves it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+frames=400
+seed=1
+if [[ $# -gt 0 && $1 != -* ]]; then frames=$1; shift; fi
+if [[ $# -gt 0 && $1 != -* ]]; then seed=$1; shift; fi
+build=${VF_GTSAM_BUILD:-build-gtsam}
+# No __pycache__ beside the example in the source tree.
+export PYTHONDONTWRITEBYTECODE=1
+
+scripts/setup.sh
+# Configured once; a folder configured by hand (e.g. with tests) is kept as it is.
+[ -f "$build/CMakeCache.txt" ] || cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j"$(nproc)" --target vf_synth vf_replay >/dev/null
+
+venv=$build/venv
+if ! "$venv/bin/python" -c "import numpy, gtsam" 2>/dev/null; then
+  if ! python3 -c "import ensurepip, venv" 2>/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq || echo "run_gtsam: apt-get update failed; trying the cached lists"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv
+  fi
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q numpy gtsam
+fi
+
+seq=$build/gtsam_seq_${frames}_s$seed
+rm -rf "$seq"
+t0=$(date +%s)
+"$build/examples/vf_synth" --out "$seq" --frames "$frames" --seed "$seed" --noise on \
+  --photometric on >/dev/null
+t1=$(date +%s)
+"$build/examples/vf_replay" "$seq" --csv "$seq/features.csv" --quiet
+t2=$(date +%s)
+"$venv/bin/python" examples/gtsam/test_vf_gtsam.py "$seq"
+"$venv/bin/python" examples/gtsam/vf_gtsam.py "$seq" "$seq/features.csv" --json "$seq/gtsam.json" "$@"
+echo "run_gtsam: vf_synth $((t1 - t0)) s, vf_replay $((t2 - t1)) s, estimator $(($(date +%s) - t2)) s"
