@@ -22,20 +22,12 @@
 #include <string.h>
 
 #include "../src/vf_cuda_lk.h"
+#include "vf_warp_sums.cuh"
 
 namespace {
 
 constexpr int kMaxWarpsPerBlock = 4;
 constexpr unsigned kFullMask = 0xffffffffu;
-
-template <int N>
-__device__ __forceinline__ void vf_warp_sums(float* v) {
-#pragma unroll
-  for (int m = 16; m > 0; m >>= 1) {
-#pragma unroll
-    for (int i = 0; i < N; ++i) v[i] += __shfl_xor_sync(kFullMask, v[i], m);
-  }
-}
 
 // The longest run a lane owns on a size x size patch: the shortest s that cuts the patch rows
 // into no more than 32 runs of at most s samples (8 for sizes 15 and 16, 2 for 8).

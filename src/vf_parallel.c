@@ -3,6 +3,7 @@
 #include "vf_parallel.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #define VF_PARALLEL_MAX_THREADS 64
 
@@ -48,4 +49,29 @@ void vf_parallel_for(int count, int threads, vf_range_fn fn, void* arg) {
       vf_chunk_run(&chunks[t]);
     }
   }
+}
+
+typedef struct vf_items {
+  vf_item_fn fn;
+  void* arg;
+  int count, block;
+  atomic_int next;
+} vf_items;
+
+static void vf_items_worker(int begin, int end, void* arg) {
+  (void)begin;
+  (void)end;
+  vf_items* j = arg;
+  for (;;) {
+    const int first = atomic_fetch_add(&j->next, j->block);
+    if (first >= j->count) return;
+    const int last = first + j->block < j->count ? first + j->block : j->count;
+    for (int i = first; i < last; ++i) j->fn(i, j->arg);
+  }
+}
+
+void vf_parallel_items(int count, int threads, int block, vf_item_fn fn, void* arg) {
+  vf_items job = {fn, arg, count, block > 0 ? block : 1, 0};
+  if (threads < 1) threads = 1;
+  vf_parallel_for(threads, threads, vf_items_worker, &job);
 }

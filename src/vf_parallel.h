@@ -8,4 +8,10 @@
 typedef void (*vf_range_fn)(int begin, int end, void* arg);
 void vf_parallel_for(int count, int threads, vf_range_fn fn, void* arg);
 
+/* Runs fn(i, arg) for every i in [0, count) on up to `threads` threads that take blocks of
+ * `block` items from a shared counter: for items whose cost varies (equal shares would leave
+ * a thread idle). */
+typedef void (*vf_item_fn)(int i, void* arg);
+void vf_parallel_items(int count, int threads, int block, vf_item_fn fn, void* arg);
+
 #endif

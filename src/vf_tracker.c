@@ -5,10 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/vf_affine_cpu.h"
 #include "cpu/vf_lk_cpu.h"
 #include "vf_context_internal.h"
 #include "vf_tracker_lk.h"
 #ifdef VF_HAVE_CUDA
+#include "vf_cuda_affine.h"
 #include "vf_cuda_api.h"
 #include "vf_cuda_lk.h"
 #endif
@@ -17,7 +19,8 @@ struct vf_tracker {
   vf_error err;
   vf_context* ctx;
   vf_tracker_config config;
-  vf_lk_params params; /* templates and slot_levels in the backend's memory */
+  vf_lk_params params;     /* templates and slot_levels in the backend's memory */
+  vf_affine_params refine; /* reference slots and samples in the backend's memory */
   /* CUDA: requests and results in pinned host memory mapped into the device, which the kernel
    * reads and writes directly (the parameters travel as kernel arguments), so a call is one
    * launch and no copy. */
@@ -44,6 +47,13 @@ vf_tracker_config vf_tracker_config_default(void) {
   c.estimate_gain = 1;
   c.estimate_bias = 1;
   c.template_mode = VF_TEMPLATE_PREVIOUS_FRAME;
+  c.refine = 0;
+  c.refine_patch = 21;
+  c.refine_iterations = 20;
+  c.refine_min_ncc = 0.8f;
+  c.refine_max_scale = 1.25f;
+  c.refine_max_shift = 3.0f;
+  c.refine_shape_prior = 0.0f;
   return c;
 }
 
@@ -85,6 +95,32 @@ static vf_status vf_tracker_validate(const vf_tracker_config* c) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: template_mode %d is unknown", fn,
                    (int)c->template_mode);
   }
+  if (!c->refine) return VF_OK;
+  if (c->refine_patch < VF_TRACKER_MIN_REF_PATCH || c->refine_patch > VF_TRACKER_MAX_REF_PATCH ||
+      c->refine_patch % 2 == 0) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: refine_patch %d must be odd, %d..%d", fn,
+                   c->refine_patch, VF_TRACKER_MIN_REF_PATCH, VF_TRACKER_MAX_REF_PATCH);
+  }
+  if (c->refine_iterations < 1 || c->refine_iterations > 100) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: refine_iterations %d is outside 1..100", fn,
+                   c->refine_iterations);
+  }
+  if (!(c->refine_min_ncc >= 0.0f && c->refine_min_ncc < 1.0f)) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: refine_min_ncc %g must be in [0, 1)", fn,
+                   (double)c->refine_min_ncc);
+  }
+  if (!(c->refine_max_scale > 1.0f && isfinite(c->refine_max_scale))) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: refine_max_scale %g must be finite and > 1", fn,
+                   (double)c->refine_max_scale);
+  }
+  if (!(c->refine_shape_prior >= 0.0f && c->refine_shape_prior <= 1000.0f)) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: refine_shape_prior %g is outside 0..1000", fn,
+                   (double)c->refine_shape_prior);
+  }
+  if (!(c->refine_max_shift > 0.0f && isfinite(c->refine_max_shift))) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: refine_max_shift %g must be finite and > 0", fn,
+                   (double)c->refine_max_shift);
+  }
   return VF_OK;
 }
 
@@ -107,6 +143,23 @@ static void vf_tracker_set_params(vf_tracker* t) {
     p->slot_floats += 3 * (size_t)(c->patch_size[k] * c->patch_size[k]);
   }
   p->slots = p->first_observation ? c->max_features : 0;
+  p->slot_limit = p->first_observation || c->refine ? c->max_features : 0;
+  vf_affine_params* a = &t->refine;
+  a->enabled = c->refine != 0;
+  a->patch = c->refine_patch;
+  a->max_iterations = c->refine_iterations;
+  a->min_update = c->min_update;
+  a->min_ncc = c->refine_min_ncc;
+  a->max_scale = c->refine_max_scale;
+  a->max_shift = c->refine_max_shift;
+  a->shape_prior = c->refine_shape_prior;
+  a->min_gain = c->min_gain;
+  a->max_gain = c->max_gain;
+  a->slots = a->enabled ? c->max_features : 0;
+}
+
+static size_t vf_tracker_ref_floats(const vf_affine_params* a) {
+  return (size_t)a->slots * 3 * (size_t)a->patch * (size_t)a->patch;
 }
 
 /* Template slots (first-observation mode) and, on CUDA, the request/result buffers. */
@@ -118,6 +171,14 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
     t->h_results = calloc((size_t)t->config.max_features, sizeof *t->h_results);
     if (t->h_results == NULL) {
       return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %d results", t->config.max_features);
+    }
+    if (t->refine.slots > 0) {
+      t->refine.slot = calloc((size_t)t->refine.slots, sizeof *t->refine.slot);
+      t->refine.samples = malloc(vf_tracker_ref_floats(&t->refine) * sizeof(float));
+      if (t->refine.slot == NULL || t->refine.samples == NULL) {
+        return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %d reference slots",
+                       t->refine.slots);
+      }
     }
     if (p->slots == 0) return VF_OK;
     p->templates = malloc(tpl_bytes);
@@ -148,6 +209,17 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
     if (s == VF_OK && rc == 0) rc = vf_cuda_stream_synchronize(t->ctx->stream);
     if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: clearing template slots");
   }
+  if (s == VF_OK && t->refine.slots > 0) {
+    const size_t slot_bytes = (size_t)t->refine.slots * sizeof *t->refine.slot;
+    s = vf_device_alloc(NULL, (void**)&t->refine.slot, slot_bytes, what);
+    if (s == VF_OK) {
+      s = vf_device_alloc(NULL, (void**)&t->refine.samples,
+                          vf_tracker_ref_floats(&t->refine) * sizeof(float), what);
+    }
+    if (s == VF_OK) rc = vf_cuda_memset_async(t->refine.slot, 0, slot_bytes, t->ctx->stream);
+    if (s == VF_OK && rc == 0) rc = vf_cuda_stream_synchronize(t->ctx->stream);
+    if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: clearing reference slots");
+  }
   return s;
 #else
   (void)lvl_bytes;
@@ -160,11 +232,15 @@ void vf_tracker_destroy(vf_tracker* t) {
   if (t->ctx->backend == VF_BACKEND_CPU) {
     free(t->params.templates);
     free(t->params.slot_levels);
+    free(t->refine.slot);
+    free(t->refine.samples);
     free(t->h_results);
   } else {
 #ifdef VF_HAVE_CUDA
     vf_device_free(t->params.templates);
     vf_device_free(t->params.slot_levels);
+    vf_device_free(t->refine.slot);
+    vf_device_free(t->refine.samples);
     if (t->h_requests != NULL) vf_cuda_lk_host_free(t->h_requests);
     if (t->h_results != NULL) vf_cuda_lk_host_free(t->h_results);
     if (t->staging_free != NULL) vf_cuda_event_destroy(t->staging_free);
@@ -242,6 +318,12 @@ static vf_status vf_tracker_bind(vf_tracker* t, const vf_pyramid* prev, const vf
     t->params.prev_stride[k] = a.stride_bytes;
     t->params.cur_stride[k] = b.stride_bytes;
   }
+  t->refine.width = t->params.width[0];
+  t->refine.height = t->params.height[0];
+  t->refine.prev = t->params.prev[0];
+  t->refine.cur = t->params.cur[0];
+  t->refine.prev_stride = t->params.prev_stride[0];
+  t->refine.cur_stride = t->params.cur_stride[0];
   return VF_OK;
 }
 
@@ -256,6 +338,9 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
   const size_t req_bytes = (size_t)count * sizeof *requests;
   if (rc == 0) memcpy(t->h_requests, requests, req_bytes);
   if (rc == 0) rc = vf_cuda_lk_track(&t->params, t->m_requests, t->m_results, count, stream);
+  if (rc == 0 && t->refine.enabled) {
+    rc = vf_cuda_affine_refine(&t->refine, t->m_requests, t->m_results, count, stream);
+  }
   if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
   if (rc == 0) t->uploads++;
   if (rc != 0) return vf_cuda_fail(&t->err, rc, "vf_tracker_submit");
@@ -287,6 +372,9 @@ vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyra
 #endif
     if (t->ctx->backend == VF_BACKEND_CPU) {
       vf_lk_cpu_track(&t->params, requests, t->h_results, count, t->ctx->cpu_threads);
+      if (t->refine.enabled) {
+        vf_affine_cpu_refine(&t->refine, requests, t->h_results, count, t->ctx->cpu_threads);
+      }
     }
   }
   if (s == VF_OK) t->submitted = count;
@@ -335,6 +423,7 @@ const char* vf_track_status_str(vf_track_status status) {
     case VF_TRACK_DIVERGED: return "diverged";
     case VF_TRACK_RESIDUAL_TOO_LARGE: return "residual too large";
     case VF_TRACK_INVALID: return "invalid input";
+    case VF_TRACK_INCONSISTENT: return "unlike its reference";
   }
   return "unknown";
 }

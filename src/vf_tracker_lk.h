@@ -61,6 +61,7 @@ typedef struct vf_lk_params {
   int param_mask; /* bit 2: gain estimated, bit 3: bias estimated (bits 0, 1: translation) */
   int first_observation;
   int slots;
+  int slot_limit; /* requests' slots must be -1..slot_limit-1 (templates or references); 0: any */
   /* First-observation templates: slot s, level k: T, Tx, Ty (n = patch^2 floats each) at
    * templates + s * slot_floats + level_offset[k]; slot_levels[s]: VF_LK_SLOT_CAPTURED plus a
    * bit per level whose template lay inside the image. */
@@ -347,7 +348,7 @@ VF_LK_FN int vf_lk_after_level(int outcome, int k, float residual, const vf_lk_p
 VF_LK_FN int vf_lk_request_valid(const vf_track_request* r, const vf_lk_params* p) {
   const int finite = isfinite(r->x) && isfinite(r->y) && isfinite(r->guess_x) &&
                      isfinite(r->guess_y) && isfinite(r->gain) && isfinite(r->bias);
-  const int slot_ok = !p->first_observation || (r->slot >= -1 && r->slot < p->slots);
+  const int slot_ok = p->slot_limit == 0 || (r->slot >= -1 && r->slot < p->slot_limit);
   return finite && r->gain > 0.0f && slot_ok;
 }
 
@@ -380,6 +381,10 @@ VF_LK_FN vf_track_result vf_lk_result_init(const vf_track_request* r) {
   out.residual = 0.0f;
   out.iterations = 0;
   out.status = VF_TRACK_INVALID;
+  out.flags = 0;
+  out.ncc = 0.0f;
+  out.shape[0] = out.shape[3] = 1.0f;
+  out.shape[1] = out.shape[2] = 0.0f;
   return out;
 }
 

@@ -10,8 +10,9 @@
  * levels. Cases: a real image
  * and a procedural texture, photometric estimation on and off, patch sizes that take every run
  * width of the kernel, first-observation templates over a short sequence, and requests outside
- * the image, on its border and NaN. Skips without a
- * device. */
+ * the image, on its border and NaN; reference refinement over frames of growing zoom and
+ * rotation (the same tolerances, flags equal, warp and correlation within 1e-3). Skips without
+ * a device. */
 #include "test_tracker_util.h"
 
 #define MAXF 4096
@@ -167,6 +168,47 @@ static void tt_case_patches(const vf_image* img0) {
   vf_image_free(&img1);
 }
 
+/* Tracks req (n features, slots kept) on both backends over frames[0..count-1], one call per
+ * frame pair; check(f, cpu, gpu) compares each call; the next call starts from the CPU's answer
+ * with the slots' templates (and references) kept. */
+typedef void (*tt_check_fn)(int f, const vf_track_result* a, const vf_track_result* b, int n);
+
+static void tt_frames_both(const vf_image* frames, int count, vf_tracker_config tc,
+                           vf_track_request* req, int n, tt_check_fn check) {
+  static vf_track_result a[MAXF], b[MAXF];
+  vf_tracker *cpu = NULL, *gpu = NULL;
+  tc.max_features = n > 0 ? n : 1;
+  CHECK_OK(vf_tracker_create(cpu_ctx, &tc, &cpu));
+  CHECK_OK(vf_tracker_create(gpu_ctx, &tc, &gpu));
+  for (int f = 1; f < count; ++f) {
+    vf_pyramid* cp = tt_pyramid(cpu_ctx, &frames[f - 1], tc.levels);
+    vf_pyramid* cc = tt_pyramid(cpu_ctx, &frames[f], tc.levels);
+    vf_pyramid* gp = tt_pyramid(gpu_ctx, &frames[f - 1], tc.levels);
+    vf_pyramid* gc = tt_pyramid(gpu_ctx, &frames[f], tc.levels);
+    CHECK_OK(vf_tracker_track(cpu, cp, cc, req, n, a));
+    CHECK_OK(vf_tracker_track(gpu, gp, gc, req, n, b));
+    check(f, a, b, n);
+    for (int i = 0; i < n; ++i) {
+      req[i] = vf_track_request_make(req[i].x, req[i].y, req[i].slot);
+      req[i].x = req[i].guess_x = a[i].x;
+      req[i].y = req[i].guess_y = a[i].y;
+      req[i].gain = a[i].gain;
+      req[i].bias = a[i].bias;
+      req[i].new_template = 0;
+    }
+    vf_pyramid_destroy(cp);
+    vf_pyramid_destroy(cc);
+    vf_pyramid_destroy(gp);
+    vf_pyramid_destroy(gc);
+  }
+  vf_tracker_destroy(cpu);
+  vf_tracker_destroy(gpu);
+}
+
+static void tt_check_sequence(int f, const vf_track_result* a, const vf_track_result* b, int n) {
+  tt_compare(f == 1 ? "first observation, capture" : "first observation, reuse", a, b, n, n);
+}
+
 /* First-observation templates over three frames: captured on the first call, reused after. */
 static void tt_case_sequence(void) {
   const tt_texture tex = tt_texture_make(777u);
@@ -180,36 +222,58 @@ static void tt_case_sequence(void) {
   static float xy[2 * MAXF];
   const int n = tt_pick_corners(&frames[0], 20, 24, 25.0, xy, MAXF);
   static vf_track_request req[MAXF];
-  static vf_track_result a[MAXF], b[MAXF];
   for (int i = 0; i < n; ++i) req[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], i);
-  vf_tracker *tc_cpu = NULL, *tc_gpu = NULL;
-  tc.max_features = n > 0 ? n : 1;
-  CHECK_OK(vf_tracker_create(cpu_ctx, &tc, &tc_cpu));
-  CHECK_OK(vf_tracker_create(gpu_ctx, &tc, &tc_gpu));
-  for (int f = 1; f < 3; ++f) {
-    vf_pyramid* cp = tt_pyramid(cpu_ctx, &frames[f - 1], tc.levels);
-    vf_pyramid* cc = tt_pyramid(cpu_ctx, &frames[f], tc.levels);
-    vf_pyramid* gp = tt_pyramid(gpu_ctx, &frames[f - 1], tc.levels);
-    vf_pyramid* gc = tt_pyramid(gpu_ctx, &frames[f], tc.levels);
-    CHECK_OK(vf_tracker_track(tc_cpu, cp, cc, req, n, a));
-    CHECK_OK(vf_tracker_track(tc_gpu, gp, gc, req, n, b));
-    tt_compare(f == 1 ? "first observation, capture" : "first observation, reuse", a, b, n, n);
-    /* Next call: kept templates, starting from the CPU's answer. */
-    for (int i = 0; i < n; ++i) {
-      req[i].guess_x = a[i].x;
-      req[i].guess_y = a[i].y;
-      req[i].gain = a[i].gain;
-      req[i].bias = a[i].bias;
-      req[i].new_template = 0;
-    }
-    vf_pyramid_destroy(cp);
-    vf_pyramid_destroy(cc);
-    vf_pyramid_destroy(gp);
-    vf_pyramid_destroy(gc);
-  }
-  vf_tracker_destroy(tc_cpu);
-  vf_tracker_destroy(tc_gpu);
+  tt_frames_both(frames, 3, tc, req, n, tt_check_sequence);
   for (int f = 0; f < 3; ++f) vf_image_free(&frames[f]);
+}
+
+/* Zoom z and rotation a about (320, 240), then a shift: output pixel -> texture point. */
+static void tt_map_similarity(double x, double y, const void* arg, double* sx, double* sy) {
+  const double* m = arg; /* z, a, dx, dy */
+  const double u = x - 320.0 - m[2], v = y - 240.0 - m[3];
+  const double c = cos(m[1]) / m[0], s = sin(m[1]) / m[0];
+  *sx = 320.0 + c * u + s * v;
+  *sy = 240.0 - s * u + c * v;
+}
+
+static void tt_check_refine(int f, const vf_track_result* a, const vf_track_result* b, int n) {
+  int refined = 0, flags_same = 0, shape_close = 0;
+  for (int i = 0; i < n; ++i) {
+    refined += (a[i].flags & VF_TRACK_REFINED) != 0;
+    flags_same += a[i].flags == b[i].flags;
+    double ds = 0.0;
+    for (int k = 0; k < 4; ++k) ds = fmax(ds, fabs(a[i].shape[k] - b[i].shape[k]));
+    shape_close += ds <= 1e-3 && fabs(a[i].ncc - b[i].ncc) <= 1e-3;
+  }
+  printf(
+      "refinement frame %d: %d of %d refined on the CPU, flags equal %d, warp and "
+      "correlation within 1e-3 %d\n",
+      f, refined, n, flags_same, shape_close);
+  CHECK(10 * refined >= 9 * n);
+  CHECK(200 * (n - flags_same) <= n);
+  CHECK(100 * (n - shape_close) <= n);
+  tt_compare(f == 1 ? "refinement, capture" : "refinement, carried warp", a, b, n, n);
+}
+
+/* Reference refinement over four frames of growing zoom and rotation: references captured on
+ * the first call, warps carried from call to call in the slots (each backend its own). */
+static void tt_case_refine(void) {
+  const tt_texture tex = tt_texture_make(31337u);
+  enum { FRAMES = 4 };
+  vf_image frames[FRAMES];
+  for (int f = 0; f < FRAMES; ++f) {
+    const double m[4] = {1.0 + 0.04 * f, 0.03 * f, 1.3 * f, -0.8 * f};
+    tt_render(&tex, 640, 480, tt_map_similarity, m, 1.0 + 0.04 * f, 2.0 * f, &frames[f]);
+  }
+  vf_tracker_config tc = vf_tracker_config_default();
+  tc.template_mode = VF_TEMPLATE_FIRST_OBSERVATION;
+  tc.refine = 1;
+  static float xy[2 * MAXF];
+  const int n = tt_pick_corners(&frames[0], 20, 24, 25.0, xy, MAXF);
+  static vf_track_request req[MAXF];
+  for (int i = 0; i < n; ++i) req[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], i);
+  tt_frames_both(frames, FRAMES, tc, req, n, tt_check_refine);
+  for (int f = 0; f < FRAMES; ++f) vf_image_free(&frames[f]);
 }
 
 int main(void) {
@@ -232,6 +296,7 @@ int main(void) {
     printf("SKIP birds: %s is absent\n", buf);
   }
   tt_case_sequence();
+  tt_case_refine();
 
   vf_context_destroy(cpu_ctx);
   vf_context_destroy(gpu_ctx);

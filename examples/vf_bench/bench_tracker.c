@@ -5,7 +5,8 @@
  * corner per grid cell). The timed step is vf_tracker_submit: on CUDA the GPU time of the
  * upload of the requests, the kernel and the download of the results (CUDA events); a second
  * row times the whole synchronous vf_tracker_track, host round trip included. Reports accuracy
- * against the known motion beside the time. On the CPU backend it also runs with 2 threads. */
+ * against the known motion beside the time. On the CPU backend it also runs with 2 threads.
+ * Rows tracker_refine*: the same with reference refinement (vf_tracker_config.refine). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -153,13 +154,21 @@ static void bench_accuracy(const tracker_job* j, const float* xy, double out[5])
   free(err);
 }
 
+/* refine: each feature has a slot whose reference is taken by one untimed call first; the timed
+ * calls then refine against the kept references (a track's steady state). */
 static int bench_tracker_count(vf_context* ctx, const bench_options* opt, bench_out* out,
-                               tracker_job* j, const float* xy, int wanted, const char* image) {
+                               tracker_job* j, const float* xy, int wanted, const char* image,
+                               int refine) {
   vf_tracker_config tc = vf_tracker_config_default();
   tc.max_features = BENCH_MAX_FEATURES;
+  tc.refine = refine;
   vf_status s = vf_tracker_create(ctx, &tc, &j->tracker);
   for (int i = 0; i < j->count; ++i) {
-    j->requests[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], -1);
+    j->requests[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], refine ? i : -1);
+  }
+  if (s == VF_OK && refine) {
+    s = vf_tracker_track(j->tracker, j->prev, j->cur, j->requests, j->count, j->results);
+    for (int i = 0; i < j->count; ++i) j->requests[i].new_template = 0;
   }
   bench_stats st = {0}, sync = {0};
   if (s == VF_OK) s = bench_time(ctx, opt, tracker_submit_step, j, &st);
@@ -173,11 +182,12 @@ static int bench_tracker_count(vf_context* ctx, const bench_options* opt, bench_
     vf_context_device_info(ctx, &info);
     vf_image l0;
     vf_pyramid_level(j->prev, 0, &l0);
-    bench_result_begin(out, "tracker", l0.width, l0.height, &st);
+    bench_result_begin(out, refine ? "tracker_refine" : "tracker", l0.width, l0.height, &st);
     bench_result_int(out, "features", j->count);
     bench_result_int(out, "features_wanted", wanted);
     bench_result_int(out, "levels", tc.levels);
     bench_result_str(out, "patches", "16/16/8/8");
+    if (refine) bench_result_int(out, "refine_patch", tc.refine_patch);
     bench_result_int(out, "max_iterations", tc.max_iterations);
     if (vf_context_backend(ctx) == VF_BACKEND_CPU)
       bench_result_int(out, "threads", info.multiprocessors);
@@ -189,7 +199,8 @@ static int bench_tracker_count(vf_context* ctx, const bench_options* opt, bench_
     bench_result_int(out, "iterations_max", (long long)acc[4]);
     bench_result_end(out);
     if (gpu) {
-      bench_result_begin(out, "tracker_sync", l0.width, l0.height, &sync);
+      bench_result_begin(out, refine ? "tracker_refine_sync" : "tracker_sync", l0.width, l0.height,
+                         &sync);
       bench_result_int(out, "features", j->count);
       bench_result_str(out, "timed", "vf_tracker_track, host round trip included");
       bench_result_end(out);
@@ -219,7 +230,8 @@ static int bench_tracker_on(vf_context* ctx, const bench_options* opt, bench_out
   static const int counts[] = {200, 1000, 4000};
   for (int c = 0; !failed && c < 3; ++c) {
     j.count = bench_features(img0, counts[c], xy);
-    if (j.count > 0) failed |= bench_tracker_count(ctx, opt, out, &j, xy, counts[c], image);
+    for (int refine = 0; refine < 2 && j.count > 0 && !failed; ++refine)
+      failed |= bench_tracker_count(ctx, opt, out, &j, xy, counts[c], image, refine);
   }
   if (s != VF_OK) fprintf(stderr, "tracker: %s\n", vf_last_error_message());
   free(j.requests);

@@ -31,8 +31,19 @@ typedef enum vf_track_status {
   VF_TRACK_DIVERGED,           /* no convergence in max_iterations, flat template, gain out of
                                   range, or wandered farther than the pyramid reaches */
   VF_TRACK_RESIDUAL_TOO_LARGE, /* converged, but the RMS residual exceeds max_residual */
-  VF_TRACK_INVALID             /* NaN/infinite input or a slot outside 0..max_features-1 */
+  VF_TRACK_INVALID,            /* NaN/infinite input or a slot outside 0..max_features-1 */
+  VF_TRACK_INCONSISTENT        /* refined, but no longer like its reference patch (correlation
+                                  below refine_min_ncc): occluded or on something else now */
 } vf_track_status;
+
+/* vf_track_result.flags */
+#define VF_TRACK_REFINED 1u /* the position was refined against the track's reference patch */
+#define VF_TRACK_REANCHOR                                                  \
+  2u /* the patch deformed past refine_max_scale since its reference: take \
+        a new one (request new_template) on the next call */
+
+#define VF_TRACKER_MIN_REF_PATCH 7
+#define VF_TRACKER_MAX_REF_PATCH 31
 
 typedef struct vf_tracker_config {
   int levels;                            /* pyramid levels used, 1..VF_PYRAMID_MAX_LEVELS */
@@ -45,6 +56,18 @@ typedef struct vf_tracker_config {
   int estimate_gain;        /* 0: gain stays at the request's value */
   int estimate_bias;        /* 0: bias stays at the request's value */
   vf_template_mode template_mode;
+  /* Reference refinement: every track with a slot keeps a reference patch taken where its
+   * template is taken (new_template), and each converged result is refined against it with an
+   * affine warp plus gain and bias, so that the track stays on the point it started on instead
+   * of sliding as the view changes (src/vf_tracker_affine.h). */
+  int refine;               /* nonzero: on (needs slots: requests with slot >= 0) */
+  int refine_patch;         /* reference side in level-0 pixels, odd, 7..31 */
+  int refine_iterations;    /* 1..100 */
+  float refine_min_ncc;     /* end tracks whose correlation with the reference falls below; 0 off */
+  float refine_max_scale;   /* > 1: set VF_TRACK_REANCHOR past this stretch or shrink */
+  float refine_max_shift;   /* px the refinement may move the frame-to-frame result, > 0 */
+  float refine_shape_prior; /* >= 0: how strongly a frame's shape change is held back, relative
+                               to the data (blur changes otherwise pass for stretch) */
 } vf_tracker_config;
 
 /* One feature to track from the previous image to the current one. */
@@ -53,24 +76,30 @@ typedef struct vf_track_request {
   float guess_x, guess_y; /* initial position in the current image: x, y, a prediction from the
                              backend, or vf_tracker_predict_rotation's */
   float gain, bias;       /* starting photometric parameters (1, 0 for a new track) */
-  int slot;               /* first-observation mode: template slot, or -1 for a template from the
-                             previous image that is not kept (backward checks); else ignored */
-  int new_template;       /* first-observation mode: nonzero = (re)take the slot's template from
-                             the previous image at (x, y) before tracking */
+  int slot;               /* first-observation mode or refinement: the track's slot (template and
+                             reference), or -1 for a track that keeps none (backward checks); else
+                             ignored */
+  int new_template;       /* with a slot: nonzero = (re)take the slot's template and reference
+                             from the previous image at (x, y) before tracking */
 } vf_track_request;
 
 typedef struct vf_track_result {
   float x, y;       /* position in the current image (level-0 pixels) */
   float gain, bias; /* current = gain * template + bias */
   float residual;   /* RMS of the photometrically normalised residual at level 0, grey levels */
-  int iterations;   /* summed over the levels */
+  int iterations;   /* summed over the levels (and the refinement's) */
   vf_track_status status;
+  unsigned flags; /* VF_TRACK_REFINED, VF_TRACK_REANCHOR */
+  float ncc;      /* refined: correlation with the reference patch, else 0 */
+  float shape[4]; /* refined: the affine map reference -> current (row-major), else identity */
 } vf_track_result;
 
 typedef struct vf_tracker vf_tracker;
 
 /* 4 levels, patches 16/16/8/8, 1024 features, 30 iterations, min_update 0.01 px, max_residual
- * 30, gain in [0.3, 3], gain and bias estimated, previous-frame templates. */
+ * 30, gain in [0.3, 3], gain and bias estimated, previous-frame templates; refinement off
+ * (when on: 21x21 reference, 20 iterations, correlation >= 0.8, re-anchor past 1.25x,
+ * at most 3 px of correction, no shape prior). */
 VF_API vf_tracker_config vf_tracker_config_default(void);
 
 /* Every buffer (device buffers and pinned staging on CUDA, template slots in first-observation

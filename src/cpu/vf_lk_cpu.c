@@ -5,7 +5,6 @@
  * vf_lk_cpu_*.c. */
 #include "vf_lk_cpu.h"
 
-#include <stdatomic.h>
 #include <string.h>
 
 #include "../vf_parallel.h"
@@ -197,31 +196,22 @@ static vf_track_result vf_lk_cpu_one(const vf_lk_params* p, const vf_track_reque
 
 /* Features go to the threads in blocks from a shared counter: a track's cost varies (weak
  * texture iterates longer, saturation refactors H), so equal shares would leave a thread idle. */
-#define VF_LK_CPU_BLOCK 8
-
 typedef struct vf_lk_cpu_job {
   const vf_lk_params* p;
   const vf_track_request* requests;
   vf_track_result* results;
-  int count;
-  atomic_int next;
 } vf_lk_cpu_job;
 
-static void vf_lk_cpu_worker(int begin, int end, void* arg) {
-  vf_lk_cpu_job* j = arg;
-  for (;;) {
-    const int first = atomic_fetch_add(&j->next, VF_LK_CPU_BLOCK);
-    if (first >= j->count) return;
-    const int last = first + VF_LK_CPU_BLOCK < j->count ? first + VF_LK_CPU_BLOCK : j->count;
-    for (int i = first; i < last; ++i) j->results[i] = vf_lk_cpu_one(j->p, &j->requests[i]);
-  }
+static void vf_lk_cpu_item(int i, void* arg) {
+  const vf_lk_cpu_job* j = arg;
+  j->results[i] = vf_lk_cpu_one(j->p, &j->requests[i]);
 }
 
 void vf_lk_cpu_track(const vf_lk_params* p, const vf_track_request* requests,
                      vf_track_result* results, int count, int threads) {
-  vf_lk_cpu_job job = {p, requests, results, count, 0};
+  vf_lk_cpu_job job = {p, requests, results};
   /* A feature costs about 4 us, a thread start about 20 us: 32 features a thread at least. */
   const int useful = count / 32;
   threads = useful < threads ? useful : threads;
-  vf_parallel_for(threads > 1 ? threads : 1, threads, vf_lk_cpu_worker, &job);
+  vf_parallel_items(count, threads, 8, vf_lk_cpu_item, &job);
 }
