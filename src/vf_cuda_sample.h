@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "viofront/vf_sampler.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -14,6 +16,11 @@ extern "C" {
 int vf_cuda_gather_u16(const uint16_t* image, size_t stride_bytes, int width, int height,
                        const float* xy, int count, uint16_t outside, uint16_t* values,
                        void* stream);
+/* out[i] = vf_probe_point of xy[i] (src/cpu/vf_sample_cpu.h); image, xy, out in device memory,
+ * config a host struct passed by value to the kernel. */
+int vf_cuda_probe_disparity(const uint16_t* image, size_t stride_bytes, int width, int height,
+                            const float* xy, int count, const vf_disparity_probe_config* config,
+                            vf_disparity_probe* out, void* stream);
 
 #ifdef __cplusplus
 }

@@ -37,7 +37,15 @@ struct vf_feature_set {
   float* bucket_xy;         /* positions of the bucketed features */
   int* best;                /* per cell: best keypoint index, -1 = none */
   vf_candidate* candidates; /* per cell with a keypoint, sorted by score */
+  uint64_t add_calls;       /* vf_feature_set_add calls so far */
+  uint64_t* cell_added;     /* per cell: the add call that last put a feature there, + 1 */
+  uint64_t* cell_resume;    /* per cell: the first add call that may refill it again */
 };
+
+/* With periodic detection (detect_every > 0), a cell whose new feature is gone by the next
+ * detection has corners that do not track: it is not refilled for this many detections, so
+ * that detecting every frame does not start a one-frame track there every frame. */
+#define VF_REFILL_BACKOFF 8
 
 enum { VF_KEEP = 0, VF_LOST_STATUS, VF_LOST_BACKWARD, VF_LOST_BORDER, VF_LOST_REMOVED };
 
@@ -51,6 +59,7 @@ vf_feature_set_config vf_feature_set_config_default(void) {
   c.grid.rows = (480 + 31) / 32;
   c.max_features = 400;
   c.min_features = 150;
+  c.detect_every = 1;
   c.min_distance = 15.0f;
   c.border = 8.0f;
   c.fb_threshold = 0.5f;
@@ -83,6 +92,10 @@ static vf_status vf_feature_set_validate(const vf_feature_set_config* c) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: min_features %d is outside 0..max_features", fn,
                    c->min_features);
   }
+  if (c->detect_every < 0 || c->detect_every > 1000000) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: detect_every %d is outside 0..1000000", fn,
+                   c->detect_every);
+  }
   if (!(c->min_distance >= 0.0f && isfinite(c->min_distance))) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: min_distance must be finite and >= 0", fn);
   }
@@ -114,6 +127,8 @@ void vf_feature_set_destroy(vf_feature_set* s) {
   free(s->bucket_xy);
   free(s->best);
   free(s->candidates);
+  free(s->cell_added);
+  free(s->cell_resume);
   free(s);
 }
 
@@ -146,9 +161,12 @@ vf_status vf_feature_set_create(const vf_feature_set_config* config, vf_feature_
   s->bucket_xy = calloc(2 * n, sizeof *s->bucket_xy);
   s->best = calloc(cells, sizeof *s->best);
   s->candidates = calloc(cells, sizeof *s->candidates);
+  s->cell_added = calloc(cells, sizeof *s->cell_added);
+  s->cell_resume = calloc(cells, sizeof *s->cell_resume);
   if (!s->features || !s->new_template || !s->free_slots || !s->lost || !s->requests ||
       !s->results || !s->back_requests || !s->back_results || !s->back_index || !s->drop ||
-      !s->cell_head || !s->next_in_cell || !s->bucket_xy || !s->best || !s->candidates) {
+      !s->cell_head || !s->next_in_cell || !s->bucket_xy || !s->best || !s->candidates ||
+      !s->cell_added || !s->cell_resume) {
     vf_feature_set_destroy(s);
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_feature_set_create: %d features", config->max_features);
   }
@@ -347,15 +365,21 @@ vf_status vf_feature_set_add(vf_feature_set* s, const vf_keypoint* kp, int count
                    count < 0 ? "count is negative" : "keypoints is NULL");
   }
   vf_feature_set_bucket(s);
+  const uint64_t call = s->add_calls++;
+  for (int c = 0; c < s->cells; ++c) {
+    /* Filled by the previous call and empty again: back off. */
+    if (s->config.detect_every > 0 && s->cell_head[c] < 0 && call > 0 && s->cell_added[c] == call)
+      s->cell_resume[c] = call + VF_REFILL_BACKOFF;
+  }
   /* The best usable keypoint of every cell without a live track. */
-  for (int c = 0; c < s->cells; ++c) s->best[c] = -1;
+  for (int c = 0; c < s->cells; ++c) s->best[c] = s->cell_resume[c] > call ? -2 : -1;
   for (int k = 0; k < count; ++k) {
     if (!isfinite(kp[k].x) || !isfinite(kp[k].y) || !isfinite(kp[k].score) ||
         !vf_feature_set_inside(s, kp[k].x, kp[k].y)) {
       continue;
     }
     const int c = vf_feature_set_cell(s, kp[k].x, kp[k].y);
-    if (s->cell_head[c] >= 0) continue;
+    if (s->cell_head[c] >= 0 || s->best[c] == -2) continue;
     if (s->best[c] < 0 || kp[k].score > kp[s->best[c]].score) s->best[c] = k;
   }
   int nc = 0;
@@ -386,6 +410,7 @@ vf_status vf_feature_set_add(vf_feature_set* s, const vf_keypoint* kp, int count
     s->bucket_xy[2 * i + 1] = f->y;
     s->next_in_cell[i] = s->cell_head[c];
     s->cell_head[c] = i;
+    s->cell_added[c] = call + 1;
     ++n;
   }
   if (added != NULL) *added = n;
@@ -433,6 +458,12 @@ vf_status vf_feature_set_remove(vf_feature_set* s, const uint64_t* ids, int coun
 
 int vf_feature_set_needs_detection(const vf_feature_set* s) {
   return s != NULL && s->count < s->config.min_features;
+}
+
+int vf_feature_set_detection_due(const vf_feature_set* s, uint64_t frame) {
+  if (s == NULL) return 0;
+  const int every = s->config.detect_every;
+  return vf_feature_set_needs_detection(s) || (every > 0 && frame % (uint64_t)every == 0);
 }
 
 int vf_feature_set_count(const vf_feature_set* s) { return s != NULL ? s->count : 0; }

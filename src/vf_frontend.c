@@ -22,6 +22,9 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.features = vf_feature_set_config_default();
   c.stereo_enabled = 1;
   c.right_features = 1;
+  c.right_max_lr_diff = 1.0f;
+  c.edge_radius = 4;
+  c.edge_max_jump = 1.0f;
   c.gyro_seeding = 1;
   c.imu_capacity = 4000;
   c.imu_max_gap_ns = 50000000; /* 10 samples at EuRoC's 200 Hz */
@@ -42,6 +45,14 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG,
                    "%s: imu_capacity %d (2..1000000) or imu_max_gap_ns is out of range", fn,
                    c->imu_capacity);
+  if (!(c->right_max_lr_diff >= 0.0f && c->right_max_lr_diff <= 4096.0f))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: right_max_lr_diff %g is outside 0..4096 px", fn,
+                   (double)c->right_max_lr_diff);
+  if (c->edge_radius < 0 || c->edge_radius > 15 ||
+      !(c->edge_max_jump >= 0.0f && c->edge_max_jump <= 4096.0f))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: edge_radius %d (0..15) or edge_max_jump %g (0..4096 px) is out of range",
+                   fn, c->edge_radius, (double)c->edge_max_jump);
   if (c->disparity_location != VF_MEMORY_HOST && c->disparity_location != VF_MEMORY_DEVICE)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: disparity_location %d is unknown", fn,
                    (int)c->disparity_location);
@@ -69,7 +80,7 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
   size_t cells = (size_t)fe->grid.cols * (size_t)fe->grid.rows;
   if (VF_ALLOC_ARRAY(fe->motion, n) || VF_ALLOC_ARRAY(fe->motion_next, n) ||
       VF_ALLOC_ARRAY(fe->guess, 2 * n) || VF_ALLOC_ARRAY(fe->xy, 2 * n) ||
-      VF_ALLOC_ARRAY(fe->disp_values, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
+      VF_ALLOC_ARRAY(fe->probes, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
       VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n)) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
   }
@@ -178,7 +189,7 @@ void vf_frontend_destroy(vf_frontend* fe) {
   free(fe->motion_next);
   free(fe->guess);
   free(fe->xy);
-  free(fe->disp_values);
+  free(fe->probes);
   free(fe->occupancy);
   free(fe->records);
   free(fe->predictions);

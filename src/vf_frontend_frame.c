@@ -52,10 +52,11 @@ static vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost)
   return VF_OK;
 }
 
-/* New tracks in the cells without one, when the feature set asks for detection. */
+/* New tracks in the cells without one, when detection is due (every detect_every frames, or
+ * below min_features). */
 static vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   *added = 0;
-  if (!vf_feature_set_needs_detection(fe->set)) return VF_OK;
+  if (!vf_feature_set_detection_due(fe->set, fe->sequence)) return VF_OK;
   const int cells = fe->grid.cols * fe->grid.rows;
   vf_status s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
   if (s == VF_OK)

@@ -66,12 +66,13 @@ struct vf_frontend {
   int motion_count;
 
   /* per-frame scratch, sized at create time by the feature cap */
-  float* guess; /* per track the initial guess (x, y), NaN for none */
-  float* xy;    /* feature positions for the sampler and the gyroscope */
-  uint16_t* disp_values;
-  uint8_t* occupancy;  /* one byte per detector cell */
-  vf_feature* records; /* what the callback gets: left records, then right ones */
+  float* guess;               /* per track the initial guess (x, y), NaN for none */
+  float* xy;                  /* feature positions for the sampler and the gyroscope */
+  vf_disparity_probe* probes; /* per track what the disparity map shows around it */
+  uint8_t* occupancy;         /* one byte per detector cell */
+  vf_feature* records;        /* what the callback gets: left records, then right ones */
   int record_count;
+  int right_missing[VF_RIGHT_MISSING_REASONS];
 
   /* back channel, applied at the start of the next frame */
   vf_frontend_prediction* predictions;

@@ -138,6 +138,7 @@ static void vf_frontend_feature_frame(const vf_frontend* fe, int64_t t_ns,
   ff->tracked = vf_feature_set_count(fe->set) - fe->frame_added;
   ff->detected = fe->frame_added;
   ff->lost = fe->frame_lost;
+  memcpy(ff->right_missing, fe->right_missing, sizeof ff->right_missing);
   ff->f = fe->rect.f;
   ff->cx = fe->rect.cx;
   ff->cy = fe->rect.cy;

@@ -5,7 +5,9 @@
  * both template modes; replenishment only in cells without a live track, one per cell, at the
  * minimum distance, up to the cap; the forward-backward check removes planted wrong tracks (a
  * prediction one period off on a periodic texture) that the tracker alone accepts; the border
- * check; removal by id; bad input. */
+ * check; removal by id; the detection schedule (every detect_every frames, forced below
+ * min_features) and the back-off of a cell whose new feature is gone by the next detection; bad
+ * input. */
 #include <viofront/vf_feature_set.h>
 
 #include "test_tracker_util.h"
@@ -377,6 +379,43 @@ static void tt_bad_config(void) {
   CHECK(vf_feature_set_count(NULL) == 0 && !vf_feature_set_needs_detection(NULL));
 }
 
+static void tt_schedule(void) {
+  vf_feature_set_config c = vf_feature_set_config_default();
+  c.max_features = 4;
+  c.min_features = 1;
+  c.detect_every = 3;
+  c.min_distance = 0.0f;
+  vf_feature_set* s = NULL;
+  CHECK_OK(vf_feature_set_create(&c, &s));
+  CHECK(vf_feature_set_detection_due(s, 1)); /* empty: forced whatever the frame */
+  vf_keypoint kp = {100.0f, 100.0f, 50.0f, 0, 0};
+  int added = 0;
+  CHECK_OK(vf_feature_set_add(s, &kp, 1, &added));
+  CHECK(added == 1);
+  CHECK(vf_feature_set_detection_due(s, 0) && vf_feature_set_detection_due(s, 6));
+  CHECK(!vf_feature_set_detection_due(s, 1) && !vf_feature_set_detection_due(s, 5));
+  /* The feature is gone by the next detection: its cell waits 8 detections, other cells not. */
+  uint64_t id = vf_feature_set_features(s)[0].id;
+  CHECK_OK(vf_feature_set_remove(s, &id, 1, NULL));
+  vf_keypoint two[2] = {{100.0f, 100.0f, 50.0f, 0, 0}, {300.0f, 300.0f, 40.0f, 0, 0}};
+  CHECK_OK(vf_feature_set_add(s, two, 2, &added));
+  CHECK(added == 1 && vf_feature_set_features(s)[0].x == 300.0f);
+  int calls = 1;
+  for (added = 0; added == 0 && calls < 20; ++calls)
+    CHECK_OK(vf_feature_set_add(s, two, 1, &added));
+  CHECK(added == 1 && calls == 9); /* detections 1..8 passed it by */
+  c.detect_every = 0;
+  vf_feature_set_destroy(s);
+  CHECK_OK(vf_feature_set_create(&c, &s));
+  CHECK_OK(vf_feature_set_add(s, &kp, 1, NULL));
+  CHECK(!vf_feature_set_detection_due(s, 0) && !vf_feature_set_detection_due(s, 3));
+  c.detect_every = -1;
+  vf_feature_set_destroy(s);
+  CHECK_FAILS(vf_feature_set_create(&c, &s), VF_ERR_INVALID_ARG);
+  CHECK(strstr(vf_last_error_message(), "detect_every") != NULL);
+  CHECK(!vf_feature_set_detection_due(NULL, 0));
+}
+
 int main(void) {
   vf_context_config cc = vf_context_config_default();
   cc.backend = VF_BACKEND_CPU;
@@ -387,6 +426,7 @@ int main(void) {
   tt_replenish();
   tt_forward_backward();
   tt_border();
+  tt_schedule();
   vf_context_destroy(ctx);
   VF_TEST_END("test_feature_set");
 }

@@ -28,8 +28,13 @@ typedef struct replay_stats {
   long frames;
   long features;   /* camera-0 records over all frames */
   long with_depth; /* of those, with a disparity */
-  uint64_t max_id; /* largest track id seen + 1 */
-  int* track_age;  /* per id: frames observed (grown as ids appear) */
+  int* per_frame;  /* camera-0 records of each frame (grown as frames come) */
+  size_t per_frame_cap;
+  long right_records;                           /* camera-1 records over all frames */
+  long right_missing[VF_RIGHT_MISSING_REASONS]; /* left features without one, by reason */
+  long depth_edge;                              /* camera-0 records flagged VF_FEATURE_DEPTH_EDGE */
+  uint64_t max_id;                              /* largest track id seen + 1 */
+  int* track_age;                               /* per id: frames observed (grown as ids appear) */
   size_t track_cap;
   vf_stage_times sum;
   double wall_s;
@@ -42,8 +47,8 @@ int replay_stats_add(replay_stats* st, const vf_feature_frame* frame);
 void replay_stats_print(const replay_stats* st, FILE* out);
 void replay_stats_free(replay_stats* st);
 
-/* Features CSV: "t_ns,id,cam,u,v,x,y,vx,vy,disparity,depth,u_rect,v_rect" (VINS-style, then the
- * rectified pixel), one row a record. */
+/* Features CSV: "t_ns,id,cam,u,v,x,y,vx,vy,disparity,depth,u_rect,v_rect,flags" (VINS-style,
+ * then the rectified pixel, then the VF_FEATURE_* bits), one row a record. */
 FILE* replay_csv_open(const char* path);
 void replay_csv_write(FILE* f, const vf_feature_frame* frame);
 /* Writes "<csv_path>.rectification.yaml" (f, cx, cy, baseline_m, R1, R2) from a feature frame;

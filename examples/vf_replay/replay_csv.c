@@ -8,16 +8,16 @@
 
 FILE* replay_csv_open(const char* path) {
   FILE* f = fopen(path, "w");
-  if (f != NULL) fprintf(f, "t_ns,id,cam,u,v,x,y,vx,vy,disparity,depth,u_rect,v_rect\n");
+  if (f != NULL) fprintf(f, "t_ns,id,cam,u,v,x,y,vx,vy,disparity,depth,u_rect,v_rect,flags\n");
   return f;
 }
 
 void replay_csv_write(FILE* f, const vf_feature_frame* frame) {
   for (int i = 0; i < frame->count; ++i) {
     const vf_feature* p = &frame->features[i];
-    fprintf(f, "%" PRId64 ",%" PRIu64 ",%d,%.3f,%.3f,%.6f,%.6f,%.5f,%.5f,%.3f,%.4f,%.3f,%.3f\n",
+    fprintf(f, "%" PRId64 ",%" PRIu64 ",%d,%.3f,%.3f,%.6f,%.6f,%.5f,%.5f,%.3f,%.4f,%.3f,%.3f,%u\n",
             frame->t_ns, p->id, p->camera, p->u, p->v, p->x, p->y, p->vx, p->vy, p->disparity,
-            p->depth_m, p->u_rect, p->v_rect);
+            p->depth_m, p->u_rect, p->v_rect, (unsigned)p->flags);
   }
 }
 

@@ -3,7 +3,9 @@
  * from the rendered depth at it (raw cam0 pixel, depth0/<t>.png, 1/5000 m) and the true pose.
  * Two errors per tracked observation: the step error against the projection of the track's
  * previous observation's point (what one tracking step got wrong), and the drift against the
- * projection of its first observation's point (what the track accumulated). Disparity maps are
+ * projection of its first observation's point (what the track accumulated). A camera-1 record is
+ * compared with the projection into camera 1 of its left feature's point (the exact right pixel
+ * of our left pixel, so the left tracking error does not count). Disparity maps are
  * compared with disparity/<t>.png (1/256 px) when the ground truth was rendered for the same
  * rectification. */
 #include "replay_eval.h"
@@ -26,10 +28,12 @@ typedef struct eval_errors {
 struct replay_eval {
   char root[2048];
   const vf_euroc* reader;
-  vf_camera cam0;
+  vf_camera cam0, cam1;
   eval_point* points; /* by track id */
   size_t point_cap;
   eval_errors step, drift;
+  eval_errors right[2];      /* camera-1 errors: all, of depth-edge features */
+  long left[2], records[2];  /* left features and camera-1 records: all, depth-edge ones */
   double gt_f, gt_cx, gt_cy; /* rectification of the disparity ground truth */
   long disparity_frames, gt_pixels, valid, bad[3];
 };
@@ -71,7 +75,8 @@ int replay_eval_open(const char* sequence, const vf_euroc* reader, replay_eval**
   snprintf(dir, sizeof dir, "%s/groundtruth/depth0", sequence);
   if (stat(dir, &sb) != 0 || vf_euroc_groundtruth_count(reader) == 0) return 0;
   replay_eval* e = calloc(1, sizeof *e);
-  if (e == NULL || vf_euroc_camera(reader, 0, &e->cam0) != VF_OK) {
+  if (e == NULL || vf_euroc_camera(reader, 0, &e->cam0) != VF_OK ||
+      vf_euroc_camera(reader, 1, &e->cam1) != VF_OK) {
     free(e);
     return -1;
   }
@@ -129,6 +134,45 @@ static int eval_backproject(const vf_image* depth, const double R[9], const doub
   return 1;
 }
 
+/* Camera-0 frame point -> camera-1 pixel through the body frame (X_b = R_BSk X_k + t_BSk). */
+static int eval_project_cam1(const replay_eval* e, const double X0[3], double uv[2]) {
+  const double *A = e->cam0.T_BS, *B = e->cam1.T_BS;
+  double Xb[3], X1[3];
+  for (int i = 0; i < 3; ++i)
+    Xb[i] = A[4 * i] * X0[0] + A[4 * i + 1] * X0[1] + A[4 * i + 2] * X0[2] + A[4 * i + 3] -
+            B[4 * i + 3];
+  for (int i = 0; i < 3; ++i) X1[i] = B[i] * Xb[0] + B[4 + i] * Xb[1] + B[8 + i] * Xb[2];
+  return vf_camera_project(&e->cam1, X1, uv) == VF_OK;
+}
+
+/* The camera-1 records of a frame against the true right pixels of their left features; left
+ * and right records are in the same track order, so one walk pairs them. */
+static void eval_right(replay_eval* e, const vf_image* depth, const vf_feature_frame* fr) {
+  const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, o[3] = {0, 0, 0};
+  int j = 0;
+  for (int i = 0; i < fr->count; ++i) {
+    const vf_feature* f = &fr->features[i];
+    if (f->camera == 0) {
+      e->left[0]++;
+      e->left[1] += (f->flags & VF_FEATURE_DEPTH_EDGE) != 0;
+      continue;
+    }
+    while (j < fr->count && !(fr->features[j].camera == 0 && fr->features[j].id == f->id)) ++j;
+    if (j == fr->count) return;
+    const vf_feature* l = &fr->features[j];
+    const int edge = (l->flags & VF_FEATURE_DEPTH_EDGE) != 0;
+    e->records[0]++;
+    if (edge) e->records[1]++;
+    double X[3], uv[2];
+    /* Identity pose: the point in the camera-0 frame. */
+    if (isnan(l->u) || !eval_backproject(depth, I, o, l, X) || !eval_project_cam1(e, X, uv))
+      continue;
+    const double err = hypot(uv[0] - f->u, uv[1] - f->v);
+    eval_add_error(&e->right[0], err);
+    if (edge) eval_add_error(&e->right[1], err);
+  }
+}
+
 void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
   double R[9], p[3];
   if (e == NULL || eval_pose(e, fr->t_ns, R, p) != 0) return;
@@ -148,6 +192,7 @@ void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
     }
     pt->last_valid = eval_backproject(&depth, R, p, f, pt->last);
   }
+  eval_right(e, &depth, fr);
   vf_image_free(&depth);
 }
 
@@ -203,10 +248,30 @@ static void eval_stats(eval_errors* e, replay_eval_errors* out) {
   out->within_1px = (double)within / e->count;
 }
 
+static void eval_right_stats(eval_errors* v, long left, long records, replay_eval_right* out) {
+  memset(out, 0, sizeof *out);
+  out->left = left;
+  out->records = records;
+  out->with_record = left > 0 ? (double)records / left : 0.0;
+  out->observations = v->count;
+  if (v->count == 0) return;
+  qsort(v->v, (size_t)v->count, sizeof *v->v, cmp_double);
+  long half = 0, one = 0;
+  for (long i = 0; i < v->count; ++i) {
+    half += v->v[i] > 0.5;
+    one += v->v[i] > 1.0;
+  }
+  out->median_px = v->v[v->count / 2];
+  out->over_half_px = (double)half / v->count;
+  out->over_1px = (double)one / v->count;
+}
+
 void replay_eval_get(replay_eval* e, replay_eval_summary* s) {
   memset(s, 0, sizeof *s);
   eval_stats(&e->step, &s->step);
   eval_stats(&e->drift, &s->drift);
+  eval_right_stats(&e->right[0], e->left[0], e->records[0], &s->right);
+  eval_right_stats(&e->right[1], e->left[1], e->records[1], &s->right_edge);
   s->disparity_frames = e->disparity_frames;
   if (e->gt_pixels > 0) {
     s->bad1 = (double)e->bad[0] / e->gt_pixels;
@@ -227,6 +292,18 @@ void replay_eval_print(replay_eval* e, FILE* out) {
             "%.1f%% within 1 px\n",
             name[k], t[k]->observations, t[k]->median_px, t[k]->mean_px, 100 * t[k]->within_1px);
   }
+  const replay_eval_right* r = &s.right;
+  fprintf(out,
+          "ground truth: camera-1 records over %ld observations: median %.3f px, %.2f%% over "
+          "0.5 px, %.2f%% over 1 px; %.1f%% of %ld left features have one\n",
+          r->observations, r->median_px, 100 * r->over_half_px, 100 * r->over_1px,
+          100 * r->with_record, r->left);
+  r = &s.right_edge;
+  fprintf(out,
+          "ground truth: of those, at depth edges (%.1f%% of the left features): median %.3f px, "
+          "%.2f%% over 0.5 px, %.2f%% over 1 px\n",
+          s.right.left > 0 ? 100.0 * r->left / s.right.left : 0.0, r->median_px,
+          100 * r->over_half_px, 100 * r->over_1px);
   if (s.disparity_frames > 0) {
     fprintf(out,
             "ground truth: disparity over %ld frames: bad-1 %.2f%%, bad-2 %.2f%%, bad-3 %.2f%%, "
@@ -242,5 +319,7 @@ void replay_eval_close(replay_eval* e) {
   free(e->points);
   free(e->step.v);
   free(e->drift.v);
+  free(e->right[0].v);
+  free(e->right[1].v);
   free(e);
 }

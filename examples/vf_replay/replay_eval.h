@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* vf_replay's evaluation against the ground truth of a vf_synth sequence (its groundtruth/
  * folder): tracking error of every feature observation against where its 3-D point projects,
- * and disparity bad-pixel rates against the rendered disparity. */
+ * the camera-1 records' error against where the left feature's 3-D point projects into camera
+ * 1, and disparity bad-pixel rates against the rendered disparity. */
 #ifndef REPLAY_EVAL_H
 #define REPLAY_EVAL_H
 
@@ -24,14 +25,27 @@ typedef struct replay_eval_errors {
   double within_1px; /* share within 1 px */
 } replay_eval_errors;
 
+/* Camera-1 records against the true right pixel of their left feature. */
+typedef struct replay_eval_right {
+  long left;           /* left features */
+  long records;        /* of those, with a camera-1 record */
+  long observations;   /* records with ground truth (true depth at the left pixel) */
+  double median_px;    /* error over those */
+  double over_half_px; /* share over 0.5 px */
+  double over_1px;     /* share over 1 px */
+  double with_record;  /* records / left */
+} replay_eval_right;
+
 /* The results, for tests. */
 typedef struct replay_eval_summary {
-  replay_eval_errors step;  /* against the previous observation's true point */
-  replay_eval_errors drift; /* against the first observation's true point */
-  long disparity_frames;    /* frames whose map was compared */
-  double bad1, bad2, bad3;  /* share of ground-truth pixels off by more than 1/2/3 px or
-                               without a disparity */
-  double density;           /* share of ground-truth pixels with a disparity */
+  replay_eval_errors step;      /* against the previous observation's true point */
+  replay_eval_errors drift;     /* against the first observation's true point */
+  replay_eval_right right;      /* camera-1 records */
+  replay_eval_right right_edge; /* the same for left features flagged VF_FEATURE_DEPTH_EDGE */
+  long disparity_frames;        /* frames whose map was compared */
+  double bad1, bad2, bad3;      /* share of ground-truth pixels off by more than 1/2/3 px or
+                                   without a disparity */
+  double density;               /* share of ground-truth pixels with a disparity */
 } replay_eval_summary;
 
 void replay_eval_get(replay_eval* e, replay_eval_summary* out);

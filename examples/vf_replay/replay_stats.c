@@ -1,13 +1,32 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Replay statistics: features per frame, track lengths (a track's length is the number of
- * frames it was observed in), the share of tracks that lived 10 frames, mean stage times. */
+/* Replay statistics: features per frame (mean, min, median, max), track lengths (a track's
+ * length is the number of frames it was observed in), the share of tracks that lived 10 frames,
+ * camera-1 records and why the others are missing, mean stage times. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "replay.h"
 
+static int cmp_int(const void* a, const void* b) {
+  int x = *(const int*)a, y = *(const int*)b;
+  return (x > y) - (x < y);
+}
+
 int replay_stats_add(replay_stats* st, const vf_feature_frame* frame) {
+  if ((size_t)st->frames == st->per_frame_cap) {
+    size_t cap = st->per_frame_cap ? 2 * st->per_frame_cap : 1024;
+    int* grown = realloc(st->per_frame, cap * sizeof *grown);
+    if (grown == NULL) return -1;
+    st->per_frame = grown;
+    st->per_frame_cap = cap;
+  }
+  int left = 0;
+  for (int i = 0; i < frame->count; ++i) left += frame->features[i].camera == 0;
+  st->per_frame[st->frames] = left;
+  st->right_records += frame->count - left;
+  for (int k = 0; k < VF_RIGHT_MISSING_REASONS; ++k)
+    st->right_missing[k] += frame->right_missing[k];
   st->frames++;
   vf_stage_times* s = &st->sum;
   const vf_stage_times* t = &frame->times;
@@ -23,6 +42,7 @@ int replay_stats_add(replay_stats* st, const vf_feature_frame* frame) {
     if (p->camera != 0) continue;
     st->features++;
     if (!isnan(p->disparity)) st->with_depth++;
+    st->depth_edge += (p->flags & VF_FEATURE_DEPTH_EDGE) != 0;
     if (p->id >= st->track_cap) {
       size_t cap = st->track_cap ? st->track_cap : 1024;
       while (cap <= p->id) cap *= 2;
@@ -51,6 +71,19 @@ void replay_stats_print(const replay_stats* st, FILE* out) {
           st->wall_s > 0 ? st->frames / st->wall_s : 0.0);
   fprintf(out, "features per frame %.1f (%.1f%% with depth), tracks %ld\n", st->features / n,
           st->features ? 100.0 * st->with_depth / st->features : 0.0, tracks);
+  if (st->frames > 0) {
+    qsort(st->per_frame, (size_t)st->frames, sizeof *st->per_frame, cmp_int);
+    fprintf(out, "features per frame min %d, median %d, max %d\n", st->per_frame[0],
+            st->per_frame[st->frames / 2], st->per_frame[st->frames - 1]);
+  }
+  const double left = st->features > 0 ? (double)st->features : 1.0;
+  const long* m = st->right_missing;
+  fprintf(out,
+          "camera-1 records for %.1f%% of the features; none for %.2f%% (no disparity %.2f%%, "
+          "left-right check %.2f%%, outside %.2f%%); depth edges under %.1f%%\n",
+          100.0 * st->right_records / left, 100.0 * (m[0] + m[1] + m[2]) / left,
+          100.0 * m[VF_RIGHT_NO_DISPARITY] / left, 100.0 * m[VF_RIGHT_OCCLUDED] / left,
+          100.0 * m[VF_RIGHT_OUTSIDE] / left, 100.0 * st->depth_edge / left);
   fprintf(out, "mean track length %.2f frames, tracks living >= 10 frames %.1f%%\n",
           tracks ? (double)observations / tracks : 0.0, tracks ? 100.0 * long_lived / tracks : 0.0);
   const vf_stage_times* s = &st->sum;
@@ -63,5 +96,6 @@ void replay_stats_print(const replay_stats* st, FILE* out) {
 
 void replay_stats_free(replay_stats* st) {
   free(st->track_age);
+  free(st->per_frame);
   memset(st, 0, sizeof *st);
 }

@@ -21,10 +21,10 @@
  *   stereo:   method (sgm|zncc_fastdt|cyclops2|hsgm|census_fastdt), min_disparity,
  *             disparities, census (cs_9x7|full_9x7), p1, p2, adaptive_p2, paths, uniqueness,
  *             lr_check, lr_max_diff, subpixel, median
- *   features: max_features, min_features, min_distance, border, fb_threshold,
+ *   features: max_features, min_features, detect_every, min_distance, border, fb_threshold,
  *             fb_from_prediction
- *   frontend: stereo, right_features, gyro_seeding, imu_capacity, imu_max_gap_ns,
- *             disparity_memory (host|device)
+ *   frontend: stereo, right_features, right_max_lr_diff, edge_radius, edge_max_jump,
+ *             gyro_seeding, imu_capacity, imu_max_gap_ns, disparity_memory (host|device)
  * The stage sections fill `frontend` (vf_frontend_config_load also takes the cameras, rectify
  * and pyramid sections into it). A new section is a schema table in src/io/. */
 #ifndef VF_CONFIG_H

@@ -3,8 +3,8 @@
  * never reused) and an age; tracking drops the lost ones (tracker status, forward-backward
  * check, image border); new keypoints from the detector are taken only in grid cells without a
  * live track and at a minimum distance from every live track, up to a cap; detection is due
- * when fewer than min_features are alive. Host-side bookkeeping: all memory is allocated at
- * create time. */
+ * every detect_every frames and whenever fewer than min_features are alive. Host-side
+ * bookkeeping: all memory is allocated at create time. */
 #ifndef VF_FEATURE_SET_H
 #define VF_FEATURE_SET_H
 
@@ -32,6 +32,10 @@ typedef struct vf_feature_set_config {
   vf_grid grid;           /* replenishment grid: cols = ceil(width / cell_width), same for rows */
   int max_features;       /* cap, 1..1048576 and at most the tracker's max_features */
   int min_features;       /* fewer live tracks than this: detection is due */
+  int detect_every;       /* detection is also due every this many frames (1 = every frame, which
+                             keeps the count steady); 0 = only below min_features. When > 0, a
+                             cell whose new feature is gone by the next detection is skipped by
+                             the next 8 (its corners do not track) */
   float min_distance;     /* px between a new feature and any live track; 0 = no limit */
   float border;           /* px: tracks and keypoints closer to the image edge are dropped */
   float fb_threshold;     /* px: a track tracked back that lands farther than this from where it
@@ -54,7 +58,8 @@ typedef struct vf_track_stats {
 
 typedef struct vf_feature_set vf_feature_set;
 
-/* 752x480, 32x32 cells (24x15), 400 features, detection below 150, min distance 15 px,
+/* 752x480, 32x32 cells (24x15), 400 features, detection every frame and below 150, min
+ * distance 15 px,
  * border 8 px, forward-backward threshold 0.5 px from the forward result. */
 VF_API vf_feature_set_config vf_feature_set_config_default(void);
 VF_API vf_status vf_feature_set_create(const vf_feature_set_config* config, vf_feature_set** out);
@@ -86,6 +91,9 @@ VF_API vf_status vf_feature_set_remove(vf_feature_set* set, const uint64_t* ids,
 
 /* Nonzero when fewer than min_features are alive. */
 VF_API int vf_feature_set_needs_detection(const vf_feature_set* set);
+/* Nonzero when detection is due on frame number `frame` (0 = the first): fewer than
+ * min_features alive, or detect_every > 0 and frame a multiple of it. */
+VF_API int vf_feature_set_detection_due(const vf_feature_set* set, uint64_t frame);
 VF_API int vf_feature_set_count(const vf_feature_set* set);
 /* The live features (vf_feature_set_count of them), valid until the next call that changes the
  * set. */

@@ -31,6 +31,24 @@
 extern "C" {
 #endif
 
+/* vf_feature.flags: what the disparity map shows around a feature (both cameras' records of a
+ * track carry the left feature's flags). Depth edge: the map steps by more than edge_max_jump
+ * between neighbouring pixels under the feature, likely a junction of two surfaces rather than
+ * one 3-D point. Depth holes: pixels under the feature have no disparity (an occlusion beside a
+ * depth edge, or too little texture). Right occluded: the camera-1 record was withheld because a
+ * nearer surface hides the stereo match (the left-right check at the feature). */
+#define VF_FEATURE_DEPTH_EDGE 0x1u
+#define VF_FEATURE_DEPTH_HOLES 0x2u
+#define VF_FEATURE_RIGHT_OCCLUDED 0x4u
+
+/* Why a left feature has no camera-1 record (vf_feature_frame.right_missing). */
+typedef enum vf_right_missing {
+  VF_RIGHT_NO_DISPARITY = 0, /* the map has no disparity at the feature */
+  VF_RIGHT_OCCLUDED,         /* withheld: its match fails the left-right check */
+  VF_RIGHT_OUTSIDE,          /* withheld: its match falls outside the right camera's image */
+  VF_RIGHT_MISSING_REASONS
+} vf_right_missing;
+
 /* One observation of a track in one camera. Float fields are NaN when unknown. */
 typedef struct vf_feature {
   uint64_t id;          /* track id, unique for the frontend's lifetime, never reused */
@@ -45,6 +63,7 @@ typedef struct vf_feature {
   float disparity;      /* rectified disparity in pixels (left u_rect - right u_rect) */
   float depth_m;        /* depth along the rectified left camera's axis: f * baseline / disparity */
   float gain, bias;     /* photometric change to the track's template: I = gain * T + bias */
+  uint32_t flags;       /* VF_FEATURE_* bits */
 } vf_feature;
 
 /* Wall or GPU time of each stage of the frame, milliseconds. On CUDA the stages are timed with
@@ -61,6 +80,8 @@ typedef struct vf_feature_frame {
   int count;                   /* records in `features` */
   const vf_feature* features;  /* camera 0 records first, then camera 1 (when enabled) */
   int tracked, detected, lost; /* this frame: tracks continued, new tracks, tracks dropped */
+  int right_missing[VF_RIGHT_MISSING_REASONS]; /* left features without a camera-1 record, by
+                                                  reason (0 when right_features is off) */
   /* rectified stereo geometry: a point at depth z has disparity f * baseline_m / z */
   double f, cx, cy, baseline_m;
   double R1[9], R2[9]; /* row-major rotations raw camera k -> rectified camera k */
@@ -100,10 +121,19 @@ typedef struct vf_frontend_config {
                                      rectified size and the detector's grid */
   vf_stereo_config stereo;        /* width/height are set from the rectified size */
   int stereo_enabled;             /* 0: no disparity, features get NaN disparity/depth */
-  int right_features;             /* 1: also emit a camera-1 record for features with a disparity */
-  int gyro_seeding;               /* 1: seed tracking with the gyroscope rotation when available */
-  int imu_capacity;               /* IMU samples kept */
-  int64_t imu_max_gap_ns; /* a larger gap between IMU samples disables seeding for the frame */
+  int right_features;      /* 1: also emit a camera-1 record for features with a disparity that
+                              passes the left-right check and falls inside the right image */
+  float right_max_lr_diff; /* px: a camera-1 record is withheld when a nearer surface right of the
+                              feature maps onto its match (left-right check from the map, see
+                              vf_disparity_probe.occluder) with a disparity larger by more than
+                              this; 0 = no check */
+  int edge_radius;         /* the window (2 r + 1)^2 under a feature that the depth flags look at,
+                              0..15 */
+  float edge_max_jump;     /* px: a larger step between neighbouring pixels of that window sets
+                              VF_FEATURE_DEPTH_EDGE */
+  int gyro_seeding;        /* 1: seed tracking with the gyroscope rotation when available */
+  int imu_capacity;        /* IMU samples kept */
+  int64_t imu_max_gap_ns;  /* a larger gap between IMU samples disables seeding for the frame */
   vf_memory disparity_location; /* where the disparity frame's map lives (device only on CUDA) */
 } vf_frontend_config;
 
@@ -111,8 +141,9 @@ typedef struct vf_frontend vf_frontend;
 
 /* Default stage settings (4 levels, FAST n 10 in 32x32 cells on levels 0-2, 16/16/8/8 patches
  * with first-observation templates, 4-path SGM with 64 disparities and sub-pixel), the feature
- * set's defaults (400-track cap, detection below 150, 15 px apart, forward-backward check at
- * 0.5 px), gyro seeding on, disparity in the context's memory. The
+ * set's defaults (400-track cap, detection every frame and below 150, 15 px apart,
+ * forward-backward check at 0.5 px), gyro seeding on, camera-1 records with the left-right check
+ * at 1 px, depth flags over 9x9 pixels at a 1 px step, disparity in the context's memory. The
  * cameras are vf_camera_default(): set cam0 and cam1 (e.g. from vf_euroc_camera or a config
  * file) before vf_frontend_create. */
 VF_API vf_frontend_config vf_frontend_config_default(void);

@@ -2,7 +2,10 @@
 /* Reads the values of a 16-bit image (a disparity map) at a list of points, on the image's
  * backend: the frontend uses it to attach disparities to features without copying the whole
  * map to the host. Nearest pixel: (x, y) reads pixel (floor(x + 0.5), floor(y + 0.5)); points
- * outside the image or not finite read `outside`. */
+ * outside the image or not finite read `outside`. The disparity probe also looks around each
+ * point: the largest step between neighbouring pixels and the holes in a window (a depth edge
+ * under a feature), and whether a nearer surface to its right hides its stereo match (a
+ * left-right check computed from the left map alone). */
 #ifndef VF_SAMPLER_H
 #define VF_SAMPLER_H
 
@@ -17,6 +20,27 @@ extern "C" {
 
 typedef struct vf_sampler vf_sampler;
 
+typedef struct vf_disparity_probe_config {
+  int radius;          /* window (2 radius + 1)^2 around the point's pixel, 0..15 */
+  int reach;           /* pixels right of it searched for an occluder, 0..4096 (the largest
+                          disparity searched, in whole pixels, is enough) */
+  int fractional_bits; /* of the map's values, 0..8 */
+  uint16_t invalid;    /* the value of pixels without a disparity */
+} vf_disparity_probe_config;
+
+/* What the map shows around a point at pixel (x, y) (nearest pixel, as gather). Values are the
+ * map's units. */
+typedef struct vf_disparity_probe {
+  uint16_t value;    /* at (x, y); `invalid` there or outside the image */
+  uint16_t jump;     /* largest |difference| of two valid pixels that follow each other along a
+                        row or a column of the window, invalid pixels between them skipped */
+  uint16_t holes;    /* pixels of the window that are invalid or outside the image */
+  uint16_t occluder; /* the largest valid v at (x + k, y), k = 1..reach, whose match x + k - v
+                        lies left of, or within half a pixel right of, this point's match
+                        x - value: it hides this point from the other camera (a left-right
+                        check fails by v - value); 0 when there is none or value is invalid */
+} vf_disparity_probe;
+
 /* max_points: the most points one call reads, 1..1048576; device buffers for them are
  * allocated here (CUDA backend), so sampling allocates nothing. */
 VF_API vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out);
@@ -26,6 +50,13 @@ VF_API void vf_sampler_destroy(vf_sampler* sampler);
  * the CPU backend, host or device memory on CUDA. xy and values are host arrays; synchronous. */
 VF_API vf_status vf_sampler_gather_u16(vf_sampler* sampler, const vf_image* image, const float* xy,
                                        int count, uint16_t outside, uint16_t* values);
+
+/* out[i] = the probe of xy[i]. image: U16 as for gather; xy and out are host arrays;
+ * synchronous. */
+VF_API vf_status vf_sampler_probe_disparity(vf_sampler* sampler, const vf_image* image,
+                                            const float* xy, int count,
+                                            const vf_disparity_probe_config* config,
+                                            vf_disparity_probe* out);
 
 VF_API const char* vf_sampler_last_error(const vf_sampler* sampler);
 

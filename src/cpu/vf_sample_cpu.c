@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Nearest-pixel reads of a 16-bit image at points (the reference of cuda/vf_sample.cu). */
+/* Nearest-pixel reads of a 16-bit image at points and the disparity probe (the reference of
+ * cuda/vf_sample.cu). */
 #include "cpu/vf_sample_cpu.h"
 
 void vf_cpu_gather_u16(const uint16_t* image, size_t stride_bytes, int width, int height,
@@ -11,4 +12,11 @@ void vf_cpu_gather_u16(const uint16_t* image, size_t stride_bytes, int width, in
                     : *(const uint16_t*)((const uint8_t*)image + (size_t)y * stride_bytes +
                                          (size_t)x * sizeof(uint16_t));
   }
+}
+
+void vf_cpu_probe_disparity(const uint16_t* image, size_t stride_bytes, int width, int height,
+                            const float* xy, int count, const vf_disparity_probe_config* config,
+                            vf_disparity_probe* out) {
+  for (int i = 0; i < count; ++i)
+    out[i] = vf_probe_point(image, stride_bytes, width, height, xy[2 * i], xy[2 * i + 1], config);
 }
