@@ -290,6 +290,7 @@ vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyrami
     out->diverged += r->status == VF_TRACK_DIVERGED;
     out->residual += r->status == VF_TRACK_RESIDUAL_TOO_LARGE;
     out->invalid += r->status == VF_TRACK_INVALID;
+    out->inconsistent += r->status == VF_TRACK_INCONSISTENT;
   }
   if (s->config.fb_threshold > 0.0f) {
     st = vf_feature_set_backward(s, t, prev, cur);
@@ -311,7 +312,8 @@ vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyrami
     f->bias = r->bias;
     f->residual = r->residual;
     f->age++;
-    s->new_template[i] = 0;
+    /* The patch has deformed too far from its reference: a new one, here, on the next call. */
+    s->new_template[i] = (r->flags & VF_TRACK_REANCHOR) != 0;
     out->tracked++;
   }
   vf_feature_set_compact(s);

@@ -8,6 +8,11 @@
 
 #include "vf_frontend_internal.h"
 
+/* A reference patch is taken where a feature is born and needs its half side plus the
+ * smoothed sampler's and the gradient's pixel, and one more for a patch that grows as the camera
+ * approaches: features closer to the edge could not be refined. */
+static float vf_frontend_refine_border(int refine_patch) { return (float)(refine_patch / 2 + 3); }
+
 vf_frontend_config vf_frontend_config_default(void) {
   vf_frontend_config c;
   memset(&c, 0, sizeof c);
@@ -18,8 +23,10 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.detector = vf_detector_config_default();
   c.tracker = vf_tracker_config_default();
   c.tracker.template_mode = VF_TEMPLATE_FIRST_OBSERVATION;
+  c.tracker.refine = 1; /* tracks that stay on their point (vf_tracker.h) */
   c.stereo = vf_stereo_config_default();
   c.features = vf_feature_set_config_default();
+  c.features.border = vf_frontend_refine_border(c.tracker.refine_patch);
   c.stereo_enabled = 1;
   c.right_features = 1;
   c.right_max_lr_diff = 1.0f;
@@ -56,6 +63,12 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
   if (c->disparity_location != VF_MEMORY_HOST && c->disparity_location != VF_MEMORY_DEVICE)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: disparity_location %d is unknown", fn,
                    (int)c->disparity_location);
+  if (c->tracker.refine && c->features.border < vf_frontend_refine_border(c->tracker.refine_patch))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: features.border %g is below the %g px that tracker.refine_patch %d needs",
+                   fn, (double)c->features.border,
+                   (double)vf_frontend_refine_border(c->tracker.refine_patch),
+                   c->tracker.refine_patch);
   return VF_OK;
 }
 

@@ -48,7 +48,8 @@ static vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost)
   if (s != VF_OK) {
     return vf_fail(&fe->err, s, "tracking: %s", vf_feature_set_last_error(fe->set));
   }
-  *lost = st.out_of_image + st.diverged + st.residual + st.invalid + st.backward + st.border;
+  *lost = st.out_of_image + st.diverged + st.residual + st.invalid + st.inconsistent + st.backward +
+          st.border;
   return VF_OK;
 }
 

@@ -93,6 +93,7 @@ static void test_create(void) {
   REFUSE(features.min_distance, NAN, VF_ERR_INVALID_ARG, "min_distance");
   REFUSE(features.fb_threshold, INFINITY, VF_ERR_INVALID_ARG, "fb_threshold");
   REFUSE(features.border, -1, VF_ERR_INVALID_ARG, "border");
+  REFUSE(features.border, 8, VF_ERR_INVALID_ARG, "refine_patch"); /* too close for a reference */
   REFUSE(pyramid_levels, 9, VF_ERR_INVALID_ARG, "pyramid_levels");
   REFUSE(tracker.levels, 5, VF_ERR_INVALID_ARG, "tracker.levels");
   REFUSE(imu_capacity, 1, VF_ERR_INVALID_ARG, "imu_capacity");
@@ -119,7 +120,8 @@ static void test_create(void) {
   c.cam0.cx = c.cam1.cx = 5.5;
   c.cam0.cy = c.cam1.cy = 4.0;
   c.pyramid_levels = 5;
-  c.features.border = 2; /* the default 8 px would not fit either */
+  c.features.border = 2; /* the default 13 px would not fit either */
+  c.tracker.refine = 0;  /* nor would a reference patch */
   CHECK_BAD(vf_frontend_create(ctx, &c, &cb, &fe), VF_ERR_INVALID_ARG, "levels need");
   /* Smaller than the disparity range: refused with stereo, accepted without. */
   c.pyramid_levels = 2;

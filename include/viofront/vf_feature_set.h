@@ -52,8 +52,9 @@ typedef struct vf_track_stats {
   int diverged;
   int residual;
   int invalid;
-  int backward; /* lost in the forward-backward check */
-  int border;   /* lost at the image border */
+  int inconsistent; /* lost: unlike its reference patch (tracker refinement) */
+  int backward;     /* lost in the forward-backward check */
+  int border;       /* lost at the image border */
 } vf_track_stats;
 
 typedef struct vf_feature_set vf_feature_set;

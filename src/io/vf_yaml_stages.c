@@ -56,6 +56,20 @@ vf_status vf_yaml_read_tracker(vf_yaml* y, yaml_node_t* n, vf_tracker_config* ou
        NULL, NULL, 0},
       {VF_KEY("template", VF_YAML_ENUM, vf_tracker_config, template_mode), 0, 0, 0, 0, 0,
        vf_template_names, NULL, NULL, 0},
+      {VF_KEY("refine", VF_YAML_BOOL, vf_tracker_config, refine), 0, 0, 0, 0, 0, NULL, NULL, NULL,
+       0},
+      {VF_KEY("refine_patch", VF_YAML_INT, vf_tracker_config, refine_patch),
+       VF_TRACKER_MIN_REF_PATCH, VF_TRACKER_MAX_REF_PATCH, 0, 0, 0, NULL, NULL, NULL, 0},
+      {VF_KEY("refine_iterations", VF_YAML_INT, vf_tracker_config, refine_iterations), 1, 100, 0, 0,
+       0, NULL, NULL, NULL, 0},
+      {VF_KEY("refine_min_ncc", VF_YAML_FLOAT, vf_tracker_config, refine_min_ncc), 0, 0.999, 0, 0,
+       0, NULL, NULL, NULL, 0},
+      {VF_KEY("refine_max_scale", VF_YAML_FLOAT, vf_tracker_config, refine_max_scale), 1.001, 10, 0,
+       0, 0, NULL, NULL, NULL, 0},
+      {VF_KEY("refine_max_shift", VF_YAML_FLOAT, vf_tracker_config, refine_max_shift), 0.01, 100, 0,
+       0, 0, NULL, NULL, NULL, 0},
+      {VF_KEY("refine_shape_prior", VF_YAML_FLOAT, vf_tracker_config, refine_shape_prior), 0, 1000,
+       0, 0, 0, NULL, NULL, NULL, 0},
   };
   return vf_yaml_read_map(y, n, "tracker", keys, VF_N(keys), out, NULL);
 }
