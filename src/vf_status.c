@@ -22,6 +22,8 @@ const char* vf_status_str(vf_status status) {
 
 const char* vf_version(void) { return VF_VERSION_STRING; }
 
+const char* vf_abi_version(void) { return VF_VERSION_SOVERSION; }
+
 int vf_built_with_cuda(void) {
 #ifdef VF_HAVE_CUDA
   return 1;

@@ -16,6 +16,15 @@ int main(void) {
   CHECK(strcmp(vf_version(), VF_VERSION_STRING) == 0);
   CHECK(VF_VERSION_NUMBER == VF_VERSION_MAJOR * 10000 + VF_VERSION_MINOR * 100 + VF_VERSION_PATCH);
   CHECK(vf_built_with_cuda() == 0 || vf_built_with_cuda() == 1);
+  /* The versioning rule: before 1.0 the ABI version is 0.MINOR, from 1.0 on MAJOR. */
+  char abi[32];
+  if (VF_VERSION_MAJOR == 0) {
+    snprintf(abi, sizeof abi, "0.%d", VF_VERSION_MINOR);
+  } else {
+    snprintf(abi, sizeof abi, "%d", VF_VERSION_MAJOR);
+  }
+  CHECK(strcmp(VF_VERSION_SOVERSION, abi) == 0);
+  CHECK(strcmp(vf_abi_version(), VF_VERSION_SOVERSION) == 0);
 
   /* A failing call leaves a message that names the call. */
   CHECK_FAILS(vf_context_create(NULL, NULL), VF_ERR_INVALID_ARG);
