@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Configuration from YAML (libyaml): viofront's own config file (config/euroc.yaml) and EuRoC
+/** @file
+ * Configuration from YAML (libyaml): viofront's own config file (config/euroc.yaml) and EuRoC
  * sensor.yaml files (camera and IMU calibration). Every key is validated: missing required
  * keys, wrong types, NaN or out-of-range values fail with a message naming the file, the line
  * and the key; unknown keys are warned about through the log context's callback and skipped.
@@ -41,45 +42,49 @@
 extern "C" {
 #endif
 
+/** Cameras a config file can hold (a stereo pair). */
 #define VF_CONFIG_MAX_CAMERAS 2
 
+/** Everything a viofront config file holds (vf_config_load()). */
 typedef struct vf_config {
-  vf_context_config context; /* log_fn/log_user are not in YAML: set them in code */
-  int camera_count;          /* 0 (take the cameras from the dataset), 1 or 2 */
-  vf_camera cameras[VF_CONFIG_MAX_CAMERAS];
-  int has_imu; /* 1 when the file has an imu section */
-  vf_imu_calib imu;
-  vf_rectify_config rectify;
-  vf_pyramid_config pyramid; /* width and height follow camera 0 when cameras are given */
-  vf_euroc_config dataset;
-  vf_frontend_config frontend; /* stage sections; its cameras, rectify and pyramid levels are
+  vf_context_config context; /**< log_fn/log_user are not in YAML: set them in code */
+  int camera_count;          /**< 0 (take the cameras from the dataset), 1 or 2 */
+  vf_camera cameras[VF_CONFIG_MAX_CAMERAS]; /**< the first camera_count are set */
+  int has_imu;                              /**< 1 when the file has an imu section */
+  vf_imu_calib imu;                         /**< the imu section, when has_imu */
+  vf_rectify_config rectify;                /**< the rectify section */
+  vf_pyramid_config pyramid;   /**< width and height follow camera 0 when cameras are given */
+  vf_euroc_config dataset;     /**< the dataset section */
+  vf_frontend_config frontend; /**< stage sections; its cameras, rectify and pyramid levels are
                                   the top-level sections' (see vf_frontend_config_load) */
 } vf_config;
 
-/* Every section's defaults; no cameras, no IMU. */
+/** Every section's defaults; no cameras, no IMU. */
 VF_API vf_config vf_config_default(void);
 
-/* Loads a config file over the defaults. Unknown sections and keys are skipped with a warning
+/** Loads a config file over the defaults. Unknown sections and keys are skipped with a warning
  * naming the file, the line and the key, through the log callback of `log` (may be NULL: not
  * reported). The file's own context section is not a log yet: to see its warnings, pass a
  * context made for that (e.g. a CPU one with the callback). */
 VF_API vf_status vf_config_load(const char* path, const vf_context* log, vf_config* out);
-/* The same from text in memory; `name` is used in messages and `base_dir` resolves relative
+/** The same from text in memory; `name` is used in messages and `base_dir` resolves relative
  * sensor_yaml paths (NULL = the current directory). */
 VF_API vf_status vf_config_parse(const char* text, size_t size, const char* name,
                                  const char* base_dir, const vf_context* log, vf_config* out);
 
-/* EuRoC sensor.yaml of a camera: T_BS, rate_hz, resolution, camera_model (pinhole),
+/** EuRoC sensor.yaml of a camera: T_BS, rate_hz, resolution, camera_model (pinhole),
  * intrinsics (fu fv cu cv), distortion_model (radial-tangential|radtan|equidistant|none),
  * distortion_coefficients (4 or 5 for radial-tangential, 4 for equidistant). */
 VF_API vf_status vf_sensor_yaml_read_camera(const char* path, const vf_context* log,
                                             vf_camera* out);
+/** The same from text in memory; `name` is used in messages. */
 VF_API vf_status vf_sensor_yaml_parse_camera(const char* text, size_t size, const char* name,
                                              const vf_context* log, vf_camera* out);
-/* EuRoC sensor.yaml of an IMU: T_BS, rate_hz, gyroscope_noise_density, gyroscope_random_walk,
+/** EuRoC sensor.yaml of an IMU: T_BS, rate_hz, gyroscope_noise_density, gyroscope_random_walk,
  * accelerometer_noise_density, accelerometer_random_walk. */
 VF_API vf_status vf_sensor_yaml_read_imu(const char* path, const vf_context* log,
                                          vf_imu_calib* out);
+/** The same from text in memory; `name` is used in messages. */
 VF_API vf_status vf_sensor_yaml_parse_imu(const char* text, size_t size, const char* name,
                                           const vf_context* log, vf_imu_calib* out);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* The frontend: stereo frames and IMU samples in, tracked features and a dense disparity map
+/** @file
+ * The frontend: stereo frames and IMU samples in, tracked features and a dense disparity map
  * out through callbacks. Per frame: rectify both images, build the left pyramid, track the live
  * features from the previous frame (seeded by the gyroscope when IMU samples cover the frame
  * interval, or by the backend's predictions), drop those failing the forward-backward or border
@@ -31,115 +32,122 @@
 extern "C" {
 #endif
 
-/* vf_feature.flags: what the disparity map shows around a feature (both cameras' records of a
+/** vf_feature.flags: what the disparity map shows around a feature (both cameras' records of a
  * track carry the left feature's flags). Depth edge: the map steps by more than edge_max_jump
  * between neighbouring pixels under the feature, likely a junction of two surfaces rather than
  * one 3-D point. Depth holes: pixels under the feature have no disparity (an occlusion beside a
  * depth edge, or too little texture). Right occluded: the camera-1 record was withheld because a
  * nearer surface hides the stereo match (the left-right check at the feature). */
-#define VF_FEATURE_DEPTH_EDGE 0x1u
-#define VF_FEATURE_DEPTH_HOLES 0x2u
-#define VF_FEATURE_RIGHT_OCCLUDED 0x4u
+#define VF_FEATURE_DEPTH_EDGE 0x1u     /**< the map steps by more than edge_max_jump */
+#define VF_FEATURE_DEPTH_HOLES 0x2u    /**< pixels under the feature have no disparity */
+#define VF_FEATURE_RIGHT_OCCLUDED 0x4u /**< the camera-1 record was withheld (occluded) */
 
-/* Why a left feature has no camera-1 record (vf_feature_frame.right_missing). */
+/** Why a left feature has no camera-1 record (vf_feature_frame.right_missing). */
 typedef enum vf_right_missing {
-  VF_RIGHT_NO_DISPARITY = 0, /* the map has no disparity at the feature */
-  VF_RIGHT_OCCLUDED,         /* withheld: its match fails the left-right check */
-  VF_RIGHT_OUTSIDE,          /* withheld: its match falls outside the right camera's image */
-  VF_RIGHT_MISSING_REASONS
+  VF_RIGHT_NO_DISPARITY = 0, /**< the map has no disparity at the feature */
+  VF_RIGHT_OCCLUDED,         /**< withheld: its match fails the left-right check */
+  VF_RIGHT_OUTSIDE,          /**< withheld: its match falls outside the right camera's image */
+  VF_RIGHT_MISSING_REASONS   /**< number of reasons (not a reason) */
 } vf_right_missing;
 
-/* One observation of a track in one camera. Float fields are NaN when unknown. */
+/** One observation of a track in one camera. Float fields are NaN when unknown. */
 typedef struct vf_feature {
-  uint64_t id;          /* track id, unique for the frontend's lifetime, never reused */
-  int camera;           /* 0 = left (tracked), 1 = right (the left feature's stereo match) */
-  int age;              /* frames this track has been observed in, 1 for a new feature */
-  int level;            /* pyramid level it was detected on */
-  float score;          /* detector score at detection */
-  float u, v;           /* raw (distorted) pixel of this camera */
-  float x, y;           /* undistorted normalized coordinates of this camera (X/Z, Y/Z) */
-  float vx, vy;         /* normalized velocity (1/s); 0 for a new feature */
-  float u_rect, v_rect; /* pixel in the rectified image of this camera */
-  float disparity;      /* rectified disparity in pixels (left u_rect - right u_rect) */
-  float depth_m;        /* depth along the rectified left camera's axis: f * baseline / disparity */
-  float gain, bias;     /* photometric change to the track's template: I = gain * T + bias */
-  uint32_t flags;       /* VF_FEATURE_* bits */
+  uint64_t id;          /**< track id, unique for the frontend's lifetime, never reused */
+  int camera;           /**< 0 = left (tracked), 1 = right (the left feature's stereo match) */
+  int age;              /**< frames this track has been observed in, 1 for a new feature */
+  int level;            /**< pyramid level it was detected on */
+  float score;          /**< detector score at detection */
+  float u, v;           /**< raw (distorted) pixel of this camera */
+  float x, y;           /**< undistorted normalized coordinates of this camera (X/Z, Y/Z) */
+  float vx, vy;         /**< normalized velocity (1/s); 0 for a new feature */
+  float u_rect, v_rect; /**< pixel in the rectified image of this camera */
+  float disparity;      /**< rectified disparity in pixels (left u_rect - right u_rect) */
+  float depth_m;    /**< depth along the rectified left camera's axis: f * baseline / disparity */
+  float gain, bias; /**< photometric change to the track's template: I = gain * T + bias */
+  uint32_t flags;   /**< VF_FEATURE_* bits */
 } vf_feature;
 
-/* Wall or GPU time of each stage of the frame, milliseconds. On CUDA the stages are timed with
+/** Wall or GPU time of each stage of the frame, milliseconds. On CUDA the stages are timed with
  * events on the frontend's stream; total_ms is the host time of vf_frontend_process. */
 typedef struct vf_stage_times {
-  double rectify_ms; /* upload of host images included */
-  double pyramid_ms, track_ms, detect_ms, stereo_ms, features_ms;
-  double total_ms;
+  double rectify_ms; /**< upload of host images included */
+  double pyramid_ms, track_ms, detect_ms, stereo_ms, features_ms; /**< the stages */
+  double total_ms; /**< host time of vf_frontend_process */
 } vf_stage_times;
 
+/** The features of one frame (the on_features callback). */
 typedef struct vf_feature_frame {
-  int64_t t_ns;
-  uint64_t sequence;           /* 0 for the first processed frame */
-  int count;                   /* records in `features` */
-  const vf_feature* features;  /* camera 0 records first, then camera 1 (when enabled) */
-  int tracked, detected, lost; /* this frame: tracks continued, new tracks, tracks dropped */
-  int right_missing[VF_RIGHT_MISSING_REASONS]; /* left features without a camera-1 record, by
+  int64_t t_ns;                /**< the frame's time, ns */
+  uint64_t sequence;           /**< 0 for the first processed frame */
+  int count;                   /**< records in `features` */
+  const vf_feature* features;  /**< camera 0 records first, then camera 1 (when enabled) */
+  int tracked, detected, lost; /**< this frame: tracks continued, new tracks, tracks dropped */
+  int right_missing[VF_RIGHT_MISSING_REASONS]; /**< left features without a camera-1 record, by
                                                   reason (0 when right_features is off) */
-  /* rectified stereo geometry: a point at depth z has disparity f * baseline_m / z */
-  double f, cx, cy, baseline_m;
-  double R1[9], R2[9]; /* row-major rotations raw camera k -> rectified camera k */
-  vf_stage_times times;
+  /** rectified stereo geometry: a point at depth z has disparity f * baseline_m / z */
+  double f, cx, cy, baseline_m; /**< rectified focal length and principal point (px), baseline */
+  double R1[9], R2[9];          /**< row-major rotations raw camera k -> rectified camera k */
+  vf_stage_times times;         /**< per-stage times of this frame */
 } vf_feature_frame;
 
+/** The disparity map of one frame (the on_disparity callback). */
 typedef struct vf_disparity_frame {
-  int64_t t_ns;
-  uint64_t sequence;
-  vf_image disparity;      /* U16 of the rectified size: value / 2^VF_STEREO_SUBPIXEL_BITS pixels
+  int64_t t_ns;            /**< the frame's time, ns */
+  uint64_t sequence;       /**< as vf_feature_frame.sequence */
+  vf_image disparity;      /**< U16 of the rectified size: value / 2^VF_STEREO_SUBPIXEL_BITS pixels
                               with sub-pixel on, whole pixels otherwise; VF_STEREO_INVALID where
                               unknown. Host or device memory (vf_frontend_config.disparity_location);
                               valid during the callback only. */
-  vf_image rectified_left; /* the 8-bit rectified left image the map belongs to, in the same
+  vf_image rectified_left; /**< the 8-bit rectified left image the map belongs to, in the same
                               memory as the map; valid during the callback only */
-  int fractional_bits;     /* 4 with sub-pixel on, else 0 */
-  int min_disparity, max_disparity; /* the searched range, pixels */
-  double f, cx, cy, baseline_m;
+  int fractional_bits;     /**< 4 with sub-pixel on, else 0 */
+  int min_disparity, max_disparity; /**< the searched range, pixels */
+  double f, cx, cy, baseline_m; /**< rectified focal length and principal point (px), baseline */
 } vf_disparity_frame;
 
+/** Receives each frame's features, before vf_frontend_process returns. */
 typedef void (*vf_on_features_fn)(const vf_feature_frame* frame, void* user);
+/** Receives each frame's disparity map, before vf_frontend_process returns. */
 typedef void (*vf_on_disparity_fn)(const vf_disparity_frame* frame, void* user);
 
+/** Where the frontend hands its results. */
 typedef struct vf_frontend_callbacks {
-  vf_on_features_fn on_features;   /* may be NULL */
-  vf_on_disparity_fn on_disparity; /* may be NULL: then no stereo map is handed out */
-  void* user;
+  vf_on_features_fn on_features;   /**< may be NULL */
+  vf_on_disparity_fn on_disparity; /**< may be NULL: then no stereo map is handed out */
+  void* user;                      /**< passed to both callbacks */
 } vf_frontend_callbacks;
 
+/** Every stage's settings (vf_frontend_config_default(), vf_frontend_config_load()). */
 typedef struct vf_frontend_config {
-  vf_camera cam0, cam1; /* raw cameras; cam0 is the left, tracked one */
-  vf_rectify_config rectify;
-  int pyramid_levels;          /* 1..8; at least the tracker's and detector's levels */
-  vf_detector_config detector; /* width/height are set from the rectified size */
-  vf_tracker_config tracker;
-  vf_feature_set_config features; /* track policy; width, height and grid are set from the
+  vf_camera cam0, cam1;           /**< raw cameras; cam0 is the left, tracked one */
+  vf_rectify_config rectify;      /**< stereo rectification */
+  int pyramid_levels;             /**< 1..8; at least the tracker's and detector's levels */
+  vf_detector_config detector;    /**< width/height are set from the rectified size */
+  vf_tracker_config tracker;      /**< the feature tracker */
+  vf_feature_set_config features; /**< track policy; width, height and grid are set from the
                                      rectified size and the detector's grid */
-  vf_stereo_config stereo;        /* width/height are set from the rectified size */
-  int stereo_enabled;             /* 0: no disparity, features get NaN disparity/depth */
-  int right_features;      /* 1: also emit a camera-1 record for features with a disparity that
+  vf_stereo_config stereo;        /**< width/height are set from the rectified size */
+  int stereo_enabled;             /**< 0: no disparity, features get NaN disparity/depth */
+  int right_features;      /**< 1: also emit a camera-1 record for features with a disparity that
                               passes the left-right check and falls inside the right image */
-  float right_max_lr_diff; /* px: a camera-1 record is withheld when a nearer surface right of the
+  float right_max_lr_diff; /**< px: a camera-1 record is withheld when a nearer surface right of the
                               feature maps onto its match (left-right check from the map, see
                               vf_disparity_probe.occluder) with a disparity larger by more than
                               this; 0 = no check */
-  int edge_radius;         /* the window (2 r + 1)^2 under a feature that the depth flags look at,
+  int edge_radius;         /**< the window (2 r + 1)^2 under a feature that the depth flags look at,
                               0..15 */
-  float edge_max_jump;     /* px: a larger step between neighbouring pixels of that window sets
+  float edge_max_jump;     /**< px: a larger step between neighbouring pixels of that window sets
                               VF_FEATURE_DEPTH_EDGE */
-  int gyro_seeding;        /* 1: seed tracking with the gyroscope rotation when available */
-  int imu_capacity;        /* IMU samples kept */
-  int64_t imu_max_gap_ns;  /* a larger gap between IMU samples disables seeding for the frame */
-  vf_memory disparity_location; /* where the disparity frame's map lives (device only on CUDA) */
+  int gyro_seeding;        /**< 1: seed tracking with the gyroscope rotation when available */
+  int imu_capacity;        /**< IMU samples kept */
+  int64_t imu_max_gap_ns;  /**< a larger gap between IMU samples disables seeding for the frame */
+  vf_memory disparity_location; /**< where the disparity frame's map lives (device only on CUDA) */
 } vf_frontend_config;
 
+/** The whole frontend (opaque): stages, feature set, IMU buffer and callbacks. */
 typedef struct vf_frontend vf_frontend;
 
-/* Default stage settings (4 levels, FAST n 10 in 32x32 cells on levels 0-2, 16/16/8/8 patches
+/** Default stage settings (4 levels, FAST n 10 in 32x32 cells on levels 0-2, 16/16/8/8 patches
  * with first-observation templates, 4-path SGM with 64 disparities and sub-pixel), the feature
  * set's defaults (400-track cap, detection every frame and below 150, 15 px apart,
  * forward-backward check at 0.5 px), gyro seeding on, camera-1 records with the left-right check
@@ -148,7 +156,7 @@ typedef struct vf_frontend vf_frontend;
  * file) before vf_frontend_create. */
 VF_API vf_frontend_config vf_frontend_config_default(void);
 
-/* Reads a viofront YAML file (see config/euroc.yaml and vf_config.h) over the defaults; errors
+/** Reads a viofront YAML file (see config/euroc.yaml and vf_config.h) over the defaults; errors
  * name the file, line and key. Unknown sections and keys are skipped with a warning
  * ("<file>:<line>: unknown key 'features.max_featurs' ignored") through the log callback of
  * `log` (may be NULL: not reported). The cameras in `config` are kept unless the file gives
@@ -157,36 +165,37 @@ VF_API vf_frontend_config vf_frontend_config_default(void);
 VF_API vf_status vf_frontend_config_load(const char* path, const vf_context* log,
                                          vf_frontend_config* config, int* has_cameras);
 
-/* Validates everything (messages name the field), rectifies, and allocates every buffer. */
+/** Validates everything (messages name the field), rectifies, and allocates every buffer. */
 VF_API vf_status vf_frontend_create(vf_context* ctx, const vf_frontend_config* config,
                                     const vf_frontend_callbacks* callbacks, vf_frontend** out);
-/* Safe on NULL and after a failed create. */
+/** Safe on NULL and after a failed create. */
 VF_API void vf_frontend_destroy(vf_frontend* frontend);
 
-/* Appends one IMU sample (gyro rad/s, acc m/s^2, body frame). Timestamps must increase
+/** Appends one IMU sample (gyro rad/s, acc m/s^2, body frame). Timestamps must increase
  * strictly: VF_ERR_TIMESTAMP otherwise, the sample dropped and the frontend unchanged. */
 VF_API vf_status vf_frontend_push_imu(vf_frontend* frontend, int64_t t_ns, const double gyro[3],
                                       const double acc[3]);
 
-/* Processes one stereo frame (8-bit raw images of the cameras' size, host or, on CUDA, device
+/** Processes one stereo frame (8-bit raw images of the cameras' size, host or, on CUDA, device
  * memory) and runs the callbacks. Frame timestamps must increase strictly (VF_ERR_TIMESTAMP,
  * the frame skipped, the state unchanged). */
 VF_API vf_status vf_frontend_process(vf_frontend* frontend, int64_t t_ns, const vf_image* left,
                                      const vf_image* right);
 
-/* Back channel, for the next frame: predicted raw left pixels of tracks (e.g. from the
+/** Back channel, for the next frame: predicted raw left pixels of tracks (e.g. from the
  * backend's pose prediction), used as their initial guess instead of the gyroscope's. Unknown
  * ids are ignored; returns VF_OK. */
 VF_API vf_status vf_frontend_predict(vf_frontend* frontend, const uint64_t* ids, const float* uv,
                                      int count);
 
-/* Back channel: the backend rejects these tracks (outliers); they are dropped now and their
+/** Back channel: the backend rejects these tracks (outliers); they are dropped now and their
  * cells become free for new features. Unknown ids are ignored. */
 VF_API vf_status vf_frontend_reject(vf_frontend* frontend, const uint64_t* ids, int count);
 
-/* The rectification in use (f, cx, cy, baseline, R1, R2, P1, P2, Q). */
+/** The rectification in use (f, cx, cy, baseline, R1, R2, P1, P2, Q). */
 VF_API vf_status vf_frontend_rectification(const vf_frontend* frontend,
                                            vf_stereo_rectification* out);
+/** The message of this frontend's last failure; "" when none. */
 VF_API const char* vf_frontend_last_error(const vf_frontend* frontend);
 
 #ifdef __cplusplus

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Image views: the caller owns the pixels, viofront only reads or writes through the view. */
+/** @file
+ * Image views: the caller owns the pixels, viofront only reads or writes through the view. */
 #ifndef VF_IMAGE_H
 #define VF_IMAGE_H
 
@@ -12,48 +13,51 @@
 extern "C" {
 #endif
 
+/** Where an image's pixels live. */
 typedef enum vf_memory {
-  VF_MEMORY_HOST = 0, /* ordinary (or pinned) host memory */
-  VF_MEMORY_DEVICE    /* CUDA device memory */
+  VF_MEMORY_HOST = 0, /**< ordinary (or pinned) host memory */
+  VF_MEMORY_DEVICE    /**< CUDA device memory */
 } vf_memory;
 
+/** What one pixel holds. */
 typedef enum vf_pixel_format {
-  VF_PIXEL_U8 = 0, /* 8-bit grey: camera images, pyramid levels */
-  VF_PIXEL_U16,    /* 16-bit: fixed-point disparity */
-  VF_PIXEL_F32,    /* float: disparity, depth, responses */
-  VF_PIXEL_RGB8    /* 3 x 8-bit: pictures written by the examples */
+  VF_PIXEL_U8 = 0, /**< 8-bit grey: camera images, pyramid levels */
+  VF_PIXEL_U16,    /**< 16-bit: fixed-point disparity */
+  VF_PIXEL_F32,    /**< float: disparity, depth, responses */
+  VF_PIXEL_RGB8    /**< 3 x 8-bit: pictures written by the examples */
 } vf_pixel_format;
 
+/** A view of pixels owned by someone else (or by vf_image_alloc()). */
 typedef struct vf_image {
-  void* data;
-  int width;
-  int height;
-  size_t stride_bytes; /* bytes from one row to the next, >= width * pixel size */
-  vf_memory location;
-  vf_pixel_format format;
+  void* data;             /**< the first pixel of the first row */
+  int width;              /**< pixels per row */
+  int height;             /**< rows */
+  size_t stride_bytes;    /**< bytes from one row to the next, >= width * pixel size */
+  vf_memory location;     /**< host or device memory */
+  vf_pixel_format format; /**< what each pixel holds */
 } vf_image;
 
-/* Bytes of one pixel of `format` (0 for an unknown format). */
+/** Bytes of one pixel of `format` (0 for an unknown format). */
 VF_API size_t vf_pixel_size(vf_pixel_format format);
 
-/* A view of caller memory; fills every field. */
+/** A view of caller memory; fills every field. */
 VF_API vf_image vf_image_view(void* data, int width, int height, size_t stride_bytes,
                               vf_memory location, vf_pixel_format format);
 
-/* VF_OK when `image` is a usable view: data non-NULL, sizes positive, stride large enough,
+/** VF_OK when `image` is a usable view: data non-NULL, sizes positive, stride large enough,
  * known format and location; otherwise VF_ERR_INVALID_ARG with a message naming `what`. */
 VF_API vf_status vf_image_check(const vf_image* image, const char* what);
 
-/* Allocates an image owned by the caller (release with vf_image_free). Device memory is taken
+/** Allocates an image owned by the caller (release with vf_image_free). Device memory is taken
  * on the current CUDA device; without CUDA that gives VF_ERR_NO_DEVICE. Rows are padded so
  * that the stride is a multiple of 128 bytes. */
 VF_API vf_status vf_image_alloc(vf_image* image, int width, int height, vf_pixel_format format,
                                 vf_memory location);
 
-/* Frees what vf_image_alloc allocated and clears the view; safe on a cleared view. */
+/** Frees what vf_image_alloc allocated and clears the view; safe on a cleared view. */
 VF_API void vf_image_free(vf_image* image);
 
-/* Copies pixels between any two locations; sizes and formats must match. Synchronous: the
+/** Copies pixels between any two locations; sizes and formats must match. Synchronous: the
  * copy is complete when the call returns. */
 VF_API vf_status vf_image_copy(const vf_image* src, vf_image* dst);
 

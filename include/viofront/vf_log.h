@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Log callback. The library never prints: messages go to the callback installed on a context,
+/** @file
+ * Log callback. The library never prints: messages go to the callback installed on a context,
  * and by default nowhere. */
 #ifndef VF_LOG_H
 #define VF_LOG_H
@@ -8,15 +9,16 @@
 extern "C" {
 #endif
 
+/** Severity of a log message, and the threshold of a context. */
 typedef enum vf_log_level {
-  VF_LOG_SILENT = 0, /* as a threshold: nothing is passed on */
-  VF_LOG_ERROR,
-  VF_LOG_WARN,
-  VF_LOG_INFO,
-  VF_LOG_DEBUG
+  VF_LOG_SILENT = 0, /**< as a threshold: nothing is passed on */
+  VF_LOG_ERROR,      /**< a call failed */
+  VF_LOG_WARN,       /**< something was skipped or is suspect (e.g. an unknown config key) */
+  VF_LOG_INFO,       /**< progress worth knowing */
+  VF_LOG_DEBUG       /**< details for debugging */
 } vf_log_level;
 
-/* Called with each message at or above the context's threshold; `message` has no newline. */
+/** Called with each message at or above the context's threshold; `message` has no newline. */
 typedef void (*vf_log_fn)(vf_log_level level, const char* message, void* user);
 
 #ifdef __cplusplus

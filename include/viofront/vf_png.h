@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* PNG files through libpng: 8-bit grey in (camera images), 8/16-bit grey and RGB out. */
+/** @file
+ * PNG files through libpng: 8-bit grey in (camera images), 8/16-bit grey and RGB out. */
 #ifndef VF_PNG_H
 #define VF_PNG_H
 
@@ -9,14 +10,14 @@
 extern "C" {
 #endif
 
-/* Reads an 8-bit greyscale PNG into a new host image (free with vf_image_free). Other colour
+/** Reads an 8-bit greyscale PNG into a new host image (free with vf_image_free). Other colour
  * types or bit depths give VF_ERR_FORMAT; a missing file VF_ERR_IO. */
 VF_API vf_status vf_png_read_gray8(const char* path, vf_image* out);
 
-/* The same from a PNG file held in memory. */
+/** The same from a PNG file held in memory. */
 VF_API vf_status vf_png_decode_gray8(const void* data, size_t size, vf_image* out);
 
-/* Writes a host image: U8 (grey 8), U16 (grey 16) or RGB8. */
+/** Writes a host image: U8 (grey 8), U16 (grey 16) or RGB8. */
 VF_API vf_status vf_png_write(const char* path, const vf_image* image);
 
 #ifdef __cplusplus

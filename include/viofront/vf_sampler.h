@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Reads the values of a 16-bit image (a disparity map) at a list of points, on the image's
+/** @file
+ * Reads the values of a 16-bit image (a disparity map) at a list of points, on the image's
  * backend: the frontend uses it to attach disparities to features without copying the whole
  * map to the host. Nearest pixel: (x, y) reads pixel (floor(x + 0.5), floor(y + 0.5)); points
  * outside the image or not finite read `outside`. The disparity probe also looks around each
@@ -18,46 +19,50 @@
 extern "C" {
 #endif
 
+/** Reads a 16-bit image at a list of points (opaque). */
 typedef struct vf_sampler vf_sampler;
 
+/** What vf_sampler_probe_disparity() looks at. */
 typedef struct vf_disparity_probe_config {
-  int radius;          /* window (2 radius + 1)^2 around the point's pixel, 0..15 */
-  int reach;           /* pixels right of it searched for an occluder, 0..4096 (the largest
+  int radius;          /**< window (2 radius + 1)^2 around the point's pixel, 0..15 */
+  int reach;           /**< pixels right of it searched for an occluder, 0..4096 (the largest
                           disparity searched, in whole pixels, is enough) */
-  int fractional_bits; /* of the map's values, 0..8 */
-  uint16_t invalid;    /* the value of pixels without a disparity */
+  int fractional_bits; /**< of the map's values, 0..8 */
+  uint16_t invalid;    /**< the value of pixels without a disparity */
 } vf_disparity_probe_config;
 
-/* What the map shows around a point at pixel (x, y) (nearest pixel, as gather). Values are the
+/** What the map shows around a point at pixel (x, y) (nearest pixel, as gather). Values are the
  * map's units. */
 typedef struct vf_disparity_probe {
-  uint16_t value;    /* at (x, y); `invalid` there or outside the image */
-  uint16_t jump;     /* largest |difference| of two valid pixels that follow each other along a
+  uint16_t value;    /**< at (x, y); `invalid` there or outside the image */
+  uint16_t jump;     /**< largest |difference| of two valid pixels that follow each other along a
                         row or a column of the window, invalid pixels between them skipped */
-  uint16_t holes;    /* pixels of the window that are invalid or outside the image */
-  uint16_t occluder; /* the largest valid v at (x + k, y), k = 1..reach, whose match x + k - v
+  uint16_t holes;    /**< pixels of the window that are invalid or outside the image */
+  uint16_t occluder; /**< the largest valid v at (x + k, y), k = 1..reach, whose match x + k - v
                         lies left of, or within half a pixel right of, this point's match
                         x - value: it hides this point from the other camera (a left-right
                         check fails by v - value); 0 when there is none or value is invalid */
 } vf_disparity_probe;
 
-/* max_points: the most points one call reads, 1..1048576; device buffers for them are
+/** max_points: the most points one call reads, 1..1048576; device buffers for them are
  * allocated here (CUDA backend), so sampling allocates nothing. */
 VF_API vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out);
+/** Frees everything; safe on NULL. */
 VF_API void vf_sampler_destroy(vf_sampler* sampler);
 
-/* values[i] = image(round(xy[2i]), round(xy[2i+1])) or `outside`. image: U16, host memory on
+/** values[i] = image(round(xy[2i]), round(xy[2i+1])) or `outside`. image: U16, host memory on
  * the CPU backend, host or device memory on CUDA. xy and values are host arrays; synchronous. */
 VF_API vf_status vf_sampler_gather_u16(vf_sampler* sampler, const vf_image* image, const float* xy,
                                        int count, uint16_t outside, uint16_t* values);
 
-/* out[i] = the probe of xy[i]. image: U16 as for gather; xy and out are host arrays;
+/** out[i] = the probe of xy[i]. image: U16 as for gather; xy and out are host arrays;
  * synchronous. */
 VF_API vf_status vf_sampler_probe_disparity(vf_sampler* sampler, const vf_image* image,
                                             const float* xy, int count,
                                             const vf_disparity_probe_config* config,
                                             vf_disparity_probe* out);
 
+/** The message of this sampler's last failure; "" when none. */
 VF_API const char* vf_sampler_last_error(const vf_sampler* sampler);
 
 #ifdef __cplusplus

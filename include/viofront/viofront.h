@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* viofront: the whole public API. */
+/** @file
+ * viofront: the whole public API. */
 #ifndef VIOFRONT_H
 #define VIOFRONT_H
 
