@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CUDA reference refinement: one warp per feature, every feature of a call in one launch, run
 // after the frame-to-frame kernel (cuda/vf_lk.cu) on the same stream. Lane l takes samples
-// l, l + 32, ... of the reference patch; the sums of an iteration go through a butterfly
-// (xor-shuffle) that leaves the same bits in every lane, so all lanes step in lockstep and take
-// the same branches, and lane 0 writes the result and the slot. The mathematics is
-// src/vf_tracker_affine.h, shared with the CPU reference src/cpu/vf_affine_cpu.c.
+// l, l + 32, ... of the reference patch and keeps them in registers; the sums of an iteration go
+// through a butterfly (xor-shuffle) that leaves the same bits in every lane, so all lanes step in
+// lockstep and take the same branches, and lane 0 writes the result and the slot. The current
+// image is read once per feature: the binomial-smoothed window under the warped patch goes to
+// shared memory, where each sample is one bilinear read (4 loads instead of the 16 taps of the
+// smoothed sampler). The mathematics is src/vf_tracker_affine.h, shared with the CPU reference
+// src/cpu/vf_affine_cpu.c.
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <string.h>
@@ -14,23 +17,39 @@
 
 namespace {
 
+// The smoothed window: up to kWin x kWin pixels (raw rows one more each side in the staging
+// buffer). A warped patch that does not fit falls back to the smoothed sampler in global memory.
+constexpr int kWin = 64;
+
+// The parameter block is read in place by the helpers that take it by reference; without
+// __grid_constant__ (before CUDA 11.7, e.g. JetPack 4's 10.2) the kernel copies it to the stack.
+#if defined(__CUDACC_VER_MAJOR__) && \
+    (__CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 7))
+#define VF_GRID_CONSTANT __grid_constant__
+#else
+#define VF_GRID_CONSTANT
+#endif
+
 __device__ __forceinline__ float* vf_slot_samples(const vf_affine_params& p, int slot) {
   return p.samples + (size_t)slot * 3 * (size_t)(p.patch * p.patch);
 }
 
 // Takes the reference of r.slot from the previous image at (r.x, r.y); every lane returns once
 // the slot is written (lane 0 writes the state, every lane its samples).
-__device__ void vf_warp_capture(const vf_affine_params& p, const vf_track_request& r, int lane) {
+// Not inlined: new references are rare, and their 36-term sums would crowd the registers of the
+// iterations.
+__device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf_track_request& r,
+                                             int lane) {
   vf_affine_slot* s = p.slot + r.slot;
   const float identity[4] = {1.0f, 0.0f, 0.0f, 1.0f};
   const int n = p.patch * p.patch;
   float* t = vf_slot_samples(p, r.slot);
   float *tx = t + n, *ty = t + 2 * n;
   int valid = VF_AFFINE_OUTSIDE;
-  float mu = 0.0f, sd = 0.0f, l[VF_AFFINE_PACKED], prior[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  float mu = 0.0f, h[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED], prior[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   int used = 0;
   if (vf_affine_inside(r.x, r.y, identity, p.patch, 1, p.width, p.height)) {
-    float m[3] = {0.0f, 0.0f, 0.0f};  // sum T, sum T^2, count
+    float m[2] = {0.0f, 0.0f};  // sum T, count
     for (int i = lane; i < n; i += 32) {
       float ox, oy, v, gx, gy;
       vf_affine_offset(i, p.patch, &ox, &oy);
@@ -41,17 +60,14 @@ __device__ void vf_warp_capture(const vf_affine_params& p, const vf_track_reques
       ty[i] = gy;
       if (v >= 0.0f) {
         m[0] += v;
-        m[1] += v * v;
-        m[2] += 1.0f;
+        m[1] += 1.0f;
       }
     }
-    vf_warp_sums<3>(m);
-    used = (int)m[2];
+    vf_warp_sums<2>(m);
+    used = (int)m[1];
     valid = VF_AFFINE_FLAT;
     if (used >= 8) {
-      mu = m[0] / m[2];
-      sd = sqrtf(fmaxf(m[1] / m[2] - mu * mu, 0.0f));
-      float h[VF_AFFINE_PACKED];
+      mu = m[0] / m[1];
 #pragma unroll
       for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = 0.0f;
       const float inv_half = 1.0f / VF_AFFINE_HALF(p.patch);
@@ -60,11 +76,7 @@ __device__ void vf_warp_capture(const vf_affine_params& p, const vf_track_reques
         float ox, oy, j[8];
         vf_affine_offset(i, p.patch, &ox, &oy);
         vf_affine_jacobian(t[i] - mu, tx[i], ty[i], ox * inv_half, oy * inv_half, j);
-#pragma unroll
-        for (int a = 0; a < 8; ++a) {
-#pragma unroll
-          for (int b = 0; b <= a; ++b) h[VF_AFFINE_IDX(a, b)] += j[a] * j[b];
-        }
+        vf_affine_outer(j, h);
       }
       vf_warp_sums<VF_AFFINE_PACKED>(h);
       vf_affine_add_prior(h, p.shape_prior, prior);
@@ -80,10 +92,12 @@ __device__ void vf_warp_capture(const vf_affine_params& p, const vf_track_reques
     if (valid != VF_AFFINE_OUTSIDE) {
       out.used = used;
       out.mu = mu;
-      out.sd = sd;
     }
     if (valid == VF_AFFINE_USABLE) {
-      for (int k = 0; k < VF_AFFINE_PACKED; ++k) out.l[k] = l[k];
+      for (int k = 0; k < VF_AFFINE_PACKED; ++k) {
+        out.h[k] = h[k];
+        out.l[k] = l[k];
+      }
       for (int k = 0; k < 4; ++k) out.prior[k] = prior[k];
     }
     *s = out;
@@ -91,56 +105,178 @@ __device__ void vf_warp_capture(const vf_affine_params& p, const vf_track_reques
   __syncwarp();
 }
 
-// The sums of one iteration (VF_AFFINE_SUMS, order in the header) over the warp, and the
-// samples they cover.
-__device__ int vf_warp_iteration_sums(const vf_affine_params& p, const float* __restrict__ t,
-                                      float mu, const vf_affine_state& st, int lane,
-                                      float (&sums)[VF_AFFINE_SUMS]) {
-  const int n = p.patch * p.patch;
-  const float *tx = t + n, *ty = t + 2 * n;
-  const float inv_half = 1.0f / VF_AFFINE_HALF(p.patch);
-  const float inv_gain = 1.0f / st.gain;
-#pragma unroll
-  for (int k = 0; k < VF_AFFINE_SUMS; ++k) sums[k] = 0.0f;
-  float used = 0.0f;
-  for (int i = lane; i < n; i += 32) {
-    const float tv = __ldg(t + i);
-    if (tv < 0.0f) continue;
-    float ox, oy, j[8];
-    vf_affine_offset(i, p.patch, &ox, &oy);
-    const float v = vf_affine_sample(p.cur, p.cur_stride, st.px + st.a[0] * ox + st.a[1] * oy,
-                                     st.py + st.a[2] * ox + st.a[3] * oy);
-    if (!vf_lk_unsaturated(v)) continue;
-    const float tc = tv - mu;
-    const float e = (v - st.c) * inv_gain - tc;
-    vf_affine_jacobian(tc, __ldg(tx + i), __ldg(ty + i), ox * inv_half, oy * inv_half, j);
-#pragma unroll
-    for (int k = 0; k < 8; ++k) sums[k] += j[k] * e;
-    sums[8] += e * e;
-    sums[9] += v;
-    sums[10] += v * v;
-    sums[11] += v * tv;
-    used += 1.0f;
+// The smoothed current image over [x0, x0 + w) x [y0, y0 + h) in shared memory, row stride kWin:
+// the [1 2 1] / 4 binomial along rows into the staging rows (one more each side), then down
+// the columns, as the smoothed sampler weighs them.
+struct vf_window {
+  int x0, y0, w, h;
+};
+
+__device__ void vf_warp_window(const vf_affine_params& p, const vf_window& wd, float* stage,
+                               float* win, int lane) {
+  const int rows = wd.h + 2;
+  for (int i = lane; i < rows * wd.w; i += 32) {
+    const int r = i / wd.w, c = i - r * wd.w;
+    const uint8_t* q = p.cur + (size_t)(wd.y0 - 1 + r) * p.cur_stride + (size_t)(wd.x0 + c);
+    stage[r * kWin + c] =
+        0.25f * ((float)__ldg(q - 1) + (float)__ldg(q + 1)) + 0.5f * (float)__ldg(q);
   }
-  float all[VF_AFFINE_SUMS + 1];
-#pragma unroll
-  for (int k = 0; k < VF_AFFINE_SUMS; ++k) all[k] = sums[k];
-  all[VF_AFFINE_SUMS] = used;
-  vf_warp_sums<VF_AFFINE_SUMS + 1>(all);
-#pragma unroll
-  for (int k = 0; k < VF_AFFINE_SUMS; ++k) sums[k] = all[k];
-  return (int)all[VF_AFFINE_SUMS];
+  __syncwarp();
+  for (int i = lane; i < wd.h * wd.w; i += 32) {
+    const int r = i / wd.w, c = i - r * wd.w;
+    const float* q = stage + (r + 1) * kWin + c;
+    win[r * kWin + c] = 0.25f * (q[-kWin] + q[kWin]) + 0.5f * q[0];
+  }
+  __syncwarp();
 }
 
+// The window for the patch warped by st, with `margin` pixels to spare each side; w = 0 when
+// it would exceed kWin.
+__device__ vf_window vf_window_for(const vf_affine_params& p, const vf_affine_state& st,
+                                   int margin) {
+  const float half = VF_AFFINE_HALF(p.patch);
+  const float rx = half * (fabsf(st.a[0]) + fabsf(st.a[1])),
+              ry = half * (fabsf(st.a[2]) + fabsf(st.a[3]));
+  vf_window wd;
+  wd.x0 = max(1, (int)floorf(st.px - rx) - margin);
+  wd.y0 = max(1, (int)floorf(st.py - ry) - margin);
+  const int x1 = min(p.width - 2, (int)floorf(st.px + rx) + 2 + margin);
+  const int y1 = min(p.height - 2, (int)floorf(st.py + ry) + 2 + margin);
+  wd.w = x1 - wd.x0;
+  wd.h = y1 - wd.y0;
+  if (wd.w > kWin || wd.h > kWin) wd.w = 0;
+  return wd;
+}
+
+// Nonzero when every bilinear read of the warped patch lies inside the window.
+__device__ __forceinline__ int vf_window_holds(const vf_affine_params& p, const vf_window& wd,
+                                               const vf_affine_state& st) {
+  const float half = VF_AFFINE_HALF(p.patch);
+  const float rx = half * (fabsf(st.a[0]) + fabsf(st.a[1])),
+              ry = half * (fabsf(st.a[2]) + fabsf(st.a[3]));
+  return wd.w > 0 && st.px - rx >= (float)wd.x0 && st.py - ry >= (float)wd.y0 &&
+         st.px + rx < (float)(wd.x0 + wd.w - 1) && st.py + ry < (float)(wd.y0 + wd.h - 1);
+}
+
+__device__ __forceinline__ float vf_window_sample(const float* win, const vf_window& wd, float x,
+                                                  float y) {
+  x -= (float)wd.x0;
+  y -= (float)wd.y0;
+  const float fx = floorf(x), fy = floorf(y);
+  const float ax = x - fx, ay = y - fy;
+  const float* q = win + (int)fy * kWin + (int)fx;
+  const float top = q[0] + ax * (q[1] - q[0]);
+  const float bot = q[kWin] + ax * (q[kWin + 1] - q[kWin]);
+  return top + ay * (bot - top);
+}
+
+// The lane's reference samples (lane, lane + 32, ...), held for all iterations: t = T - mu (a
+// negative T marks an unused sample: t = -inf), gradients and normalised offsets.
+template <int K>
+struct vf_lane_ref {
+  float t[K], tx[K], ty[K];
+};
+
+// The sums of one iteration (VF_AFFINE_SUMS, order in the header) over the warp, skipping the
+// lane's samples in out_mask; those that saturate in the current image now go to *new_mask (bit
+// k: sample lane + 32 k). Returns the samples used.
+template <int K>
+__device__ __forceinline__ int vf_warp_iteration(const vf_affine_params& p,
+                                                 const vf_lane_ref<K>& ref,
+                                                 const vf_affine_state& st, const vf_window& wd,
+                                                 const float* win, int lane, unsigned out_mask,
+                                                 float (&sums)[VF_AFFINE_SUMS],
+                                                 unsigned* new_mask) {
+  const float half = VF_AFFINE_HALF(p.patch), inv_half = 1.0f / half;
+  const float inv_gain = 1.0f / st.gain, inv_patch = 1.0f / (float)p.patch;
+  const int n = p.patch * p.patch;
+  float acc[VF_AFFINE_SUMS + 1];
+#pragma unroll
+  for (int k = 0; k < VF_AFFINE_SUMS + 1; ++k) acc[k] = 0.0f;
+  unsigned fresh = 0u;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int i = lane + 32 * k;
+    if (i >= n || !(ref.t[k] > -1e30f) || ((out_mask >> k) & 1u)) continue;
+    const int row = (int)(((float)i + 0.5f) * inv_patch);
+    const float oy = (float)row - half, ox = (float)(i - row * p.patch) - half;
+    const float x = st.px + st.a[0] * ox + st.a[1] * oy, y = st.py + st.a[2] * ox + st.a[3] * oy;
+    const float v =
+        wd.w > 0 ? vf_window_sample(win, wd, x, y) : vf_affine_sample(p.cur, p.cur_stride, x, y);
+    if (!vf_lk_unsaturated(v)) {
+      fresh |= 1u << k;
+      continue;
+    }
+    const float tc = ref.t[k];
+    const float e = (v - st.c) * inv_gain - tc;
+    float j[8];
+    vf_affine_jacobian(tc, ref.tx[k], ref.ty[k], ox * inv_half, oy * inv_half, j);
+#pragma unroll
+    for (int q = 0; q < 8; ++q) acc[q] += j[q] * e;
+    acc[8] += e * e;
+    acc[9] += tc;
+    acc[10] += tc * tc;
+    acc[VF_AFFINE_SUMS] += 1.0f;
+  }
+  vf_warp_sums<VF_AFFINE_SUMS + 1>(acc);
+#pragma unroll
+  for (int k = 0; k < VF_AFFINE_SUMS; ++k) sums[k] = acc[k];
+  *new_mask = fresh;
+  return (int)acc[VF_AFFINE_SUMS];
+}
+
+// When more samples saturate (rare, so not inlined, and reading the reference again from global
+// memory): their terms join the running total of left-out terms in shared memory (h_total), and
+// the factor of H less that total goes to l_out (shared memory). Returns 0 when what is left is
+// singular.
+__device__ __noinline__ int vf_warp_downdate(const vf_affine_params& p, const float* t,
+                                             const vf_affine_slot* s, int lane, unsigned fresh,
+                                             float* h_total, float* l_out) {
+  const float half = VF_AFFINE_HALF(p.patch), inv_half = 1.0f / half;
+  const int n = p.patch * p.patch;
+  float h_new[VF_AFFINE_PACKED];
+#pragma unroll
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) h_new[k] = 0.0f;
+  for (int k = 0; fresh != 0u; ++k, fresh >>= 1) {
+    if (!(fresh & 1u)) continue;
+    const int i = lane + 32 * k;
+    float ox, oy, j[8];
+    vf_affine_offset(i, p.patch, &ox, &oy);
+    vf_affine_jacobian(__ldg(t + i) - s->mu, __ldg(t + n + i), __ldg(t + 2 * n + i), ox * inv_half,
+                       oy * inv_half, j);
+    vf_affine_outer(j, h_new);
+  }
+  vf_warp_sums<VF_AFFINE_PACKED>(h_new);
+  float total[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED];
+#pragma unroll
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) total[k] = h_total[k] + h_new[k];
+  const int ok = vf_affine_downdate(s, total, l);
+  __syncwarp();
+  if (lane == 0) {
+    for (int k = 0; k < VF_AFFINE_PACKED; ++k) {
+      h_total[k] = total[k];
+      l_out[k] = l[k];
+    }
+  }
+  __syncwarp();
+  return ok;
+}
+
+template <int K>
 __global__ void __launch_bounds__(32)
-    vf_affine_kernel(const vf_affine_params p, const vf_track_request* __restrict__ requests,
+    vf_affine_kernel(const VF_GRID_CONSTANT vf_affine_params p,
+                     const vf_track_request* __restrict__ requests,
                      vf_track_result* __restrict__ results, int count) {
+  __shared__ float stage[(kWin + 2) * kWin];
+  __shared__ float win[kWin * kWin];
+  __shared__ float h_total[VF_AFFINE_PACKED], l_sat[VF_AFFINE_PACKED];
   const int lane = threadIdx.x & 31;
   const int f = blockIdx.x;
   if (f >= count) return;
+  // Both mapped-memory reads at once: each is a round trip over the bus.
   const vf_track_request r = requests[f];
-  if (r.slot < 0 || r.slot >= p.slots) return;
   vf_track_result out = results[f];
+  if (r.slot < 0 || r.slot >= p.slots) return;
   if (r.new_template && out.status != VF_TRACK_INVALID) vf_warp_capture(p, r, lane);
   if (out.status != VF_TRACK_CONVERGED) return;
   vf_affine_slot* s = p.slot + r.slot;
@@ -151,26 +287,54 @@ __global__ void __launch_bounds__(32)
   }
   const float mu = s->mu;
   const int slot_used = s->used;
+  const int n = p.patch * p.patch;
   const float* t = vf_slot_samples(p, r.slot);
+  vf_lane_ref<K> ref;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int i = lane + 32 * k;
+    const float tv = i < n ? __ldg(t + i) : -1.0f;
+    ref.t[k] = tv >= 0.0f ? tv - mu : -INFINITY;
+    ref.tx[k] = i < n ? __ldg(t + n + i) : 0.0f;
+    ref.ty[k] = i < n ? __ldg(t + 2 * n + i) : 0.0f;
+  }
+  for (int k = lane; k < VF_AFFINE_PACKED; k += 32) h_total[k] = 0.0f;
+  __syncwarp();
   vf_affine_state st;
   vf_affine_state_init(s, out.x, out.y, &st);
+  vf_window wd;
+  wd.w = 0;
+  int have_window = 0;
   float sums[VF_AFFINE_SUMS];
-  int used = 0, converged = 0;
+  int used = 0, converged = 0, any_out = 0;
+  unsigned out_mask = 0u;  // the lane's samples left out (saturated) for the rest of the call
   for (int it = 0; it < p.max_iterations && !converged; ++it) {
     const float a[4] = {st.a[0], st.a[1], st.a[2], st.a[3]};
     if (!vf_affine_inside(st.px, st.py, a, p.patch, 0, p.width, p.height)) {
       if (lane == 0) results[f].status = VF_TRACK_OUT_OF_IMAGE;
       return;
     }
-    used = vf_warp_iteration_sums(p, t, mu, st, lane, sums);
+    // A window with two pixels to spare each side usually serves every iteration.
+    if (!have_window || !vf_window_holds(p, wd, st)) {
+      wd = vf_window_for(p, st, 2);
+      if (wd.w > 0) vf_warp_window(p, wd, stage, win, lane);
+      have_window = 1;
+    }
+    unsigned fresh = 0u;
+    used = vf_warp_iteration<K>(p, ref, st, wd, win, lane, out_mask, sums, &fresh);
     ++out.iterations;
     if (used < slot_used / 2) break;  // mostly saturated now: not a match to trust
+    if (__any_sync(0xffffffffu, fresh != 0u)) {
+      if (!vf_warp_downdate(p, t, s, lane, fresh, h_total, l_sat)) break;
+      out_mask |= fresh;
+      any_out = 1;
+    }
     float d[8];
-    vf_affine_step(s, &st, sums, d);
+    vf_affine_step(s, any_out ? l_sat : s->l, &st, sums, d);
     converged = vf_affine_update(&st, d, p.patch) < p.min_update;
   }
   if (lane != 0) return;
-  const float ncc = vf_affine_ncc(sums[9], sums[10], sums[11], used, mu, s->sd);
+  const float ncc = vf_affine_ncc(sums, used);
   const float residual = used > 0 ? sqrtf(sums[8] / (float)used) : 0.0f;
   vf_affine_finish(&p, s, &st, ncc, converged, residual, &out);
   results[f] = out;
@@ -182,6 +346,17 @@ extern "C" int vf_cuda_affine_refine(const vf_affine_params* params,
                                      const vf_track_request* requests, vf_track_result* results,
                                      int count, void* stream) {
   if (count <= 0) return 0;
-  vf_affine_kernel<<<count, 32, 0, (cudaStream_t)stream>>>(*params, requests, results, count);
+  // The lane's samples live in registers: the kernel is compiled for a few patch ranges.
+  const int per_lane = (params->patch * params->patch + 31) / 32;
+  cudaStream_t st = (cudaStream_t)stream;
+  if (per_lane <= 8) {
+    vf_affine_kernel<8><<<count, 32, 0, st>>>(*params, requests, results, count);
+  } else if (per_lane <= 14) {
+    vf_affine_kernel<14><<<count, 32, 0, st>>>(*params, requests, results, count);
+  } else if (per_lane <= 20) {
+    vf_affine_kernel<20><<<count, 32, 0, st>>>(*params, requests, results, count);
+  } else {
+    vf_affine_kernel<31><<<count, 32, 0, st>>>(*params, requests, results, count);
+  }
   return (int)cudaGetLastError();
 }

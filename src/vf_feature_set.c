@@ -236,12 +236,14 @@ static vf_status vf_feature_set_backward(vf_feature_set* s, vf_tracker* t, const
     const vf_track_result* fw = &s->results[i];
     const vf_track_request* rq = &s->requests[i];
     vf_track_request* b = &s->back_requests[m];
-    /* Template from cur (slot -1), not kept. */
-    *b = vf_track_request_make(fw->x, fw->y, -1);
+    /* Template from cur (slot -1), not kept. A refined result is checked from where the
+     * frame-to-frame step put it: the check is of that step, the refinement has its own. */
+    const int refined = (fw->flags & VF_TRACK_REFINED) != 0;
+    *b = vf_track_request_make(refined ? fw->frame_x : fw->x, refined ? fw->frame_y : fw->y, -1);
     b->new_template = 0;
     if (s->config.fb_from_prediction) {
-      b->guess_x = fw->x - (rq->guess_x - rq->x);
-      b->guess_y = fw->y - (rq->guess_y - rq->y);
+      b->guess_x = b->x - (rq->guess_x - rq->x);
+      b->guess_y = b->y - (rq->guess_y - rq->y);
     }
     s->back_index[m++] = i;
   }

@@ -22,8 +22,10 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.pyramid_levels = 4;
   c.detector = vf_detector_config_default();
   c.tracker = vf_tracker_config_default();
-  c.tracker.template_mode = VF_TEMPLATE_FIRST_OBSERVATION;
-  c.tracker.refine = 1; /* tracks that stay on their point (vf_tracker.h) */
+  /* Frame to frame from the previous image (an unbiased step), then the refinement against the
+   * track's reference keeps it on its point; the two must agree within refine_max_shift. */
+  c.tracker.template_mode = VF_TEMPLATE_PREVIOUS_FRAME;
+  c.tracker.refine = 1;
   c.stereo = vf_stereo_config_default();
   c.features = vf_feature_set_config_default();
   c.features.border = vf_frontend_refine_border(c.tracker.refine_patch);

@@ -49,10 +49,10 @@ vf_tracker_config vf_tracker_config_default(void) {
   c.template_mode = VF_TEMPLATE_PREVIOUS_FRAME;
   c.refine = 0;
   c.refine_patch = 21;
-  c.refine_iterations = 20;
-  c.refine_min_ncc = 0.8f;
+  c.refine_iterations = 10;
+  c.refine_min_ncc = 0.9f;
   c.refine_max_scale = 1.25f;
-  c.refine_max_shift = 3.0f;
+  c.refine_max_shift = 0.4f;
   c.refine_shape_prior = 0.0f;
   return c;
 }

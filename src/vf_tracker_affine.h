@@ -23,21 +23,29 @@
 
 #include "vf_tracker_lk.h"
 
+/* Fully unrolled on the GPU, so that the small matrices stay in registers. */
+#if defined(__CUDACC__)
+#define VF_AFFINE_UNROLL _Pragma("unroll")
+#else
+#define VF_AFFINE_UNROLL
+#endif
+
 #define VF_AFFINE_PARAMS 8
 #define VF_AFFINE_PACKED 36 /* packed lower triangle of the 8x8 H */
 #define VF_AFFINE_IDX(i, j) ((i) * ((i) + 1) / 2 + (j))
-/* Sums per iteration: J^T e (8), e^2, and I, I^2, I T for the correlation. */
-#define VF_AFFINE_SUMS 12
+/* Sums per iteration: J^T e (8), e^2, and t, t^2 (t = T - mu) over the samples used, which
+ * with J^T e give the correlation over exactly those samples. */
+#define VF_AFFINE_SUMS 11
 
 /* The state of one reference slot. The samples themselves (T, Tx, Ty of patch^2 samples; an
  * unused sample has T < 0) lie at vf_affine_params.samples + slot * 3 * patch^2. */
 typedef struct vf_affine_slot {
+  float h[VF_AFFINE_PACKED]; /* H (prior included), for the samples that saturate later */
   float l[VF_AFFINE_PACKED]; /* Cholesky factor of H, 1 / L_ii on the diagonal */
   float shape[4];            /* A: reference offset -> current offset, row-major 2x2 */
   float prior[4];            /* weights of the shape prior on d0..d3 (added to H's diagonal) */
   float gain, bias;          /* current = gain * reference + bias */
   float mu;                  /* mean of the used reference samples */
-  float sd;                  /* their standard deviation */
   int used;                  /* samples in use */
   int valid;                 /* nonzero: captured inside the image, H factored */
 } vf_affine_slot;
@@ -135,9 +143,12 @@ VF_LK_FN void vf_affine_jacobian(float t, float tx, float ty, float sx, float sy
 VF_LK_FN int vf_affine_factor(const vf_lk_real h[VF_AFFINE_PACKED],
                               vf_lk_real l[VF_AFFINE_PACKED]) {
   int ok = 1;
+  VF_AFFINE_UNROLL
   for (int i = 0; i < VF_AFFINE_PARAMS; ++i) {
+    VF_AFFINE_UNROLL
     for (int j = 0; j <= i; ++j) {
       vf_lk_real v = h[VF_AFFINE_IDX(i, j)];
+      VF_AFFINE_UNROLL
       for (int k = 0; k < j; ++k) v -= l[VF_AFFINE_IDX(i, k)] * l[VF_AFFINE_IDX(j, k)];
       if (j < i) {
         l[VF_AFFINE_IDX(i, j)] = v * l[VF_AFFINE_IDX(j, j)];
@@ -154,13 +165,17 @@ VF_LK_FN int vf_affine_factor(const vf_lk_real h[VF_AFFINE_PACKED],
 VF_LK_FN void vf_affine_solve(const float l[VF_AFFINE_PACKED], const vf_lk_real b[8],
                               vf_lk_real x[8]) {
   vf_lk_real y[8];
+  VF_AFFINE_UNROLL
   for (int i = 0; i < 8; ++i) {
     vf_lk_real v = b[i];
+    VF_AFFINE_UNROLL
     for (int k = 0; k < i; ++k) v -= (vf_lk_real)l[VF_AFFINE_IDX(i, k)] * y[k];
     y[i] = v * (vf_lk_real)l[VF_AFFINE_IDX(i, i)];
   }
+  VF_AFFINE_UNROLL
   for (int i = 7; i >= 0; --i) {
     vf_lk_real v = y[i];
+    VF_AFFINE_UNROLL
     for (int k = i + 1; k < 8; ++k) v -= (vf_lk_real)l[VF_AFFINE_IDX(k, i)] * x[k];
     x[i] = v * (vf_lk_real)l[VF_AFFINE_IDX(i, i)];
   }
@@ -190,13 +205,40 @@ typedef struct vf_affine_state {
   vf_lk_real c; /* bias + gain * mu */
 } vf_affine_state;
 
-/* The step from the iteration's sums J^T e: H'^-1 (b - prior * moved). */
-VF_LK_FN void vf_affine_step(const vf_affine_slot* s, const vf_affine_state* st,
+/* The step from the iteration's sums J^T e: H^-1 (b - prior * moved), with l the factor of H
+ * (the slot's, or one without the samples saturated in the current image). */
+VF_LK_FN void vf_affine_step(const vf_affine_slot* s, const float* l, const vf_affine_state* st,
                              const vf_lk_real b_in[8], vf_lk_real d[8]) {
   vf_lk_real b[8];
+  VF_AFFINE_UNROLL
   for (int i = 0; i < 8; ++i) b[i] = b_in[i];
+  VF_AFFINE_UNROLL
   for (int i = 0; i < 4; ++i) b[i] -= (vf_lk_real)s->prior[i] * st->moved[i];
-  vf_affine_solve(s->l, b, d);
+  vf_affine_solve(l, b, d);
+}
+
+/* Samples saturated in the current image break the photometric model and are left out of the
+ * sums; with a fixed H they would still pull the step, so they leave H too: the factor of H less
+ * their terms h_out (packed J J^T). A sample that saturates stays out for the rest of the call
+ * (as in the frame-to-frame tracker), so this runs only when more saturate. Returns 0 when what
+ * is left is singular. */
+VF_LK_FN int vf_affine_downdate(const vf_affine_slot* s, const vf_lk_real h_out[VF_AFFINE_PACKED],
+                                float l_out[VF_AFFINE_PACKED]) {
+  vf_lk_real h[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED];
+  VF_AFFINE_UNROLL
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = (vf_lk_real)s->h[k] - h_out[k];
+  const int ok = vf_affine_factor(h, l);
+  VF_AFFINE_UNROLL
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) l_out[k] = (float)l[k];
+  return ok;
+}
+
+/* Adds the packed J J^T of one sample to h. */
+VF_LK_FN void vf_affine_outer(const float j[8], vf_lk_real h[VF_AFFINE_PACKED]) {
+  VF_AFFINE_UNROLL
+  for (int a = 0; a < 8; ++a)
+    VF_AFFINE_UNROLL
+    for (int b = 0; b <= a; ++b) h[VF_AFFINE_IDX(a, b)] += (vf_lk_real)j[a] * (vf_lk_real)j[b];
 }
 
 /* Applies the step d (inverse compositional, model above); returns the largest displacement
@@ -219,8 +261,10 @@ VF_LK_FN vf_lk_real vf_affine_update(vf_affine_state* st, const vf_lk_real d[8],
   st->a[3] = n3;
   st->c += st->gain * d[7];
   st->gain *= 1 + d[6];
+  VF_AFFINE_UNROLL
   for (int i = 0; i < 4; ++i) st->moved[i] += d[i];
   vf_lk_real m = fabs(d[4]) > fabs(d[5]) ? fabs(d[4]) : fabs(d[5]);
+  VF_AFFINE_UNROLL
   for (int i = 0; i < 4; ++i) m = fabs(d[i]) > m ? fabs(d[i]) : m;
   return m;
 }
@@ -236,17 +280,20 @@ VF_LK_FN float vf_affine_deformation(const float a[4]) {
   return s2 > 0.0f ? fmaxf(s1, 1.0f / s2) : INFINITY;
 }
 
-/* Zero-normalised cross-correlation of the warped current patch with the reference, from the
- * sums over the n samples used: sI, sII, sIT (T uncentred) and the reference's mu and sd. */
-VF_LK_FN float vf_affine_ncc(vf_lk_real s_i, vf_lk_real s_ii, vf_lk_real s_it, int n, float mu,
-                             float sd) {
-  if (n <= 1 || !(sd > 0.0f)) return 0.0f;
+/* Zero-normalised cross-correlation of the warped current patch with the reference over the n
+ * samples used, from the iteration's sums: with u = (I - c) / gain = e + t (correlation is
+ * blind to gain and offset), sum u = sum e + sum t, sum u^2 = sum e^2 + 2 sum t e + sum t^2,
+ * sum u t = sum t e + sum t^2 (sum t e and sum e are J^T e's photometric rows). */
+VF_LK_FN float vf_affine_ncc(const vf_lk_real* sums, int n) {
+  if (n <= 1) return 0.0f;
   const vf_lk_real inv_n = (vf_lk_real)1 / (vf_lk_real)n;
-  const vf_lk_real mi = s_i * inv_n;
-  const vf_lk_real vi = s_ii * inv_n - mi * mi;
-  if (!(vi > 0)) return 0.0f;
-  const vf_lk_real cov = s_it * inv_n - mi * (vf_lk_real)mu;
-  return (float)(cov / (sqrt(vi) * (vf_lk_real)sd));
+  const vf_lk_real st = sums[9], stt = sums[10], se = sums[7], ste = sums[6], see = sums[8];
+  const vf_lk_real mt = st * inv_n, mu = (se + st) * inv_n;
+  const vf_lk_real vt = stt * inv_n - mt * mt;
+  const vf_lk_real vu = (see + 2 * ste + stt) * inv_n - mu * mu;
+  if (!(vt > 0) || !(vu > 0)) return 0.0f;
+  const vf_lk_real cov = (ste + stt) * inv_n - mu * mt;
+  return (float)(cov / sqrt(vt * vu));
 }
 
 /* The track's status when its slot holds no usable reference. */
@@ -294,6 +341,8 @@ VF_LK_FN void vf_affine_finish(const vf_affine_params* p, vf_affine_slot* s,
     out->status = (vf_track_status)status;
     return;
   }
+  out->frame_x = out->x;
+  out->frame_y = out->y;
   out->x = (float)st->px;
   out->y = (float)st->py;
   out->gain = (float)st->gain;

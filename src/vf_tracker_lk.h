@@ -383,6 +383,8 @@ VF_LK_FN vf_track_result vf_lk_result_init(const vf_track_request* r) {
   out.status = VF_TRACK_INVALID;
   out.flags = 0;
   out.ncc = 0.0f;
+  out.frame_x = out.x;
+  out.frame_y = out.y;
   out.shape[0] = out.shape[3] = 1.0f;
   out.shape[1] = out.shape[2] = 0.0f;
   return out;

@@ -3,7 +3,8 @@
  * from the rendered depth at it (raw cam0 pixel, depth0/<t>.png, 1/5000 m) and the true pose.
  * Two errors per tracked observation: the step error against the projection of the track's
  * previous observation's point (what one tracking step got wrong), and the drift against the
- * projection of its first observation's point (what the track accumulated). A camera-1 record is
+ * projection of its first observation's point (what the track accumulated), also over the tracks
+ * not born on a flagged depth edge (VF_FEATURE_DEPTH_EDGE). A camera-1 record is
  * compared with the projection into camera 1 of its left feature's point (the exact right pixel
  * of our left pixel, so the left tracking error does not count). Disparity maps are
  * compared with disparity/<t>.png (1/256 px) when the ground truth was rendered for the same
@@ -18,6 +19,7 @@
 typedef struct eval_point {
   double first[3], last[3]; /* world points of the first and the previous observation */
   int first_valid, last_valid;
+  int born_on_edge; /* the first observation carried VF_FEATURE_DEPTH_EDGE */
 } eval_point;
 
 typedef struct eval_errors {
@@ -31,7 +33,7 @@ struct replay_eval {
   vf_camera cam0, cam1;
   eval_point* points; /* by track id */
   size_t point_cap;
-  eval_errors step, drift;
+  eval_errors step, drift, drift_off_edges;
   eval_errors right[2];      /* camera-1 errors: all, of depth-edge features */
   long left[2], records[2];  /* left features and camera-1 records: all, depth-edge ones */
   double gt_f, gt_cx, gt_cy; /* rectification of the disparity ground truth */
@@ -186,8 +188,13 @@ void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
     if (pt == NULL || isnan(f->u)) continue;
     if (f->age == 1) {
       pt->first_valid = eval_backproject(&depth, R, p, f, pt->first);
+      pt->born_on_edge = (f->flags & VF_FEATURE_DEPTH_EDGE) != 0;
     } else {
       if (pt->first_valid) eval_compare(e, R, p, pt->first, f, &e->drift);
+      /* A junction of two surfaces is not one 3-D point: its "truth" is ambiguous. */
+      if (pt->first_valid && !pt->born_on_edge) {
+        eval_compare(e, R, p, pt->first, f, &e->drift_off_edges);
+      }
       if (pt->last_valid) eval_compare(e, R, p, pt->last, f, &e->step);
     }
     pt->last_valid = eval_backproject(&depth, R, p, f, pt->last);
@@ -270,6 +277,7 @@ void replay_eval_get(replay_eval* e, replay_eval_summary* s) {
   memset(s, 0, sizeof *s);
   eval_stats(&e->step, &s->step);
   eval_stats(&e->drift, &s->drift);
+  eval_stats(&e->drift_off_edges, &s->drift_off_edges);
   eval_right_stats(&e->right[0], e->left[0], e->records[0], &s->right);
   eval_right_stats(&e->right[1], e->left[1], e->records[1], &s->right_edge);
   s->disparity_frames = e->disparity_frames;
@@ -284,9 +292,10 @@ void replay_eval_get(replay_eval* e, replay_eval_summary* s) {
 void replay_eval_print(replay_eval* e, FILE* out) {
   replay_eval_summary s;
   replay_eval_get(e, &s);
-  const replay_eval_errors* t[2] = {&s.step, &s.drift};
-  const char* name[2] = {"step (from the previous frame)", "drift (from the first observation)"};
-  for (int k = 0; k < 2; ++k) {
+  const replay_eval_errors* t[3] = {&s.step, &s.drift, &s.drift_off_edges};
+  const char* name[3] = {"step (from the previous frame)", "drift (from the first observation)",
+                         "drift of tracks not born on a depth edge"};
+  for (int k = 0; k < 3; ++k) {
     fprintf(out,
             "ground truth: tracking %s over %ld observations: median %.3f px, mean %.3f px, "
             "%.1f%% within 1 px\n",
@@ -319,6 +328,7 @@ void replay_eval_close(replay_eval* e) {
   free(e->points);
   free(e->step.v);
   free(e->drift.v);
+  free(e->drift_off_edges.v);
   free(e->right[0].v);
   free(e->right[1].v);
   free(e);

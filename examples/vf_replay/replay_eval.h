@@ -38,14 +38,15 @@ typedef struct replay_eval_right {
 
 /* The results, for tests. */
 typedef struct replay_eval_summary {
-  replay_eval_errors step;      /* against the previous observation's true point */
-  replay_eval_errors drift;     /* against the first observation's true point */
-  replay_eval_right right;      /* camera-1 records */
-  replay_eval_right right_edge; /* the same for left features flagged VF_FEATURE_DEPTH_EDGE */
-  long disparity_frames;        /* frames whose map was compared */
-  double bad1, bad2, bad3;      /* share of ground-truth pixels off by more than 1/2/3 px or
-                                   without a disparity */
-  double density;               /* share of ground-truth pixels with a disparity */
+  replay_eval_errors step;            /* against the previous observation's true point */
+  replay_eval_errors drift;           /* against the first observation's true point */
+  replay_eval_errors drift_off_edges; /* the same, of tracks not born on a depth edge */
+  replay_eval_right right;            /* camera-1 records */
+  replay_eval_right right_edge;       /* the same for left features flagged VF_FEATURE_DEPTH_EDGE */
+  long disparity_frames;              /* frames whose map was compared */
+  double bad1, bad2, bad3;            /* share of ground-truth pixels off by more than 1/2/3 px or
+                                         without a disparity */
+  double density;                     /* share of ground-truth pixels with a disparity */
 } replay_eval_summary;
 
 void replay_eval_get(replay_eval* e, replay_eval_summary* out);

@@ -69,7 +69,9 @@ typedef struct vf_tracker_config {
   int refine_iterations;  /**< 1..100 */
   float refine_min_ncc;   /**< end tracks whose correlation with the reference falls below; 0 off */
   float refine_max_scale; /**< > 1: set VF_TRACK_REANCHOR past this stretch or shrink */
-  float refine_max_shift; /**< px the refinement may move the frame-to-frame result, > 0 */
+  float refine_max_shift; /**< px the refinement may move the frame-to-frame result, > 0: with
+                             previous-frame templates that step is unbiased, so a larger
+                             correction means the two disagree (occlusion, a slide) */
   float refine_shape_prior; /**< >= 0: how strongly a frame's shape change is held back, relative
                                to the data (blur changes otherwise pass for stretch) */
 } vf_tracker_config;
@@ -97,6 +99,8 @@ typedef struct vf_track_result {
   unsigned flags;         /**< VF_TRACK_REFINED, VF_TRACK_REANCHOR */
   float ncc;              /**< refined: correlation with the reference patch, else 0 */
   float shape[4]; /**< refined: the affine map reference -> current (row-major), else identity */
+  float frame_x, frame_y; /**< refined: the frame-to-frame result before refinement (x, y above are
+                             refined), for checks of the frame-to-frame step alone */
 } vf_track_result;
 
 /** A Lucas-Kanade tracker (opaque) with its buffers and template slots. */
@@ -104,8 +108,8 @@ typedef struct vf_tracker vf_tracker;
 
 /** 4 levels, patches 16/16/8/8, 1024 features, 30 iterations, min_update 0.01 px, max_residual
  * 30, gain in [0.3, 3], gain and bias estimated, previous-frame templates; refinement off
- * (when on: 21x21 reference, 20 iterations, correlation >= 0.8, re-anchor past 1.25x,
- * at most 3 px of correction, no shape prior). */
+ * (when on: 21x21 reference, 10 iterations, correlation >= 0.9, re-anchor past 1.25x,
+ * at most 0.4 px of correction, no shape prior). */
 VF_API vf_tracker_config vf_tracker_config_default(void);
 
 /** Every buffer (device buffers and pinned staging on CUDA, template slots in first-observation

@@ -3,6 +3,7 @@
  * cuda/vf_affine.cu step for step; the mathematics is src/vf_tracker_affine.h. Sums in double. */
 #include "vf_affine_cpu.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "../vf_parallel.h"
@@ -26,7 +27,7 @@ static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_requ
   const int n = p->patch * p->patch;
   float* t = vf_affine_cpu_samples(p, r->slot);
   float *tx = t + n, *ty = t + 2 * n;
-  double sum = 0.0, sum2 = 0.0;
+  double sum = 0.0;
   int used = 0;
   for (int i = 0; i < n; ++i) {
     float ox, oy;
@@ -37,7 +38,6 @@ static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_requ
       continue;
     }
     sum += t[i];
-    sum2 += (double)t[i] * t[i];
     ++used;
   }
   if (used < 8) {
@@ -46,8 +46,6 @@ static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_requ
   }
   s->used = used;
   s->mu = (float)(sum / used);
-  const double var = sum2 / used - (double)s->mu * s->mu;
-  s->sd = var > 0.0 ? (float)sqrt(var) : 0.0f;
   double h[VF_AFFINE_PACKED] = {0}, l[VF_AFFINE_PACKED];
   const float inv_half = 1.0f / VF_AFFINE_HALF(p->patch);
   for (int i = 0; i < n; ++i) {
@@ -55,19 +53,23 @@ static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_requ
     float ox, oy, j[8];
     vf_affine_offset(i, p->patch, &ox, &oy);
     vf_affine_jacobian(t[i] - s->mu, tx[i], ty[i], ox * inv_half, oy * inv_half, j);
-    for (int a = 0; a < 8; ++a)
-      for (int b = 0; b <= a; ++b) h[VF_AFFINE_IDX(a, b)] += (double)j[a] * j[b];
+    vf_affine_outer(j, h);
   }
   vf_affine_add_prior(h, p->shape_prior, s->prior);
   const int ok = vf_affine_factor(h, l);
-  for (int k = 0; k < VF_AFFINE_PACKED; ++k) s->l[k] = (float)l[k];
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) {
+    s->h[k] = (float)h[k];
+    s->l[k] = (float)l[k];
+  }
   s->valid = ok ? VF_AFFINE_USABLE : VF_AFFINE_FLAT;
 }
 
 /* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header) and the
- * samples they cover. */
+ * samples they cover. Samples marked in out[] are skipped; one that saturates in the current
+ * image joins them, its terms go to h_out, and *grew counts it. */
 static int vf_affine_cpu_sums(const vf_affine_params* p, const float* t, const vf_affine_slot* s,
-                              const vf_affine_state* st, double sums[VF_AFFINE_SUMS]) {
+                              const vf_affine_state* st, double sums[VF_AFFINE_SUMS],
+                              uint8_t* out, double h_out[VF_AFFINE_PACKED], int* grew) {
   const int n = p->patch * p->patch;
   const float *tx = t + n, *ty = t + 2 * n;
   const float inv_half = 1.0f / VF_AFFINE_HALF(p->patch);
@@ -78,20 +80,24 @@ static int vf_affine_cpu_sums(const vf_affine_params* p, const float* t, const v
   memset(sums, 0, VF_AFFINE_SUMS * sizeof *sums);
   int used = 0;
   for (int i = 0; i < n; ++i) {
-    if (t[i] < 0.0f) continue;
+    if (t[i] < 0.0f || out[i]) continue;
     float ox, oy, j[8];
     vf_affine_offset(i, p->patch, &ox, &oy);
     const float v =
         vf_affine_sample(p->cur, p->cur_stride, px + a0 * ox + a1 * oy, py + a2 * ox + a3 * oy);
-    if (!vf_lk_unsaturated(v)) continue;
     const float tc = t[i] - s->mu;
-    const float e = (v - c) * inv_gain - tc;
     vf_affine_jacobian(tc, tx[i], ty[i], ox * inv_half, oy * inv_half, j);
+    if (!vf_lk_unsaturated(v)) {
+      vf_affine_outer(j, h_out);
+      out[i] = 1;
+      ++*grew;
+      continue;
+    }
+    const float e = (v - c) * inv_gain - tc;
     for (int k = 0; k < 8; ++k) sums[k] += (double)j[k] * e;
     sums[8] += (double)e * e;
-    sums[9] += v;
-    sums[10] += (double)v * v;
-    sums[11] += (double)v * t[i];
+    sums[9] += tc;
+    sums[10] += (double)tc * tc;
     ++used;
   }
   return used;
@@ -110,22 +116,27 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
   const float* t = vf_affine_cpu_samples(p, r->slot);
   vf_affine_state st;
   vf_affine_state_init(s, out->x, out->y, &st);
-  double sums[VF_AFFINE_SUMS] = {0};
-  int used = 0, converged = 0;
+  double sums[VF_AFFINE_SUMS] = {0}, h_out[VF_AFFINE_PACKED] = {0};
+  uint8_t out_set[VF_TRACKER_MAX_REF_PATCH * VF_TRACKER_MAX_REF_PATCH] = {0};
+  float l_sat[VF_AFFINE_PACKED];
+  int used = 0, converged = 0, left_out = 0;
   for (int it = 0; it < p->max_iterations && !converged; ++it) {
     float a[4] = {(float)st.a[0], (float)st.a[1], (float)st.a[2], (float)st.a[3]};
     if (!vf_affine_inside((float)st.px, (float)st.py, a, p->patch, 0, p->width, p->height)) {
       out->status = VF_TRACK_OUT_OF_IMAGE;
       return;
     }
-    used = vf_affine_cpu_sums(p, t, s, &st, sums);
+    int grew = 0;
+    used = vf_affine_cpu_sums(p, t, s, &st, sums, out_set, h_out, &grew);
     ++out->iterations;
     if (used < s->used / 2) break; /* mostly saturated now: not a match to trust */
+    if (grew > 0 && !vf_affine_downdate(s, h_out, l_sat)) break;
+    left_out += grew;
     double d[8];
-    vf_affine_step(s, &st, sums, d);
+    vf_affine_step(s, left_out > 0 ? l_sat : s->l, &st, sums, d);
     converged = vf_affine_update(&st, d, p->patch) < p->min_update;
   }
-  const float ncc = vf_affine_ncc(sums[9], sums[10], sums[11], used, s->mu, s->sd);
+  const float ncc = vf_affine_ncc(sums, used);
   const float residual = used > 0 ? (float)sqrt(sums[8] / used) : 0.0f;
   vf_affine_finish(p, s, &st, ncc, converged, residual, out);
 }
