@@ -23,8 +23,9 @@
 
 #include "vf_tracker_lk.h"
 
-/* Fully unrolled on the GPU, so that the small matrices stay in registers. */
-#if defined(__CUDACC__)
+/* Fully unrolled on the GPU, so that the small matrices stay in registers (device pass only:
+ * the host compiler does not know the pragma). */
+#if defined(__CUDA_ARCH__)
 #define VF_AFFINE_UNROLL _Pragma("unroll")
 #else
 #define VF_AFFINE_UNROLL
