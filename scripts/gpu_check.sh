@@ -49,9 +49,16 @@ mkdir -p "$(dirname "$seq")"
   >"$out/synth.txt" 2>&1 &&
   "$build/examples/vf_replay" "$seq" --backend cuda --quiet >"$out/replay_cuda.txt" 2>&1
 replay_rc=$?
+# The Python package on the GPU: CuPy/PyTorch device arrays through the CUDA stages (each test
+# skips when its framework is absent; the venv sees the machine's packages and takes its build
+# tools from .deps/wheels when there is no PyPI; without them it is skipped with a message).
+VF_PY_SYSTEM_SITE=1 scripts/run_python_tests.sh "$build" python/tests/test_gpu.py -rs \
+  >"$out/pytest_gpu.log" 2>&1
+py_rc=$?
 echo "== vf_bench (GPU) =="; cat "$out/bench_cuda.txt"
 echo "== vf_bench (CPU, $(nproc) cores) =="; cat "$out/bench_cpu.txt"
 echo "== vf_replay on a synthetic sequence (GPU) =="; cat "$out/replay_cuda.txt"
+echo "== Python package, GPU tests =="; tail -15 "$out/pytest_gpu.log"
 commit=$(cat .staged_commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo none)
-echo "gpu tests rc=$gpu_rc bench rc=$bench_rc replay rc=$replay_rc commit=$commit"
-[ $gpu_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $replay_rc -eq 0 ]
+echo "gpu tests rc=$gpu_rc bench rc=$bench_rc replay rc=$replay_rc python rc=$py_rc commit=$commit"
+[ $gpu_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $replay_rc -eq 0 ] && [ $py_rc -eq 0 ]
