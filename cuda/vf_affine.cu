@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// CUDA reference refinement: one warp per feature, every feature of a call in one launch, run
-// after the frame-to-frame kernel (cuda/vf_lk.cu) on the same stream. Lane l takes samples
-// l, l + 32, ... of the reference patch and keeps them in registers; the sums of an iteration go
-// through a butterfly (xor-shuffle) that leaves the same bits in every lane, so all lanes step in
-// lockstep and take the same branches, and lane 0 writes the result and the slot. The current
+// CUDA reference refinement: one block of four warps per feature, every feature of a call in one
+// launch, run after the frame-to-frame kernel (cuda/vf_lk.cu) on the same stream. Thread i takes
+// samples i, i + 128, ... of the reference patch and keeps them in registers; the sums of an
+// iteration go through each warp's butterfly and then shared memory, added in one order by every
+// thread, so all threads step in lockstep and take the same branches, and thread 0 writes the
+// result and the slot (a new reference is taken by the first warp). The current
 // image is read once per feature: the binomial-smoothed window under the warped patch goes to
 // shared memory, where each sample is one bilinear read (4 loads instead of the 16 taps of the
 // smoothed sampler). The mathematics is src/vf_tracker_affine.h, shared with the CPU reference
@@ -105,6 +106,12 @@ __device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf
   __syncwarp();
 }
 
+// Threads per feature: four warps share a feature's samples, so that an iteration's latency (a
+// chain of dependent steps per sample) is a quarter of one warp's; their sums meet in shared
+// memory.
+constexpr int kWarps = 4;
+constexpr int kThreads = 32 * kWarps;
+
 // The smoothed current image over [x0, x0 + w) x [y0, y0 + h) in shared memory, row stride kWin:
 // the [1 2 1] / 4 binomial along rows into the staging rows (one more each side), then down
 // the columns, as the smoothed sampler weighs them.
@@ -112,22 +119,22 @@ struct vf_window {
   int x0, y0, w, h;
 };
 
-__device__ void vf_warp_window(const vf_affine_params& p, const vf_window& wd, float* stage,
-                               float* win, int lane) {
+__device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, float* stage,
+                                float* win, int tid) {
   const int rows = wd.h + 2;
-  for (int i = lane; i < rows * wd.w; i += 32) {
+  for (int i = tid; i < rows * wd.w; i += kThreads) {
     const int r = i / wd.w, c = i - r * wd.w;
     const uint8_t* q = p.cur + (size_t)(wd.y0 - 1 + r) * p.cur_stride + (size_t)(wd.x0 + c);
     stage[r * kWin + c] =
         0.25f * ((float)__ldg(q - 1) + (float)__ldg(q + 1)) + 0.5f * (float)__ldg(q);
   }
-  __syncwarp();
-  for (int i = lane; i < wd.h * wd.w; i += 32) {
+  __syncthreads();
+  for (int i = tid; i < wd.h * wd.w; i += kThreads) {
     const int r = i / wd.w, c = i - r * wd.w;
     const float* q = stage + (r + 1) * kWin + c;
     win[r * kWin + c] = 0.25f * (q[-kWin] + q[kWin]) + 0.5f * q[0];
   }
-  __syncwarp();
+  __syncthreads();
 }
 
 // The window for the patch warped by st, with `margin` pixels to spare each side; w = 0 when
@@ -170,25 +177,45 @@ __device__ __forceinline__ float vf_window_sample(const float* win, const vf_win
   return top + ay * (bot - top);
 }
 
-// The lane's reference samples (lane, lane + 32, ...), held for all iterations: t = T - mu (a
-// negative T marks an unused sample: t = -inf), gradients and normalised offsets.
+// Sums v[0..N-1] over the block: each warp's butterfly, then the warps' rows in shared memory
+// (red, kWarps x N, one of two buffers alternated by the caller so that one barrier suffices),
+// added in the same order by every thread, which all end with the same bits.
+template <int N>
+__device__ __forceinline__ void vf_block_sums(float* v, float* red, int tid) {
+  vf_warp_sums<N>(v);
+  if ((tid & 31) == 0) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) red[(tid >> 5) * N + k] = v[k];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    float t = red[k];
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w) t += red[w * N + k];
+    v[k] = t;
+  }
+}
+
+// The thread's reference samples (tid, tid + kThreads, ...), held for all iterations: t = T - mu
+// (-inf marks an unused sample) and the gradients.
 template <int K>
-struct vf_lane_ref {
+struct vf_thread_ref {
   float t[K], tx[K], ty[K];
 };
 
-// The sums of one iteration (VF_AFFINE_SUMS, order in the header) over the warp, skipping the
-// lane's samples in out_mask; those that saturate in the current image now go to *new_mask (bit
-// k: sample lane + 32 k). Returns the samples used.
+// The sums of one iteration (VF_AFFINE_SUMS, order in the header) over the block, skipping the
+// thread's samples in out_mask; those that saturate in the current image now go to *fresh (bit
+// k: sample tid + kThreads k). Returns the samples used.
 template <int K>
-__device__ __forceinline__ int vf_warp_iteration(const vf_affine_params& p,
-                                                 const vf_lane_ref<K>& ref,
-                                                 const vf_affine_state& st, const vf_window& wd,
-                                                 const float* win, int lane, unsigned out_mask,
-                                                 float (&sums)[VF_AFFINE_SUMS],
-                                                 unsigned* new_mask) {
+__device__ __forceinline__ int vf_block_iteration(const vf_affine_params& p,
+                                                  const vf_thread_ref<K>& ref,
+                                                  const vf_affine_state& st, const vf_window& wd,
+                                                  const float* win, int tid, unsigned out_mask,
+                                                  float* red, float (&sums)[VF_AFFINE_SUMS],
+                                                  unsigned* fresh_out) {
   const float half = VF_AFFINE_HALF(p.patch), inv_half = 1.0f / half;
-  const float inv_gain = 1.0f / st.gain, inv_patch = 1.0f / (float)p.patch;
+  const float inv_gain = VF_LK_RCP(st.gain), inv_patch = 1.0f / (float)p.patch;
   const int n = p.patch * p.patch;
   float acc[VF_AFFINE_SUMS + 1];
 #pragma unroll
@@ -196,7 +223,7 @@ __device__ __forceinline__ int vf_warp_iteration(const vf_affine_params& p,
   unsigned fresh = 0u;
 #pragma unroll
   for (int k = 0; k < K; ++k) {
-    const int i = lane + 32 * k;
+    const int i = tid + kThreads * k;
     if (i >= n || !(ref.t[k] > -1e30f) || ((out_mask >> k) & 1u)) continue;
     const int row = (int)(((float)i + 0.5f) * inv_patch);
     const float oy = (float)row - half, ox = (float)(i - row * p.patch) - half;
@@ -218,20 +245,20 @@ __device__ __forceinline__ int vf_warp_iteration(const vf_affine_params& p,
     acc[10] += tc * tc;
     acc[VF_AFFINE_SUMS] += 1.0f;
   }
-  vf_warp_sums<VF_AFFINE_SUMS + 1>(acc);
+  vf_block_sums<VF_AFFINE_SUMS + 1>(acc, red, tid);
 #pragma unroll
   for (int k = 0; k < VF_AFFINE_SUMS; ++k) sums[k] = acc[k];
-  *new_mask = fresh;
+  *fresh_out = fresh;
   return (int)acc[VF_AFFINE_SUMS];
 }
 
 // When more samples saturate (rare, so not inlined, and reading the reference again from global
 // memory): their terms join the running total of left-out terms in shared memory (h_total), and
 // the factor of H less that total goes to l_out (shared memory). Returns 0 when what is left is
-// singular.
-__device__ __noinline__ int vf_warp_downdate(const vf_affine_params& p, const float* t,
-                                             const vf_affine_slot* s, int lane, unsigned fresh,
-                                             float* h_total, float* l_out) {
+// singular (the same answer in every thread).
+__device__ __noinline__ int vf_block_downdate(const vf_affine_params& p, const float* t,
+                                              const vf_affine_slot* s, int tid, unsigned fresh,
+                                              float* red, float* h_total, float* l_out) {
   const float half = VF_AFFINE_HALF(p.patch), inv_half = 1.0f / half;
   const int n = p.patch * p.patch;
   float h_new[VF_AFFINE_PACKED];
@@ -239,67 +266,71 @@ __device__ __noinline__ int vf_warp_downdate(const vf_affine_params& p, const fl
   for (int k = 0; k < VF_AFFINE_PACKED; ++k) h_new[k] = 0.0f;
   for (int k = 0; fresh != 0u; ++k, fresh >>= 1) {
     if (!(fresh & 1u)) continue;
-    const int i = lane + 32 * k;
+    const int i = tid + kThreads * k;
     float ox, oy, j[8];
     vf_affine_offset(i, p.patch, &ox, &oy);
     vf_affine_jacobian(__ldg(t + i) - s->mu, __ldg(t + n + i), __ldg(t + 2 * n + i), ox * inv_half,
                        oy * inv_half, j);
     vf_affine_outer(j, h_new);
   }
-  vf_warp_sums<VF_AFFINE_PACKED>(h_new);
+  vf_block_sums<VF_AFFINE_PACKED>(h_new, red, tid);
   float total[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED];
 #pragma unroll
   for (int k = 0; k < VF_AFFINE_PACKED; ++k) total[k] = h_total[k] + h_new[k];
   const int ok = vf_affine_downdate(s, total, l);
-  __syncwarp();
-  if (lane == 0) {
+  __syncthreads();  // every thread has read h_total and red
+  if (tid == 0) {
     for (int k = 0; k < VF_AFFINE_PACKED; ++k) {
       h_total[k] = total[k];
       l_out[k] = l[k];
     }
   }
-  __syncwarp();
+  __syncthreads();
   return ok;
 }
 
 template <int K>
-__global__ void __launch_bounds__(32)
+__global__ void __launch_bounds__(kThreads)
     vf_affine_kernel(const VF_GRID_CONSTANT vf_affine_params p,
                      const vf_track_request* __restrict__ requests,
                      vf_track_result* __restrict__ results, int count) {
   __shared__ float stage[(kWin + 2) * kWin];
   __shared__ float win[kWin * kWin];
   __shared__ float h_total[VF_AFFINE_PACKED], l_sat[VF_AFFINE_PACKED];
-  const int lane = threadIdx.x & 31;
+  __shared__ float red[2][kWarps * VF_AFFINE_PACKED];
+  const int tid = threadIdx.x;
   const int f = blockIdx.x;
   if (f >= count) return;
-  // Both mapped-memory reads at once: each is a round trip over the bus.
+  // Both mapped-memory reads at once: each is a round trip over the bus. Every thread reads the
+  // same words, so every exit below is taken by the whole block.
   const vf_track_request r = requests[f];
   vf_track_result out = results[f];
   if (r.slot < 0 || r.slot >= p.slots) return;
-  if (r.new_template && out.status != VF_TRACK_INVALID) vf_warp_capture(p, r, lane);
+  if (r.new_template && out.status != VF_TRACK_INVALID) {
+    if (tid < 32) vf_warp_capture(p, r, tid);
+    __syncthreads();
+  }
   if (out.status != VF_TRACK_CONVERGED) return;
   vf_affine_slot* s = p.slot + r.slot;
   const int valid = s->valid;
   if (valid != VF_AFFINE_USABLE) {
-    if (lane == 0) results[f].status = (vf_track_status)vf_affine_unusable_status(valid);
+    if (tid == 0) results[f].status = (vf_track_status)vf_affine_unusable_status(valid);
     return;
   }
   const float mu = s->mu;
   const int slot_used = s->used;
   const int n = p.patch * p.patch;
   const float* t = vf_slot_samples(p, r.slot);
-  vf_lane_ref<K> ref;
+  vf_thread_ref<K> ref;
 #pragma unroll
   for (int k = 0; k < K; ++k) {
-    const int i = lane + 32 * k;
+    const int i = tid + kThreads * k;
     const float tv = i < n ? __ldg(t + i) : -1.0f;
     ref.t[k] = tv >= 0.0f ? tv - mu : -INFINITY;
     ref.tx[k] = i < n ? __ldg(t + n + i) : 0.0f;
     ref.ty[k] = i < n ? __ldg(t + 2 * n + i) : 0.0f;
   }
-  for (int k = lane; k < VF_AFFINE_PACKED; k += 32) h_total[k] = 0.0f;
-  __syncwarp();
+  if (tid < VF_AFFINE_PACKED) h_total[tid] = 0.0f;
   vf_affine_state st;
   vf_affine_state_init(s, out.x, out.y, &st);
   vf_window wd;
@@ -307,25 +338,26 @@ __global__ void __launch_bounds__(32)
   int have_window = 0;
   float sums[VF_AFFINE_SUMS];
   int used = 0, converged = 0, any_out = 0;
-  unsigned out_mask = 0u;  // the lane's samples left out (saturated) for the rest of the call
+  unsigned out_mask = 0u;  // the thread's samples left out (saturated) for the rest of the call
   for (int it = 0; it < p.max_iterations && !converged; ++it) {
     const float a[4] = {st.a[0], st.a[1], st.a[2], st.a[3]};
     if (!vf_affine_inside(st.px, st.py, a, p.patch, 0, p.width, p.height)) {
-      if (lane == 0) results[f].status = VF_TRACK_OUT_OF_IMAGE;
+      if (tid == 0) results[f].status = VF_TRACK_OUT_OF_IMAGE;
       return;
     }
     // A window with two pixels to spare each side usually serves every iteration.
     if (!have_window || !vf_window_holds(p, wd, st)) {
       wd = vf_window_for(p, st, 2);
-      if (wd.w > 0) vf_warp_window(p, wd, stage, win, lane);
+      __syncthreads();  // nobody still reads the old window
+      if (wd.w > 0) vf_block_window(p, wd, stage, win, tid);
       have_window = 1;
     }
     unsigned fresh = 0u;
-    used = vf_warp_iteration<K>(p, ref, st, wd, win, lane, out_mask, sums, &fresh);
+    used = vf_block_iteration<K>(p, ref, st, wd, win, tid, out_mask, red[it & 1], sums, &fresh);
     ++out.iterations;
     if (used < slot_used / 2) break;  // mostly saturated now: not a match to trust
-    if (__any_sync(0xffffffffu, fresh != 0u)) {
-      if (!vf_warp_downdate(p, t, s, lane, fresh, h_total, l_sat)) break;
+    if (__syncthreads_or(fresh != 0u)) {
+      if (!vf_block_downdate(p, t, s, tid, fresh, red[(it + 1) & 1], h_total, l_sat)) break;
       out_mask |= fresh;
       any_out = 1;
     }
@@ -333,7 +365,7 @@ __global__ void __launch_bounds__(32)
     vf_affine_step(s, any_out ? l_sat : s->l, &st, sums, d);
     converged = vf_affine_update(&st, d, p.patch) < p.min_update;
   }
-  if (lane != 0) return;
+  if (tid != 0) return;
   const float ncc = vf_affine_ncc(sums, used);
   const float residual = used > 0 ? sqrtf(sums[8] / (float)used) : 0.0f;
   vf_affine_finish(&p, s, &st, ncc, converged, residual, &out);
@@ -346,17 +378,17 @@ extern "C" int vf_cuda_affine_refine(const vf_affine_params* params,
                                      const vf_track_request* requests, vf_track_result* results,
                                      int count, void* stream) {
   if (count <= 0) return 0;
-  // The lane's samples live in registers: the kernel is compiled for a few patch ranges.
-  const int per_lane = (params->patch * params->patch + 31) / 32;
+  // A thread's samples live in registers: the kernel is compiled for a few patch ranges.
+  const int per_thread = (params->patch * params->patch + kThreads - 1) / kThreads;
   cudaStream_t st = (cudaStream_t)stream;
-  if (per_lane <= 8) {
-    vf_affine_kernel<8><<<count, 32, 0, st>>>(*params, requests, results, count);
-  } else if (per_lane <= 14) {
-    vf_affine_kernel<14><<<count, 32, 0, st>>>(*params, requests, results, count);
-  } else if (per_lane <= 20) {
-    vf_affine_kernel<20><<<count, 32, 0, st>>>(*params, requests, results, count);
+  if (per_thread <= 2) {
+    vf_affine_kernel<2><<<count, kThreads, 0, st>>>(*params, requests, results, count);
+  } else if (per_thread <= 4) {
+    vf_affine_kernel<4><<<count, kThreads, 0, st>>>(*params, requests, results, count);
+  } else if (per_thread <= 6) {
+    vf_affine_kernel<6><<<count, kThreads, 0, st>>>(*params, requests, results, count);
   } else {
-    vf_affine_kernel<31><<<count, 32, 0, st>>>(*params, requests, results, count);
+    vf_affine_kernel<8><<<count, kThreads, 0, st>>>(*params, requests, results, count);
   }
   return (int)cudaGetLastError();
 }

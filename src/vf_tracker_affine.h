@@ -242,20 +242,23 @@ VF_LK_FN void vf_affine_outer(const float j[8], vf_lk_real h[VF_AFFINE_PACKED]) 
     for (int b = 0; b <= a; ++b) h[VF_AFFINE_IDX(a, b)] += (vf_lk_real)j[a] * (vf_lk_real)j[b];
 }
 
-/* Applies the step d (inverse compositional, model above); returns the largest displacement
- * the step gives a patch corner or the centre, in reference pixels. */
+/* Applies the step d (inverse compositional, model above); returns how far the step moved the
+ * patch centre (the largest coordinate, in pixels). The shape is a nuisance here: it converges
+ * more slowly along weakly textured directions that barely move the centre, and the iterations
+ * stop on the position alone. */
 VF_LK_FN vf_lk_real vf_affine_update(vf_affine_state* st, const vf_lk_real d[8], int patch) {
-  const vf_lk_real inv_half = (vf_lk_real)1 / (vf_lk_real)VF_AFFINE_HALF(patch);
+  const vf_lk_real inv_half = VF_LK_RCP((vf_lk_real)VF_AFFINE_HALF(patch));
   const vf_lk_real e0 = 1 + d[0] * inv_half, e1 = d[1] * inv_half, e2 = d[2] * inv_half,
                    e3 = 1 + d[3] * inv_half;
-  const vf_lk_real inv_det = (vf_lk_real)1 / (e0 * e3 - e1 * e2);
+  const vf_lk_real inv_det = VF_LK_RCP(e0 * e3 - e1 * e2);
   /* (I + D)^-1 */
   const vf_lk_real i0 = e3 * inv_det, i1 = -e1 * inv_det, i2 = -e2 * inv_det, i3 = e0 * inv_det;
   const vf_lk_real* a = st->a;
   const vf_lk_real n0 = a[0] * i0 + a[1] * i2, n1 = a[0] * i1 + a[1] * i3;
   const vf_lk_real n2 = a[2] * i0 + a[3] * i2, n3 = a[2] * i1 + a[3] * i3;
-  st->px -= n0 * d[4] + n1 * d[5];
-  st->py -= n2 * d[4] + n3 * d[5];
+  const vf_lk_real mx = n0 * d[4] + n1 * d[5], my = n2 * d[4] + n3 * d[5];
+  st->px -= mx;
+  st->py -= my;
   st->a[0] = n0;
   st->a[1] = n1;
   st->a[2] = n2;
@@ -264,10 +267,7 @@ VF_LK_FN vf_lk_real vf_affine_update(vf_affine_state* st, const vf_lk_real d[8],
   st->gain *= 1 + d[6];
   VF_AFFINE_UNROLL
   for (int i = 0; i < 4; ++i) st->moved[i] += d[i];
-  vf_lk_real m = fabs(d[4]) > fabs(d[5]) ? fabs(d[4]) : fabs(d[5]);
-  VF_AFFINE_UNROLL
-  for (int i = 0; i < 4; ++i) m = fabs(d[i]) > m ? fabs(d[i]) : m;
-  return m;
+  return fabs(mx) > fabs(my) ? fabs(mx) : fabs(my);
 }
 
 /* Largest factor by which A stretches or shrinks the patch in any direction (max(s1, 1/s2) of
