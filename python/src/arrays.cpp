@@ -230,7 +230,14 @@ static const Field result_fields[] = {
     F(vf_track_result, gain, "<f4"),     F(vf_track_result, bias, "<f4"),
     F(vf_track_result, residual, "<f4"), F(vf_track_result, iterations, "<i4"),
     F(vf_track_result, status, "<i4"),   F(vf_track_result, flags, "<u4"),
-    F(vf_track_result, ncc, "<f4"),      {"shape", offsetof(vf_track_result, shape), "<f4", 4}};
+    F(vf_track_result, ncc, "<f4"),      {"shape", offsetof(vf_track_result, shape), "<f4", 4},
+    F(vf_track_result, frame_x, "<f4"),  F(vf_track_result, frame_y, "<f4")};
+/* A field added at the end of a C record must be added to its table too. */
+static_assert(sizeof(vf_feature) == (offsetof(vf_feature, flags) + 4 + 7) / 8 * 8, "vf_feature");
+static_assert(sizeof(vf_keypoint) == offsetof(vf_keypoint, cell) + 4, "vf_keypoint");
+static_assert(sizeof(vf_track_request) == offsetof(vf_track_request, new_template) + 4,
+              "vf_track_request");
+static_assert(sizeof(vf_track_result) == offsetof(vf_track_result, frame_y) + 4, "vf_track_result");
 #undef F
 
 static nb::object make_dtype(const Field* fields, size_t n, size_t itemsize) {

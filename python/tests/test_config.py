@@ -15,17 +15,17 @@ def test_defaults_are_the_c_defaults():
     assert (t.levels, t.max_features, t.max_iterations) == (4, 1024, 30)
     assert list(t.patch_size[:4]) == [16, 16, 8, 8]
     assert t.template_mode is vf.TemplateMode.PREVIOUS_FRAME
-    # the refinement fields (off by default; documented values when on)
-    assert t.refine == 0 and t.refine_patch == 21 and t.refine_iterations == 20
-    assert t.refine_min_ncc == pytest.approx(0.8) and t.refine_max_scale == pytest.approx(1.25)
-    assert t.refine_max_shift == pytest.approx(3.0) and t.refine_shape_prior == 0
+    # the refinement fields (off by default; the documented values when on)
+    assert t.refine == 0 and t.refine_patch == 21 and t.refine_iterations == 10
+    assert t.refine_min_ncc == pytest.approx(0.9) and t.refine_max_scale == pytest.approx(1.25)
+    assert t.refine_max_shift == pytest.approx(0.4) and t.refine_shape_prior == 0
     s = vf.StereoConfig()
     assert (s.method, s.disparities, s.p1, s.p2, s.paths) == (vf.StereoMethod.SGM, 64, 10, 120, 4)
     d = vf.DetectorConfig()
     assert (d.width, d.height, d.threshold, d.arc_length, d.cell_width) == (752, 480, 10, 10, 32)
     fc = vf.FrontendConfig()
     assert fc.pyramid_levels == 4 and fc.features.max_features == 400
-    assert fc.tracker.template_mode is vf.TemplateMode.FIRST_OBSERVATION
+    assert fc.tracker.template_mode is vf.TemplateMode.PREVIOUS_FRAME and fc.tracker.refine
     assert vf.EurocConfig().prefetch == 8
     assert vf.Camera().fx == 458 and vf.Camera().T_BS.shape == (4, 4)
 

@@ -112,6 +112,9 @@ def test_tracker_refinement_fields(ctx, tracked_pair):
     np.testing.assert_allclose(np.median(res["shape"][ok], axis=0), [1, 0, 0, 1], atol=0.02)
     err = np.hypot(res["x"][ok] - xy[ok, 0] - move[0], res["y"][ok] - xy[ok, 1] - move[1])
     assert np.median(err) < 0.1
+    # the frame-to-frame result before refinement agrees within refine_max_shift
+    step = np.hypot(res["frame_x"][ok] - res["x"][ok], res["frame_y"][ok] - res["y"][ok])
+    assert np.all(step <= cfg.refine_max_shift + 1e-4)
 
 
 def test_tracker_rotation_prediction():

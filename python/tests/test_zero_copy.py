@@ -80,5 +80,5 @@ def test_record_dtypes_have_the_c_layout():
     assert vf.FEATURE_DTYPE.itemsize == 80
     assert vf.KEYPOINT_DTYPE.itemsize == 20
     assert vf.TRACK_REQUEST_DTYPE.itemsize == 32
-    assert vf.TRACK_RESULT_DTYPE.itemsize == 52
+    assert vf.TRACK_RESULT_DTYPE.itemsize == 60
     assert vf.TRACK_RESULT_DTYPE["shape"].shape == (4,)
