@@ -95,10 +95,8 @@ __device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf
       out.mu = mu;
     }
     if (valid == VF_AFFINE_USABLE) {
-      for (int k = 0; k < VF_AFFINE_PACKED; ++k) {
-        out.h[k] = h[k];
-        out.l[k] = l[k];
-      }
+      for (int k = 0; k < VF_AFFINE_PACKED; ++k) out.h[k] = h[k];
+      vf_affine_inverse(l, out.inv);
       for (int k = 0; k < 4; ++k) out.prior[k] = prior[k];
     }
     *s = out;
@@ -254,11 +252,11 @@ __device__ __forceinline__ int vf_block_iteration(const vf_affine_params& p,
 
 // When more samples saturate (rare, so not inlined, and reading the reference again from global
 // memory): their terms join the running total of left-out terms in shared memory (h_total), and
-// the factor of H less that total goes to l_out (shared memory). Returns 0 when what is left is
+// the inverse of H less that total goes to inv_out (shared memory). Returns 0 when what is left is
 // singular (the same answer in every thread).
 __device__ __noinline__ int vf_block_downdate(const vf_affine_params& p, const float* t,
                                               const vf_affine_slot* s, int tid, unsigned fresh,
-                                              float* red, float* h_total, float* l_out) {
+                                              float* red, float* h_total, float* inv_out) {
   const float half = VF_AFFINE_HALF(p.patch), inv_half = 1.0f / half;
   const int n = p.patch * p.patch;
   float h_new[VF_AFFINE_PACKED];
@@ -274,15 +272,15 @@ __device__ __noinline__ int vf_block_downdate(const vf_affine_params& p, const f
     vf_affine_outer(j, h_new);
   }
   vf_block_sums<VF_AFFINE_PACKED>(h_new, red, tid);
-  float total[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED];
+  float total[VF_AFFINE_PACKED], inv[VF_AFFINE_PACKED];
 #pragma unroll
   for (int k = 0; k < VF_AFFINE_PACKED; ++k) total[k] = h_total[k] + h_new[k];
-  const int ok = vf_affine_downdate(s, total, l);
+  const int ok = vf_affine_downdate(s, total, inv);
   __syncthreads();  // every thread has read h_total and red
   if (tid == 0) {
     for (int k = 0; k < VF_AFFINE_PACKED; ++k) {
       h_total[k] = total[k];
-      l_out[k] = l[k];
+      inv_out[k] = inv[k];
     }
   }
   __syncthreads();
@@ -296,7 +294,7 @@ __global__ void __launch_bounds__(kThreads)
                      vf_track_result* __restrict__ results, int count) {
   __shared__ float stage[(kWin + 2) * kWin];
   __shared__ float win[kWin * kWin];
-  __shared__ float h_total[VF_AFFINE_PACKED], l_sat[VF_AFFINE_PACKED];
+  __shared__ float h_total[VF_AFFINE_PACKED], inv_sat[VF_AFFINE_PACKED];
   __shared__ float red[2][kWarps * VF_AFFINE_PACKED];
   const int tid = threadIdx.x;
   const int f = blockIdx.x;
@@ -338,6 +336,7 @@ __global__ void __launch_bounds__(kThreads)
   int have_window = 0;
   float sums[VF_AFFINE_SUMS];
   int used = 0, converged = 0, any_out = 0;
+  float last_step = INFINITY;
   unsigned out_mask = 0u;  // the thread's samples left out (saturated) for the rest of the call
   for (int it = 0; it < p.max_iterations && !converged; ++it) {
     const float a[4] = {st.a[0], st.a[1], st.a[2], st.a[3]};
@@ -357,14 +356,16 @@ __global__ void __launch_bounds__(kThreads)
     ++out.iterations;
     if (used < slot_used / 2) break;  // mostly saturated now: not a match to trust
     if (__syncthreads_or(fresh != 0u)) {
-      if (!vf_block_downdate(p, t, s, tid, fresh, red[(it + 1) & 1], h_total, l_sat)) break;
+      if (!vf_block_downdate(p, t, s, tid, fresh, red[(it + 1) & 1], h_total, inv_sat)) break;
       out_mask |= fresh;
       any_out = 1;
     }
     float d[8];
-    vf_affine_step(s, any_out ? l_sat : s->l, &st, sums, d);
-    converged = vf_affine_update(&st, d, p.patch) < p.min_update;
+    vf_affine_step(s, any_out ? inv_sat : s->inv, &st, sums, d);
+    last_step = vf_affine_update(&st, d, p.patch);
+    converged = last_step < p.min_update;
   }
+  converged |= last_step < VF_AFFINE_SETTLED * p.min_update;
   if (tid != 0) return;
   const float ncc = vf_affine_ncc(sums, used);
   const float residual = used > 0 ? sqrtf(sums[8] / (float)used) : 0.0f;

@@ -41,21 +41,23 @@
 /* The state of one reference slot. The samples themselves (T, Tx, Ty of patch^2 samples; an
  * unused sample has T < 0) lie at vf_affine_params.samples + slot * 3 * patch^2. */
 typedef struct vf_affine_slot {
-  float h[VF_AFFINE_PACKED]; /* H (prior included), for the samples that saturate later */
-  float l[VF_AFFINE_PACKED]; /* Cholesky factor of H, 1 / L_ii on the diagonal */
-  float shape[4];            /* A: reference offset -> current offset, row-major 2x2 */
-  float prior[4];            /* weights of the shape prior on d0..d3 (added to H's diagonal) */
-  float gain, bias;          /* current = gain * reference + bias */
-  float mu;                  /* mean of the used reference samples */
-  int used;                  /* samples in use */
-  int valid;                 /* nonzero: captured inside the image, H factored */
+  float h[VF_AFFINE_PACKED];   /* H (prior included), for the samples that saturate later */
+  float inv[VF_AFFINE_PACKED]; /* H^-1 (packed): a step is one product, not two triangular
+                                  solves (a chain of dependent steps) */
+  float shape[4];              /* A: reference offset -> current offset, row-major 2x2 */
+  float prior[4];              /* weights of the shape prior on d0..d3 (added to H's diagonal) */
+  float gain, bias;            /* current = gain * reference + bias */
+  float mu;                    /* mean of the used reference samples */
+  int used;                    /* samples in use */
+  int valid;                   /* nonzero: captured inside the image, H factored */
 } vf_affine_slot;
 
 typedef struct vf_affine_params {
   int enabled;
   int patch;          /* reference side (odd) */
   int max_iterations; /* per frame */
-  float min_update;   /* px: converged when the step moves no patch corner farther */
+  float min_update;   /* px: converged when a step moves the centre less; when the iterations
+                         run out, a last step under VF_AFFINE_SETTLED times this is accepted */
   float min_ncc;      /* below: the track no longer matches its reference; 0 = off */
   float max_scale;    /* re-anchor when a singular value of A leaves [1/max_scale, max_scale] */
   float max_shift;    /* px: the refinement may move the frame-to-frame result at most this */
@@ -69,6 +71,10 @@ typedef struct vf_affine_params {
   vf_affine_slot* slot; /* slots entries, in the backend's memory */
   float* samples;       /* slots * 3 * patch^2 floats, in the backend's memory */
 } vf_affine_params;
+
+/* Iterations that run out with a last step below this many min_update have settled (the shape
+ * may still creep along a weak direction, the position no longer does). */
+#define VF_AFFINE_SETTLED 4
 
 /* vf_affine_slot.valid */
 enum { VF_AFFINE_NONE = 0, VF_AFFINE_USABLE, VF_AFFINE_OUTSIDE, VF_AFFINE_FLAT };
@@ -163,22 +169,35 @@ VF_LK_FN int vf_affine_factor(const vf_lk_real h[VF_AFFINE_PACKED],
   return ok;
 }
 
-VF_LK_FN void vf_affine_solve(const float l[VF_AFFINE_PACKED], const vf_lk_real b[8],
+VF_LK_FN void vf_affine_solve(const vf_lk_real l[VF_AFFINE_PACKED], const vf_lk_real b[8],
                               vf_lk_real x[8]) {
   vf_lk_real y[8];
   VF_AFFINE_UNROLL
   for (int i = 0; i < 8; ++i) {
     vf_lk_real v = b[i];
     VF_AFFINE_UNROLL
-    for (int k = 0; k < i; ++k) v -= (vf_lk_real)l[VF_AFFINE_IDX(i, k)] * y[k];
-    y[i] = v * (vf_lk_real)l[VF_AFFINE_IDX(i, i)];
+    for (int k = 0; k < i; ++k) v -= l[VF_AFFINE_IDX(i, k)] * y[k];
+    y[i] = v * l[VF_AFFINE_IDX(i, i)];
   }
   VF_AFFINE_UNROLL
   for (int i = 7; i >= 0; --i) {
     vf_lk_real v = y[i];
     VF_AFFINE_UNROLL
-    for (int k = i + 1; k < 8; ++k) v -= (vf_lk_real)l[VF_AFFINE_IDX(k, i)] * x[k];
-    x[i] = v * (vf_lk_real)l[VF_AFFINE_IDX(i, i)];
+    for (int k = i + 1; k < 8; ++k) v -= l[VF_AFFINE_IDX(k, i)] * x[k];
+    x[i] = v * l[VF_AFFINE_IDX(i, i)];
+  }
+}
+
+/* H^-1 (packed) from the factor of H: one solve per unit vector. */
+VF_LK_FN void vf_affine_inverse(const vf_lk_real l[VF_AFFINE_PACKED], float inv[VF_AFFINE_PACKED]) {
+  VF_AFFINE_UNROLL
+  for (int c = 0; c < 8; ++c) {
+    vf_lk_real e[8], x[8];
+    VF_AFFINE_UNROLL
+    for (int k = 0; k < 8; ++k) e[k] = k == c ? (vf_lk_real)1 : (vf_lk_real)0;
+    vf_affine_solve(l, e, x);
+    VF_AFFINE_UNROLL
+    for (int r = c; r < 8; ++r) inv[VF_AFFINE_IDX(r, c)] = (float)x[r];
   }
 }
 
@@ -206,40 +225,45 @@ typedef struct vf_affine_state {
   vf_lk_real c; /* bias + gain * mu */
 } vf_affine_state;
 
-/* The step from the iteration's sums J^T e: H^-1 (b - prior * moved), with l the factor of H
- * (the slot's, or one without the samples saturated in the current image). */
-VF_LK_FN void vf_affine_step(const vf_affine_slot* s, const float* l, const vf_affine_state* st,
+/* The step from the iteration's sums J^T e: H^-1 (b - prior * moved), with inv = H^-1 (the
+ * slot's, or one without the samples saturated in the current image). */
+VF_LK_FN void vf_affine_step(const vf_affine_slot* s, const float* inv, const vf_affine_state* st,
                              const vf_lk_real b_in[8], vf_lk_real d[8]) {
   vf_lk_real b[8];
   VF_AFFINE_UNROLL
   for (int i = 0; i < 8; ++i) b[i] = b_in[i];
   VF_AFFINE_UNROLL
   for (int i = 0; i < 4; ++i) b[i] -= (vf_lk_real)s->prior[i] * st->moved[i];
-  vf_affine_solve(l, b, d);
+  VF_AFFINE_UNROLL
+  for (int i = 0; i < 8; ++i) {
+    vf_lk_real v = 0;
+    VF_AFFINE_UNROLL
+    for (int j = 0; j < 8; ++j)
+      v += (vf_lk_real)inv[i >= j ? VF_AFFINE_IDX(i, j) : VF_AFFINE_IDX(j, i)] * b[j];
+    d[i] = v;
+  }
 }
 
 /* Samples saturated in the current image break the photometric model and are left out of the
- * sums; with a fixed H they would still pull the step, so they leave H too: the factor of H less
+ * sums; with a fixed H they would still pull the step, so they leave H too: the inverse of H less
  * their terms h_out (packed J J^T). A sample that saturates stays out for the rest of the call
  * (as in the frame-to-frame tracker), so this runs only when more saturate. Returns 0 when what
  * is left is singular. */
 VF_LK_FN int vf_affine_downdate(const vf_affine_slot* s, const vf_lk_real h_out[VF_AFFINE_PACKED],
-                                float l_out[VF_AFFINE_PACKED]) {
+                                float inv_out[VF_AFFINE_PACKED]) {
   vf_lk_real h[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED];
   VF_AFFINE_UNROLL
   for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = (vf_lk_real)s->h[k] - h_out[k];
   const int ok = vf_affine_factor(h, l);
-  VF_AFFINE_UNROLL
-  for (int k = 0; k < VF_AFFINE_PACKED; ++k) l_out[k] = (float)l[k];
+  vf_affine_inverse(l, inv_out);
   return ok;
 }
 
 /* Adds the packed J J^T of one sample to h. */
 VF_LK_FN void vf_affine_outer(const float j[8], vf_lk_real h[VF_AFFINE_PACKED]) {
   VF_AFFINE_UNROLL
-  for (int a = 0; a < 8; ++a)
-    VF_AFFINE_UNROLL
-    for (int b = 0; b <= a; ++b) h[VF_AFFINE_IDX(a, b)] += (vf_lk_real)j[a] * (vf_lk_real)j[b];
+  for (int a = 0; a < 8; ++a) VF_AFFINE_UNROLL
+  for (int b = 0; b <= a; ++b) h[VF_AFFINE_IDX(a, b)] += (vf_lk_real)j[a] * (vf_lk_real)j[b];
 }
 
 /* Applies the step d (inverse compositional, model above); returns how far the step moved the

@@ -57,10 +57,8 @@ static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_requ
   }
   vf_affine_add_prior(h, p->shape_prior, s->prior);
   const int ok = vf_affine_factor(h, l);
-  for (int k = 0; k < VF_AFFINE_PACKED; ++k) {
-    s->h[k] = (float)h[k];
-    s->l[k] = (float)l[k];
-  }
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) s->h[k] = (float)h[k];
+  vf_affine_inverse(l, s->inv);
   s->valid = ok ? VF_AFFINE_USABLE : VF_AFFINE_FLAT;
 }
 
@@ -68,8 +66,8 @@ static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_requ
  * samples they cover. Samples marked in out[] are skipped; one that saturates in the current
  * image joins them, its terms go to h_out, and *grew counts it. */
 static int vf_affine_cpu_sums(const vf_affine_params* p, const float* t, const vf_affine_slot* s,
-                              const vf_affine_state* st, double sums[VF_AFFINE_SUMS],
-                              uint8_t* out, double h_out[VF_AFFINE_PACKED], int* grew) {
+                              const vf_affine_state* st, double sums[VF_AFFINE_SUMS], uint8_t* out,
+                              double h_out[VF_AFFINE_PACKED], int* grew) {
   const int n = p->patch * p->patch;
   const float *tx = t + n, *ty = t + 2 * n;
   const float inv_half = 1.0f / VF_AFFINE_HALF(p->patch);
@@ -118,8 +116,9 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
   vf_affine_state_init(s, out->x, out->y, &st);
   double sums[VF_AFFINE_SUMS] = {0}, h_out[VF_AFFINE_PACKED] = {0};
   uint8_t out_set[VF_TRACKER_MAX_REF_PATCH * VF_TRACKER_MAX_REF_PATCH] = {0};
-  float l_sat[VF_AFFINE_PACKED];
+  float inv_sat[VF_AFFINE_PACKED];
   int used = 0, converged = 0, left_out = 0;
+  double last_step = INFINITY;
   for (int it = 0; it < p->max_iterations && !converged; ++it) {
     float a[4] = {(float)st.a[0], (float)st.a[1], (float)st.a[2], (float)st.a[3]};
     if (!vf_affine_inside((float)st.px, (float)st.py, a, p->patch, 0, p->width, p->height)) {
@@ -130,12 +129,14 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
     used = vf_affine_cpu_sums(p, t, s, &st, sums, out_set, h_out, &grew);
     ++out->iterations;
     if (used < s->used / 2) break; /* mostly saturated now: not a match to trust */
-    if (grew > 0 && !vf_affine_downdate(s, h_out, l_sat)) break;
+    if (grew > 0 && !vf_affine_downdate(s, h_out, inv_sat)) break;
     left_out += grew;
     double d[8];
-    vf_affine_step(s, left_out > 0 ? l_sat : s->l, &st, sums, d);
-    converged = vf_affine_update(&st, d, p->patch) < p->min_update;
+    vf_affine_step(s, left_out > 0 ? inv_sat : s->inv, &st, sums, d);
+    last_step = vf_affine_update(&st, d, p->patch);
+    converged = last_step < p->min_update;
   }
+  converged |= last_step < VF_AFFINE_SETTLED * p->min_update;
   const float ncc = vf_affine_ncc(sums, used);
   const float residual = used > 0 ? (float)sqrt(sums[8] / used) : 0.0f;
   vf_affine_finish(p, s, &st, ncc, converged, residual, out);
