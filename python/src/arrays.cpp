@@ -181,7 +181,10 @@ ImageArg image_in(nb::handle obj, vf_pixel_format format, const char* what, bool
   bool device = dev == nb::device::cuda::value || dev == nb::device::cuda_managed::value;
   if (!device && dev != nb::device::cpu::value && dev != nb::device::cuda_host::value)
     fail(VF_ERR_INVALID_ARG, w + ": only host (CPU) and CUDA arrays are supported");
-  if (output && nb::hasattr(obj, "flags") && !nb::cast<bool>(obj.attr("flags").attr("writeable")))
+  /* NumPy says whether an array is writable (CuPy's flags do not, PyTorch has none). */
+  nb::object flags = nb::getattr(obj, "flags", nb::none());
+  if (output && !flags.is_none() && nb::hasattr(flags, "writeable") &&
+      !nb::cast<bool>(flags.attr("writeable")))
     fail(VF_ERR_INVALID_ARG, w + " is read-only");
   int h = (int)arr.shape(0), wd = (int)arr.shape(1);
   bool rows_ok = arr.stride(1) == 1 && arr.stride(0) >= (int64_t)wd;

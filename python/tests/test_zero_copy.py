@@ -82,3 +82,33 @@ def test_record_dtypes_have_the_c_layout():
     assert vf.TRACK_REQUEST_DTYPE.itemsize == 32
     assert vf.TRACK_RESULT_DTYPE.itemsize == 60
     assert vf.TRACK_RESULT_DTYPE["shape"].shape == (4,)
+
+
+class FakeCudaArray:
+    """Only __cuda_array_interface__ (as Numba's device arrays): the parser's view of it."""
+
+    def __init__(self, shape, typestr="|u1", strides=None, ptr=0x7F0000001000, readonly=False):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "data": (ptr, readonly),
+                                         "strides": strides, "version": 3}
+
+
+def test_cuda_array_interface_objects_become_device_views():
+    info = vf._viofront._image_view_info(FakeCudaArray((48, 64)))
+    assert info["location"] is vf.Memory.DEVICE and not info["copied"]
+    assert (info["data"], info["height"], info["width"], info["stride_bytes"]) == (0x7F0000001000, 48, 64, 64)
+    info = vf._viofront._image_view_info(FakeCudaArray((48, 64), strides=(256, 1)))
+    assert info["stride_bytes"] == 256
+    with pytest.raises(vf.InvalidArgumentError, match="contiguous rows"):
+        vf._viofront._image_view_info(FakeCudaArray((48, 64), strides=(256, 2)))
+    with pytest.raises(vf.InvalidArgumentError, match="uint8"):
+        vf._viofront._image_view_info(FakeCudaArray((48, 64), typestr="<u2"))
+    with pytest.raises(vf.InvalidArgumentError, match="read-only"):
+        vf._viofront._image_view_info(FakeCudaArray((48, 64), readonly=True), output=True)
+    with pytest.raises(vf.InvalidArgumentError, match="2-D"):
+        vf._viofront._image_view_info(FakeCudaArray((48, 64, 3)))
+
+
+def test_device_arrays_are_refused_by_the_cpu_backend(ctx):
+    p = vf.Pyramid(ctx, vf.PyramidConfig(width=64, height=48, levels=2))
+    with pytest.raises(vf.Error):
+        p.build(FakeCudaArray((48, 64)))
