@@ -330,7 +330,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   if (tid < VF_AFFINE_PACKED) h_total[tid] = 0.0f;
   vf_affine_state st;
-  vf_affine_state_init(s, out.x, out.y, &st);
+  vf_affine_state_init(&p, s, r.x, r.y, out.x, out.y, &st);
   vf_window wd;
   wd.w = 0;
   int have_window = 0;

@@ -416,6 +416,36 @@ vf_track_request vf_track_request_make(float x, float y, int slot) {
   return r;
 }
 
+vf_status vf_tracker_set_rotation(vf_tracker* t, const double K[4], const double R[9]) {
+  const char* fn = "vf_tracker_set_rotation";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  if (R == NULL) {
+    t->refine.has_rotation = 0;
+    return VF_OK;
+  }
+  if (K == NULL) return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: K is NULL", fn);
+  int finite =
+      K[0] > 0 && K[1] > 0 && isfinite(K[0]) && isfinite(K[1]) && isfinite(K[2]) && isfinite(K[3]);
+  for (int i = 0; i < 9; ++i) finite &= isfinite(R[i]) != 0;
+  if (!finite) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG,
+                   "%s: K must hold finite fx > 0, fy > 0, cx, cy and R finite values", fn);
+  }
+  /* H = K R^T K^-1: a previous-image pixel to the current image under a pure rotation. */
+  const double Ki[9] = {1 / K[0], 0, -K[2] / K[0], 0, 1 / K[1], -K[3] / K[1], 0, 0, 1};
+  const double Km[9] = {K[0], 0, K[2], 0, K[1], K[3], 0, 0, 1};
+  double rt_ki[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      rt_ki[3 * i + j] = R[i] * Ki[j] + R[3 + i] * Ki[3 + j] + R[6 + i] * Ki[6 + j];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      t->refine.rotation[3 * i + j] = (float)(Km[3 * i] * rt_ki[j] + Km[3 * i + 1] * rt_ki[3 + j] +
+                                              Km[3 * i + 2] * rt_ki[6 + j]);
+  t->refine.has_rotation = 1;
+  return VF_OK;
+}
+
 const char* vf_track_status_str(vf_track_status status) {
   switch (status) {
     case VF_TRACK_CONVERGED: return "converged";

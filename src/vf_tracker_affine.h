@@ -62,6 +62,8 @@ typedef struct vf_affine_params {
   float max_scale;    /* re-anchor when a singular value of A leaves [1/max_scale, max_scale] */
   float max_shift;    /* px: the refinement may move the frame-to-frame result at most this */
   float shape_prior;  /* weight of the prior that the shape changes little within a frame */
+  int has_rotation;   /* nonzero: rotation holds the homography of the frame's camera rotation */
+  float rotation[9];  /* row-major, previous-image pixel -> current-image pixel */
   float min_gain, max_gain;
   int width, height; /* level 0 */
   size_t prev_stride, cur_stride;
@@ -328,14 +330,33 @@ VF_LK_FN int vf_affine_unusable_status(int valid) {
                                     : VF_TRACK_INVALID;
 }
 
-/* Starts from the frame-to-frame result (x, y) with the slot's last warp and photometry. */
-VF_LK_FN void vf_affine_state_init(const vf_affine_slot* s, float x, float y, vf_affine_state* st) {
+/* Starts from the frame-to-frame result (x, y) with the slot's last warp and photometry; with a
+ * camera rotation, the shape is carried through its homography's local linear map at the
+ * previous position (px0, py0). */
+VF_LK_FN void vf_affine_state_init(const vf_affine_params* p, const vf_affine_slot* s, float px0,
+                                   float py0, float x, float y, vf_affine_state* st) {
   st->px = x;
   st->py = y;
-  for (int i = 0; i < 4; ++i) {
-    st->a[i] = s->shape[i];
-    st->moved[i] = 0;
+  float j[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+  if (p->has_rotation) {
+    const float* h = p->rotation;
+    const float w = h[6] * px0 + h[7] * py0 + h[8];
+    if (w > 1e-6f) {
+      const float inv_w = 1.0f / w;
+      const float u = (h[0] * px0 + h[1] * py0 + h[2]) * inv_w;
+      const float v = (h[3] * px0 + h[4] * py0 + h[5]) * inv_w;
+      j[0] = (h[0] - u * h[6]) * inv_w;
+      j[1] = (h[1] - u * h[7]) * inv_w;
+      j[2] = (h[3] - v * h[6]) * inv_w;
+      j[3] = (h[4] - v * h[7]) * inv_w;
+    }
   }
+  st->a[0] = j[0] * s->shape[0] + j[1] * s->shape[2];
+  st->a[1] = j[0] * s->shape[1] + j[1] * s->shape[3];
+  st->a[2] = j[2] * s->shape[0] + j[3] * s->shape[2];
+  st->a[3] = j[2] * s->shape[1] + j[3] * s->shape[3];
+  VF_AFFINE_UNROLL
+  for (int i = 0; i < 4; ++i) st->moved[i] = 0;
   st->gain = s->gain;
   st->c = (vf_lk_real)s->bias + st->gain * (vf_lk_real)s->mu;
 }

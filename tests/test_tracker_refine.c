@@ -8,7 +8,9 @@
  *   from the first observation at the last frame stays <= 0.1 px (median) with refinement,
  *   where translation-only first-observation templates slide farther (printed and checked).
  * - A feature occluded mid-track by another texture ends (no longer converged) instead of
- *   sliding onto the occluder, and no converged result lies more than 1 px off its point. */
+ *   sliding onto the occluder, and no converged result lies more than 1 px off its point.
+ * - A camera roll with the gyroscope's rotation as the shape prior (vf_tracker_set_rotation):
+ *   fewer iterations and no fewer tracks than without it; bad arguments refused. */
 #include "test_tracker_util.h"
 
 static vf_context* ctx;
@@ -265,6 +267,110 @@ static void rt_occlusion(const tt_texture* tex, const float* xy, int n) {
   vf_tracker_destroy(t);
 }
 
+/* A camera roll of 3 degrees a frame about the optical axis (every patch turns by as much), tracked
+ * with the rotation's homography as the guess; with vf_tracker_set_rotation the refinement starts
+ * each shape turned too. Returns the median drift at the end; *alive, *iterations: the share
+ * still tracked and the mean iterations per result (frame to frame and refinement). */
+static double rt_roll(const tt_texture* tex, const float* xy, int n, int prior, double* alive,
+                      double* iterations) {
+  enum { FRAMES = 12 };
+  const double step = 3.0 * 3.14159265358979 / 180.0, c = cos(step), si = sin(step);
+  /* R_c0_c1 whose homography K R^T K^-1 turns the image by +step about the principal point. */
+  const double R[9] = {c, si, 0, -si, c, 0, 0, 0, 1};
+  const double K[4] = {400.0, 400.0, 0.5 * (W - 1), 0.5 * (H - 1)};
+  static rt_view v[FRAMES];
+  for (int k = 0; k < FRAMES; ++k) v[k] = rt_view_make(1.0, step * k, 0, 0, 0);
+  vf_tracker_config tc = rt_config(1);
+  vf_tracker* t = NULL;
+  CHECK_OK(vf_tracker_create(ctx, &tc, &t));
+  if (prior) CHECK_OK(vf_tracker_set_rotation(t, K, R));
+  static vf_track_request req[MAXF];
+  static vf_track_result res[MAXF];
+  static float pos[2 * MAXF], guess[2 * MAXF];
+  static int live[MAXF];
+  static double err[MAXF];
+  for (int i = 0; i < n; ++i) {
+    pos[2 * i] = xy[2 * i];
+    pos[2 * i + 1] = xy[2 * i + 1];
+    live[i] = 1;
+    req[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], i);
+  }
+  vf_image img = {0};
+  rt_render(tex, &v[0], NULL, &img);
+  vf_pyramid* prev = tt_pyramid(ctx, &img, tc.levels);
+  vf_image_free(&img);
+  long it_sum = 0, results = 0;
+  for (int k = 1; k < FRAMES; ++k) {
+    rt_render(tex, &v[k], NULL, &img);
+    vf_pyramid* cur = tt_pyramid(ctx, &img, tc.levels);
+    vf_image_free(&img);
+    CHECK_OK(vf_tracker_predict_rotation(K, R, pos, n, guess));
+    for (int i = 0; i < n; ++i) {
+      req[i].guess_x = guess[2 * i];
+      req[i].guess_y = guess[2 * i + 1];
+    }
+    CHECK_OK(vf_tracker_track(t, prev, cur, req, n, res));
+    for (int i = 0; i < n; ++i) {
+      if (!live[i]) continue;
+      if (res[i].status != VF_TRACK_CONVERGED) {
+        live[i] = 0;
+        req[i].slot = -1;
+        continue;
+      }
+      it_sum += res[i].iterations;
+      ++results;
+      vf_track_request next = vf_track_request_make(res[i].x, res[i].y, i);
+      next.gain = res[i].gain;
+      next.bias = res[i].bias;
+      next.new_template = (res[i].flags & VF_TRACK_REANCHOR) != 0;
+      req[i] = next;
+      pos[2 * i] = res[i].x;
+      pos[2 * i + 1] = res[i].y;
+    }
+    vf_pyramid_destroy(prev);
+    prev = cur;
+  }
+  int kept = 0;
+  for (int i = 0; i < n; ++i) {
+    err[i] = INFINITY;
+    if (!live[i]) continue;
+    double tx, ty;
+    rt_apply(v[FRAMES - 1].h, xy[2 * i], xy[2 * i + 1], &tx, &ty);
+    err[i] = hypot(pos[2 * i] - tx, pos[2 * i + 1] - ty);
+    ++kept;
+  }
+  vf_pyramid_destroy(prev);
+  vf_tracker_destroy(t);
+  *alive = (double)kept / n;
+  *iterations = results > 0 ? (double)it_sum / results : 0.0;
+  return rt_median(err, n);
+}
+
+static void rt_rotation_prior(const tt_texture* tex, const float* xy, int n) {
+  double alive_on, alive_off, it_on, it_off;
+  const double on = rt_roll(tex, xy, n, 1, &alive_on, &it_on);
+  const double off = rt_roll(tex, xy, n, 0, &alive_off, &it_off);
+  printf(
+      "roll 3 deg/frame, 11 frames: with the rotation prior drift %.4f px, %.1f%% alive, "
+      "%.2f iterations; without %.4f px, %.1f%% alive, %.2f iterations\n",
+      on, 100 * alive_on, it_on, off, 100 * alive_off, it_off);
+  CHECK(on <= 0.1);
+  CHECK(alive_on >= alive_off);
+  CHECK(it_on < it_off);
+  vf_tracker* t = NULL;
+  vf_tracker_config tc = rt_config(1);
+  CHECK_OK(vf_tracker_create(ctx, &tc, &t));
+  const double K[4] = {400.0, 400.0, 320.0, 240.0}, bad_K[4] = {-1.0, 400.0, 320.0, 240.0};
+  const double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, bad_R[9] = {1, 0, 0, 0, NAN, 0, 0, 0, 1};
+  CHECK(vf_tracker_set_rotation(NULL, K, R) == VF_ERR_INVALID_ARG);
+  CHECK(vf_tracker_set_rotation(t, NULL, R) == VF_ERR_INVALID_ARG);
+  CHECK(vf_tracker_set_rotation(t, bad_K, R) == VF_ERR_INVALID_ARG);
+  CHECK(vf_tracker_set_rotation(t, K, bad_R) == VF_ERR_INVALID_ARG);
+  CHECK_OK(vf_tracker_set_rotation(t, K, R));
+  CHECK_OK(vf_tracker_set_rotation(t, NULL, NULL));
+  vf_tracker_destroy(t);
+}
+
 int main(void) {
   vf_context_config cc = vf_context_config_default();
   cc.backend = VF_BACKEND_CPU;
@@ -277,6 +383,7 @@ int main(void) {
   rt_one_step(&tex, xy, n);
   rt_long(&tex, xy, n);
   rt_occlusion(&tex, xy, n);
+  rt_rotation_prior(&tex, xy, n);
   vf_context_destroy(ctx);
   VF_TEST_END("test_tracker_refine");
 }

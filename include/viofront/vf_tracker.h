@@ -143,6 +143,15 @@ VF_API vf_status vf_tracker_collect(vf_tracker* tracker, vf_track_result* result
  * template. */
 VF_API vf_track_request vf_track_request_make(float x, float y, int slot);
 
+/** The camera rotation R_c0_c1 between the previous and the current image of the next
+ * submissions (conventions of vf_tracker_predict_rotation), with K = (fx, fy, cx, cy) of an
+ * undistorted image: the reference refinement then starts each track's shape from the local
+ * linear map of the rotation's homography at the track times its kept shape, instead of the kept
+ * shape alone (the IMU's prior of the shape: a roll turns every patch). R_c0_c1 NULL clears it
+ * (K may then be NULL too). Stays in force until the next call. */
+VF_API vf_status vf_tracker_set_rotation(vf_tracker* tracker, const double K[4],
+                                         const double R_c0_c1[9]);
+
 /** Rotation-only prediction p1 = K R^T K^-1 p0 with R = R_c0_c1 (the camera at the current
  * frame relative to the previous one: a vector in c1 times R gives it in c0) and
  * K = (fx, fy, cx, cy) of an undistorted image. Points that would land behind the camera keep

@@ -113,7 +113,7 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
   }
   const float* t = vf_affine_cpu_samples(p, r->slot);
   vf_affine_state st;
-  vf_affine_state_init(s, out->x, out->y, &st);
+  vf_affine_state_init(p, s, r->x, r->y, out->x, out->y, &st);
   double sums[VF_AFFINE_SUMS] = {0}, h_out[VF_AFFINE_PACKED] = {0};
   uint8_t out_set[VF_TRACKER_MAX_REF_PATCH * VF_TRACKER_MAX_REF_PATCH] = {0};
   float inv_sat[VF_AFFINE_PACKED];
