@@ -63,7 +63,7 @@ typedef struct vf_track_stats {
 /** The live tracks of one camera (opaque). */
 typedef struct vf_feature_set vf_feature_set;
 
-/** 752x480, 32x32 cells (24x15), 400 features, detection every frame and below 150, min
+/** 752x480, 32x32 cells (24x15), 400 features, detection every 4 frames and below 150, min
  * distance 15 px,
  * border 8 px, forward-backward threshold 0.5 px from the forward result. */
 VF_API vf_feature_set_config vf_feature_set_config_default(void);

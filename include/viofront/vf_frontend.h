@@ -149,8 +149,8 @@ typedef struct vf_frontend vf_frontend;
 
 /** Default stage settings (4 levels, FAST n 10 in 32x32 cells on levels 0-2, 16/16/8/8 patches
  * with previous-frame templates and reference refinement (21x21), 4-path SGM with 64 disparities
- * and sub-pixel), the feature set's defaults (400-track cap, detection every frame and below 150,
- * 15 px apart, forward-backward check at 0.5 px), gyro seeding on, camera-1 records with the
+ * and sub-pixel), the feature set's defaults (400-track cap, detection every 4 frames and below
+ * 150, 15 px apart, forward-backward check at 0.5 px), gyro seeding on, camera-1 records with the
  * left-right check at 1 px, depth flags over 9x9 pixels at a 1 px step, disparity in the context's
  * memory. The cameras are vf_camera_default(): set cam0 and cam1 (e.g. from vf_euroc_camera or a
  * config file) before vf_frontend_create. */
