@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* CPU reference refinement: one feature at a time, features split across threads. Mirrors
- * cuda/vf_affine.cu step for step; the mathematics is src/vf_tracker_affine.h. Sums in double. */
+ * cuda/vf_affine.cu step for step; the mathematics is src/vf_tracker_affine.h. As on the GPU,
+ * the current image is smoothed once per feature into a window under the warped patch (rebuilt
+ * only when the patch leaves it), so that a sample is one bilinear read; an iteration takes 4
+ * samples of a patch row at a time (src/cpu/vf_simd4.h), float sums per row, double totals. */
 #include "vf_affine_cpu.h"
 
 #include <stdint.h>
 #include <string.h>
 
 #include "../vf_parallel.h"
+#include "vf_simd4.h"
 
 static float* vf_affine_cpu_samples(const vf_affine_params* p, int slot) {
   const size_t n = (size_t)p->patch * (size_t)p->patch;
@@ -62,43 +66,215 @@ static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_requ
   s->valid = ok ? VF_AFFINE_USABLE : VF_AFFINE_FLAT;
 }
 
-/* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header) and the
- * samples they cover. Samples marked in out[] are skipped; one that saturates in the current
- * image joins them, its terms go to h_out, and *grew counts it. */
-static int vf_affine_cpu_sums(const vf_affine_params* p, const float* t, const vf_affine_slot* s,
-                              const vf_affine_state* st, double sums[VF_AFFINE_SUMS], uint8_t* out,
-                              double h_out[VF_AFFINE_PACKED], int* grew) {
-  const int n = p->patch * p->patch;
-  const float *tx = t + n, *ty = t + 2 * n;
-  const float inv_half = 1.0f / VF_AFFINE_HALF(p->patch);
+/* The smoothed current image over [x0, x0 + w) x [y0, y0 + h), row stride VF_AFFINE_CPU_WIN, as
+ * cuda/vf_affine.cu builds it in shared memory: the [1 2 1] / 4 binomial along rows, then down
+ * the columns (exact in float: quarters and halves of small integers), so that a sample is one
+ * bilinear read of 4 values instead of the smoothed sampler's 16 taps. w = 0: the warped patch
+ * does not fit, samples take the smoothed sampler. */
+#define VF_AFFINE_CPU_WIN 64
+
+typedef struct vf_affine_cpu_window {
+  int x0, y0, w, h;
+  _Alignas(16) float win[VF_AFFINE_CPU_WIN * VF_AFFINE_CPU_WIN];
+} vf_affine_cpu_window;
+
+/* Half-extents of the patch warped by the state's A. */
+static void vf_affine_cpu_extent(const vf_affine_params* p, const vf_affine_state* st, float* rx,
+                                 float* ry) {
+  const float half = VF_AFFINE_HALF(p->patch);
+  *rx = half * (fabsf((float)st->a[0]) + fabsf((float)st->a[1]));
+  *ry = half * (fabsf((float)st->a[2]) + fabsf((float)st->a[3]));
+}
+
+/* Nonzero when every bilinear read of the warped patch lies inside the window, with a thousandth
+ * of a pixel to spare for the rounding of the sample positions. */
+static int vf_affine_cpu_holds(const vf_affine_params* p, const vf_affine_cpu_window* wd,
+                               const vf_affine_state* st) {
+  const float slack = 1e-3f;
+  float rx, ry;
+  vf_affine_cpu_extent(p, st, &rx, &ry);
   const float px = (float)st->px, py = (float)st->py;
+  return wd->w > 0 && px - rx >= (float)wd->x0 + slack && py - ry >= (float)wd->y0 + slack &&
+         px + rx < (float)(wd->x0 + wd->w - 1) - slack &&
+         py + ry < (float)(wd->y0 + wd->h - 1) - slack;
+}
+
+/* The window for the patch warped by st with two pixels to spare each side (it usually serves
+ * every iteration of the feature), as the GPU places it; w = 0 where it cannot hold the patch. */
+static void vf_affine_cpu_window_build(const vf_affine_params* p, const vf_affine_state* st,
+                                       vf_affine_cpu_window* wd) {
+  const int margin = 2;
+  float rx, ry;
+  vf_affine_cpu_extent(p, st, &rx, &ry);
+  const float px = (float)st->px, py = (float)st->py;
+  const int x0 = (int)floorf(px - rx) - margin, y0 = (int)floorf(py - ry) - margin;
+  const int x1 = (int)floorf(px + rx) + 2 + margin, y1 = (int)floorf(py + ry) + 2 + margin;
+  wd->x0 = x0 > 1 ? x0 : 1;
+  wd->y0 = y0 > 1 ? y0 : 1;
+  wd->w = (x1 < p->width - 2 ? x1 : p->width - 2) - wd->x0;
+  wd->h = (y1 < p->height - 2 ? y1 : p->height - 2) - wd->y0;
+  /* Too large, or (within a pixel of the right or bottom border) cut by the image: the sampler. */
+  if (wd->w > VF_AFFINE_CPU_WIN || wd->h > VF_AFFINE_CPU_WIN || !vf_affine_cpu_holds(p, wd, st)) {
+    wd->w = 0;
+    return;
+  }
+  /* Each raw row (from x0 - 1) converted once, smoothed along the row into a ring of three,
+   * each window row from the three around it. Four columns at a time, so the conversion covers
+   * every column the smoothing reads: bytes up to x0 + w + 5 = x1 + 5 <= width + 3, which lie in
+   * the next image row (the last row read is y1 <= height - 2). */
+  _Alignas(16) float raw[VF_AFFINE_CPU_WIN + 8], ring[3][VF_AFFINE_CPU_WIN];
+  const vf_f4 quarter = vf_f4_set1(0.25f), half = vf_f4_set1(0.5f);
+  for (int r = 0; r < wd->h + 2; ++r) {
+    const uint8_t* q = p->cur + (size_t)(wd->y0 - 1 + r) * p->cur_stride + (size_t)(wd->x0 - 1);
+    for (int c = 0; c < wd->w + 4; c += 4) vf_f4_store(raw + c, vf_f4_from_u8(q + c));
+    float* o = ring[r % 3];
+    for (int c = 0; c < wd->w; c += 4) {
+      const vf_f4 side = vf_f4_add(vf_f4_loadu(raw + c), vf_f4_loadu(raw + c + 2));
+      vf_f4_store(o + c,
+                  vf_f4_add(vf_f4_mul(quarter, side), vf_f4_mul(half, vf_f4_loadu(raw + c + 1))));
+    }
+    if (r < 2) continue;
+    const float *up = ring[(r - 2) % 3], *mid = ring[(r - 1) % 3];
+    float* w = wd->win + (r - 2) * VF_AFFINE_CPU_WIN;
+    for (int c = 0; c < wd->w; c += 4) {
+      const vf_f4 side = vf_f4_add(vf_f4_load(up + c), vf_f4_load(o + c));
+      vf_f4_store(w + c, vf_f4_add(vf_f4_mul(quarter, side), vf_f4_mul(half, vf_f4_load(mid + c))));
+    }
+  }
+}
+
+/* The current image at 4 lanes' positions in window coordinates (level-0 pixels less
+ * (x0, y0)): bilinear in the window, or the smoothed sampler without one (x0 = y0 = 0 then). */
+static vf_f4 vf_affine_cpu_read(const vf_affine_params* p, const float* win, vf_f4 x, vf_f4 y) {
+  if (win == NULL) {
+    _Alignas(16) float xs[4], ys[4], v[4];
+    vf_f4_store(xs, x);
+    vf_f4_store(ys, y);
+    for (int l = 0; l < 4; ++l) v[l] = vf_affine_sample(p->cur, p->cur_stride, xs[l], ys[l]);
+    return vf_f4_load(v);
+  }
+  /* Window coordinates are >= 0 (vf_affine_cpu_holds), so truncation is floor; the index
+   * (row * stride + column, exact in float) is truncated once more to become an int. */
+  int32_t idx[4];
+  const vf_f4 fx = vf_f4_trunc(x, idx), fy = vf_f4_trunc(y, idx);
+  vf_f4_trunc(vf_f4_add(vf_f4_mul(fy, vf_f4_set1((float)VF_AFFINE_CPU_WIN)), fx), idx);
+  const vf_f4 ax = vf_f4_sub(x, fx), ay = vf_f4_sub(y, fy);
+  vf_f4 a, b, c, d;
+  vf_f4_gather2(win, idx, &a, &b);
+  vf_f4_gather2(win + VF_AFFINE_CPU_WIN, idx, &c, &d);
+  const vf_f4 top = vf_f4_add(a, vf_f4_mul(ax, vf_f4_sub(b, a)));
+  const vf_f4 bot = vf_f4_add(c, vf_f4_mul(ax, vf_f4_sub(d, c)));
+  return vf_f4_add(top, vf_f4_mul(ay, vf_f4_sub(bot, top)));
+}
+
+/* How a patch row is cut into groups of 4 lanes: groups start at 0, 4, ... and, when the side
+ * is not a multiple of 4, the last starts at side - 4 with the lanes already covered off (no
+ * read past the row, no padded copy). sx: the columns' normalised offsets. */
+typedef struct vf_affine_cpu_rows {
+  int groups;
+  int start[(VF_TRACKER_MAX_REF_PATCH + 3) / 4];
+  uint32_t lanes[(VF_TRACKER_MAX_REF_PATCH + 3) / 4]; /* bit l: lane l counts */
+  float ox[VF_TRACKER_MAX_REF_PATCH], sx[VF_TRACKER_MAX_REF_PATCH];
+} vf_affine_cpu_rows;
+
+static void vf_affine_cpu_rows_make(int patch, vf_affine_cpu_rows* rows) {
+  const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
+  for (int c = 0; c < patch; ++c) {
+    rows->ox[c] = (float)c - half;
+    rows->sx[c] = rows->ox[c] * inv_half;
+  }
+  rows->groups = 0;
+  for (int c = 0; c < patch; c += 4) {
+    const int start = c + 4 <= patch ? c : patch - 4;
+    rows->start[rows->groups] = start;
+    rows->lanes[rows->groups++] = (15u << (c - start)) & 15u;
+  }
+}
+
+/* Lane masks of 4-bit sets. */
+static _Alignas(16) const uint32_t vf_affine_cpu_masks[16][4] = {
+    {0, 0, 0, 0},     {~0u, 0, 0, 0},     {0, ~0u, 0, 0},     {~0u, ~0u, 0, 0},
+    {0, 0, ~0u, 0},   {~0u, 0, ~0u, 0},   {0, ~0u, ~0u, 0},   {~0u, ~0u, ~0u, 0},
+    {0, 0, 0, ~0u},   {~0u, 0, 0, ~0u},   {0, ~0u, 0, ~0u},   {~0u, ~0u, 0, ~0u},
+    {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
+
+/* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header): 4 lanes
+ * along each row, float sums per row (J's second and fourth entries are the row's offset times
+ * the fifth and sixth), double totals. Samples with their bit in out[row] are skipped; one that
+ * saturates in the current image joins them, its terms go to h_out, and *grew counts it. The
+ * sums of t and t^2 over the samples used, and their count, need no pass: they are H's entries
+ * (6, 7), (6, 6) and (7, 7) less h_out's. */
+static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_rows* rows,
+                               const float* t, const vf_affine_slot* s,
+                               const vf_affine_cpu_window* wd, const vf_affine_state* st,
+                               double sums[VF_AFFINE_SUMS], uint32_t* out,
+                               double h_out[VF_AFFINE_PACKED], int* grew) {
+  const int n = p->patch * p->patch;
+  const float half = VF_AFFINE_HALF(p->patch), inv_half = 1.0f / half;
+  const float* win = wd->w > 0 ? wd->win : NULL;
+  /* The centre in window coordinates (exact: an integer off a float of larger magnitude). */
+  const float px = (float)st->px - (win ? (float)wd->x0 : 0.0f);
+  const float py = (float)st->py - (win ? (float)wd->y0 : 0.0f);
   const float a0 = (float)st->a[0], a1 = (float)st->a[1], a2 = (float)st->a[2],
               a3 = (float)st->a[3];
-  const float c = (float)st->c, inv_gain = (float)(1.0 / st->gain);
-  memset(sums, 0, VF_AFFINE_SUMS * sizeof *sums);
-  int used = 0;
-  for (int i = 0; i < n; ++i) {
-    if (t[i] < 0.0f || out[i]) continue;
-    float ox, oy, j[8];
-    vf_affine_offset(i, p->patch, &ox, &oy);
-    const float v =
-        vf_affine_sample(p->cur, p->cur_stride, px + a0 * ox + a1 * oy, py + a2 * ox + a3 * oy);
-    const float tc = t[i] - s->mu;
-    vf_affine_jacobian(tc, tx[i], ty[i], ox * inv_half, oy * inv_half, j);
-    if (!vf_lk_unsaturated(v)) {
-      vf_affine_outer(j, h_out);
-      out[i] = 1;
-      ++*grew;
-      continue;
+  const vf_f4 c = vf_f4_set1((float)st->c), inv_gain = vf_f4_set1((float)(1.0 / st->gain));
+  const vf_f4 va0 = vf_f4_set1(a0), va2 = vf_f4_set1(a2), vmu = vf_f4_set1(s->mu);
+  vf_d4 tot[9];
+  for (int k = 0; k < 9; ++k) tot[k] = vf_d4_zero();
+  for (int r = 0; r < p->patch; ++r) {
+    const float oy = (float)r - half, sy = oy * inv_half;
+    const vf_f4 bx = vf_f4_set1(px + a1 * oy), by = vf_f4_set1(py + a3 * oy);
+    const uint32_t row_out = out[r];
+    /* Row sums of tx e sx, tx e, ty e sx, ty e, tc e, e, e^2 (tc = T - mu). */
+    vf_f4 acc[7];
+    for (int k = 0; k < 7; ++k) acc[k] = vf_f4_zero();
+    for (int g = 0; g < rows->groups; ++g) {
+      const int col = rows->start[g], i = r * p->patch + col;
+      const vf_f4 ox = vf_f4_loadu(rows->ox + col), sx = vf_f4_loadu(rows->sx + col);
+      const vf_f4 v = vf_affine_cpu_read(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
+                                         vf_f4_add(by, vf_f4_mul(va2, ox)));
+      const vf_f4 tv = vf_f4_loadu(t + i);
+      /* Unused samples of the reference are negative. */
+      vf_m4 use = vf_m4_and(vf_m4_load(vf_affine_cpu_masks[rows->lanes[g] & ~(row_out >> col)]),
+                            vf_f4_in_range(tv, 0.0f, 255.0f));
+      const vf_m4 ok = vf_f4_in_range(v, 1.0f, 254.0f);
+      const int fresh = vf_m4_bits(vf_m4_and_not(use, ok));
+      if (fresh != 0) {
+        for (int l = 0; l < 4; ++l) {
+          if (!((fresh >> l) & 1)) continue;
+          float j[8];
+          vf_affine_jacobian(t[i + l] - s->mu, t[n + i + l], t[2 * n + i + l], rows->sx[col + l],
+                             sy, j);
+          vf_affine_outer(j, h_out);
+          out[r] |= 1u << (col + l);
+          ++*grew;
+        }
+        use = vf_m4_and(use, ok);
+      }
+      const vf_f4 tc = vf_f4_sub(tv, vmu);
+      const vf_f4 e = vf_f4_select(use, vf_f4_sub(vf_f4_mul(vf_f4_sub(v, c), inv_gain), tc));
+      const vf_f4 txe = vf_f4_mul(vf_f4_loadu(t + n + i), e);
+      const vf_f4 tye = vf_f4_mul(vf_f4_loadu(t + 2 * n + i), e);
+      acc[0] = vf_f4_add(acc[0], vf_f4_mul(txe, sx));
+      acc[1] = vf_f4_add(acc[1], txe);
+      acc[2] = vf_f4_add(acc[2], vf_f4_mul(tye, sx));
+      acc[3] = vf_f4_add(acc[3], tye);
+      acc[4] = vf_f4_add(acc[4], vf_f4_mul(tc, e));
+      acc[5] = vf_f4_add(acc[5], e);
+      acc[6] = vf_f4_add(acc[6], vf_f4_mul(e, e));
     }
-    const float e = (v - c) * inv_gain - tc;
-    for (int k = 0; k < 8; ++k) sums[k] += (double)j[k] * e;
-    sums[8] += (double)e * e;
-    sums[9] += tc;
-    sums[10] += (double)tc * tc;
-    ++used;
+    const vf_f4 vsy = vf_f4_set1(sy);
+    vf_d4_add_f4(&tot[0], acc[0]);
+    vf_d4_add_f4(&tot[1], vf_f4_mul(acc[1], vsy));
+    vf_d4_add_f4(&tot[2], acc[2]);
+    vf_d4_add_f4(&tot[3], vf_f4_mul(acc[3], vsy));
+    vf_d4_add_f4(&tot[4], acc[1]);
+    vf_d4_add_f4(&tot[5], acc[3]);
+    for (int k = 4; k < 7; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
   }
-  return used;
+  for (int k = 0; k < 9; ++k) sums[k] = vf_d4_sum(tot[k]);
+  sums[9] = (double)s->h[VF_AFFINE_IDX(7, 6)] - h_out[VF_AFFINE_IDX(7, 6)];
+  sums[10] = (double)s->h[VF_AFFINE_IDX(6, 6)] - h_out[VF_AFFINE_IDX(6, 6)];
 }
 
 static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request* r,
@@ -112,12 +288,16 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
     return;
   }
   const float* t = vf_affine_cpu_samples(p, r->slot);
+  vf_affine_cpu_rows rows;
+  vf_affine_cpu_rows_make(p->patch, &rows);
+  vf_affine_cpu_window wd_buf; /* 16 KiB on the stack */
+  vf_affine_cpu_window* wd = &wd_buf;
+  uint32_t out_set[VF_TRACKER_MAX_REF_PATCH] = {0}; /* per row: columns left out (saturated) */
   vf_affine_state st;
   vf_affine_state_init(p, s, r->x, r->y, out->x, out->y, &st);
   double sums[VF_AFFINE_SUMS] = {0}, h_out[VF_AFFINE_PACKED] = {0};
-  uint8_t out_set[VF_TRACKER_MAX_REF_PATCH * VF_TRACKER_MAX_REF_PATCH] = {0};
   float inv_sat[VF_AFFINE_PACKED];
-  int used = 0, converged = 0, left_out = 0;
+  int used = 0, converged = 0, left_out = 0, have_window = 0;
   double last_step = INFINITY;
   for (int it = 0; it < p->max_iterations && !converged; ++it) {
     float a[4] = {(float)st.a[0], (float)st.a[1], (float)st.a[2], (float)st.a[3]};
@@ -125,8 +305,13 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
       out->status = VF_TRACK_OUT_OF_IMAGE;
       return;
     }
+    if (!have_window || !vf_affine_cpu_holds(p, wd, &st)) {
+      vf_affine_cpu_window_build(p, &st, wd);
+      have_window = 1;
+    }
     int grew = 0;
-    used = vf_affine_cpu_sums(p, t, s, &st, sums, out_set, h_out, &grew);
+    vf_affine_cpu_sums(p, &rows, t, s, wd, &st, sums, out_set, h_out, &grew);
+    used = s->used - left_out - grew;
     ++out->iterations;
     if (used < s->used / 2) break; /* mostly saturated now: not a match to trust */
     if (grew > 0 && !vf_affine_downdate(s, h_out, inv_sat)) break;

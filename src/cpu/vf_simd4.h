@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Four-lane float arithmetic for the CPU tracker's patch loops (src/cpu/vf_lk_cpu_*.c): SSE2
- * intrinsics on x86-64 (its baseline, so no run-time dispatch), plain C elsewhere (aarch64 and
- * the rest; compilers may vectorise it). Both paths give bit-identical results: the same IEEE
- * single-precision operations in the same order, lane by lane. Define VF_SIMD4_PORTABLE to
- * build the plain C path on x86 (to test it). vf_f4: 4 floats; vf_m4: 4 lane masks; vf_d4: 4
- * double accumulators. */
+/* Four-lane float arithmetic for the CPU tracker's patch loops (src/cpu/vf_lk_cpu_*.c,
+ * src/cpu/vf_affine_cpu.c): SSE2 intrinsics on x86-64 (its baseline, so no run-time dispatch),
+ * plain C elsewhere (aarch64 and the rest; compilers may vectorise it). Both paths give
+ * bit-identical results: the same IEEE single-precision operations in the same order, lane by lane.
+ * Define VF_SIMD4_PORTABLE to build the plain C path on x86 (to test it). vf_f4: 4 floats; vf_m4: 4
+ * lane masks; vf_d4: 4 double accumulators. */
 #ifndef VF_SIMD4_H
 #define VF_SIMD4_H
 
@@ -49,6 +49,24 @@ static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
 }
 /* x where m, else +0. */
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) { return _mm_and_ps(m, x); }
+
+/* x truncated towards zero, as floats and as ints (idx); |x| < 2^31. */
+static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
+  const __m128i i = _mm_cvttps_epi32(x);
+  _mm_storeu_si128((__m128i*)idx, i);
+  return _mm_cvtepi32_ps(i);
+}
+
+/* p[idx[i]] (lo) and p[idx[i] + 1] (hi) for the 4 lanes: one 8-byte load per lane. */
+static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
+  const __m128 z = _mm_setzero_ps();
+  const __m128 a =
+      _mm_loadh_pi(_mm_loadl_pi(z, (const __m64*)(p + idx[0])), (const __m64*)(p + idx[1]));
+  const __m128 b =
+      _mm_loadh_pi(_mm_loadl_pi(z, (const __m64*)(p + idx[2])), (const __m64*)(p + idx[3]));
+  *lo = _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+  *hi = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+}
 
 static inline vf_m4 vf_m4_none(void) { return _mm_setzero_ps(); }
 static inline vf_m4 vf_m4_load(const uint32_t* p) { return _mm_load_ps((const float*)p); }
@@ -131,6 +149,21 @@ static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
   for (int i = 0; i < 4; ++i) x.v[i] = m.v[i] ? x.v[i] : 0.0f;
   return x;
+}
+
+static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
+  for (int i = 0; i < 4; ++i) {
+    idx[i] = (int32_t)x.v[i];
+    x.v[i] = (float)idx[i];
+  }
+  return x;
+}
+
+static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
+  for (int i = 0; i < 4; ++i) {
+    lo->v[i] = p[idx[i]];
+    hi->v[i] = p[idx[i] + 1];
+  }
 }
 
 static inline vf_m4 vf_m4_none(void) {
