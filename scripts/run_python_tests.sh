@@ -35,13 +35,23 @@ venv=$PWD/$build/pyvenv
 site=()
 [ "${VF_PY_SYSTEM_SITE:-0}" = 1 ] && site=(--system-site-packages)
 [ -x "$venv/bin/python" ] || python3 -m venv "${site[@]}" "$venv" || skip "python3 -m venv failed"
+if [ "${VF_PY_SYSTEM_SITE:-0}" = 1 ]; then
+  # The machine's own packages (CuPy, PyTorch) may live in its user site or other paths that
+  # --system-site-packages leaves out: append them, after the venv's own.
+  python3 -c "import site, sys
+print('\n'.join(p for p in sys.path[1:] + [site.getusersitepackages()] if p))" \
+    >"$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/zz_system.pth"
+fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 need="numpy pytest scikit-build-core nanobind"
 if ! "$venv/bin/python" -c "import numpy, pytest, scikit_build_core, nanobind" 2>/dev/null; then
   wheels=()
   [ -d .deps/wheels ] && wheels=(--find-links .deps/wheels)
   # shellcheck disable=SC2086
-  "${pip[@]}" install "${wheels[@]}" $need || skip "could not install $need (no PyPI?)"
+  # Offline (the GPU machine): the wheels in .deps/wheels and what the system site already has.
+  "${pip[@]}" install "${wheels[@]}" $need ||
+    { [ ${#wheels[@]} -gt 0 ] && "${pip[@]}" install --no-index "${wheels[@]}" $need; } ||
+    skip "could not install $need (no PyPI?)"
 fi
 
 t0=$(date +%s)

@@ -391,7 +391,11 @@ void register_arrays(nb::module_& m) {
       .def(
           "__dlpack__",
           [](nb::handle self, nb::kwargs kw) {
-            return device_dlpack_view(self).attr("__dlpack__")(**kw);
+            nb::object view = device_dlpack_view(self);
+            // nanobind casts an ndarray without a framework to the DLPack capsule itself (3.x)
+            // or to an object that makes one (2.x): the protocol wants the capsule.
+            if (PyCapsule_CheckExact(view.ptr())) return view;
+            return view.attr("__dlpack__")(**kw);
           },
           "DLPack capsule of the array (keyword arguments as in the DLPack protocol).")
       .def("__dlpack_device__",
