@@ -341,7 +341,8 @@ static void vf_affine_cpu_item(int i, void* arg) {
 void vf_affine_cpu_refine(const vf_affine_params* p, const vf_track_request* requests,
                           vf_track_result* results, int count, int threads) {
   vf_affine_cpu_job job = {p, requests, results};
-  /* A refinement costs tens of microseconds: 16 features a thread at least. */
+  /* A refinement costs several microseconds, a thread start about 20: 16 features a thread at
+   * least. */
   const int useful = count / 16;
   threads = useful < threads ? useful : threads;
   vf_parallel_items(count, threads, 8, vf_affine_cpu_item, &job);
