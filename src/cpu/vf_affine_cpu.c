@@ -17,6 +17,53 @@ static float* vf_affine_cpu_samples(const vf_affine_params* p, int slot) {
   return p->samples + (size_t)slot * 3 * n;
 }
 
+/* The reference's T, Tx, Ty (vf_affine_pixel at every sample) from one grid: the samples and
+ * their central differences all lie at the sub-pixel phase of (x, y), so each is one bilinear
+ * read of the smoothed image at whole pixels, with the same weights (the smoothed sampler's
+ * value, its 16 taps summed in another order), instead of 5 x 16 taps a sample. The caller
+ * keeps the patch and one more pixel each side inside (vf_affine_inside, margin 1), so every
+ * pixel read lies in the image. */
+#define VF_AFFINE_CPU_GRID (VF_TRACKER_MAX_REF_PATCH + 3)
+
+static void vf_affine_cpu_reference(const vf_affine_params* p, float x, float y, float* t,
+                                    float* tx, float* ty) {
+  const int patch = p->patch, half = patch / 2, ns = patch + 3, ng = patch + 2;
+  const float fx = floorf(x), fy = floorf(y), ax = x - fx, ay = y - fy;
+  /* Smoothed pixels from column fx - half - 1 and row fy - half - 1 on (ns x ns), the row pass
+   * one row more each side; exact in float, as in the window. */
+  float rows[VF_AFFINE_CPU_GRID + 2][VF_AFFINE_CPU_GRID],
+      sm[VF_AFFINE_CPU_GRID][VF_AFFINE_CPU_GRID];
+  float g[VF_AFFINE_CPU_GRID][VF_AFFINE_CPU_GRID];
+  for (int r = 0; r < ns + 2; ++r) {
+    const uint8_t* q =
+        p->prev + (size_t)((int)fy - half - 2 + r) * p->prev_stride + (size_t)((int)fx - half - 1);
+    for (int c = 0; c < ns; ++c) {
+      rows[r][c] = 0.25f * ((float)q[c - 1] + (float)q[c + 1]) + 0.5f * (float)q[c];
+    }
+  }
+  for (int r = 0; r < ns; ++r) {
+    for (int c = 0; c < ns; ++c) {
+      sm[r][c] = 0.25f * (rows[r][c] + rows[r + 2][c]) + 0.5f * rows[r + 1][c];
+    }
+  }
+  /* g[l][k]: the sample at offset (k - half - 1, l - half - 1) from (x, y). */
+  for (int l = 0; l < ng; ++l) {
+    for (int k = 0; k < ng; ++k) {
+      const float top = sm[l][k] + ax * (sm[l][k + 1] - sm[l][k]);
+      const float bot = sm[l + 1][k] + ax * (sm[l + 1][k + 1] - sm[l + 1][k]);
+      g[l][k] = top + ay * (bot - top);
+    }
+  }
+  for (int r = 0; r < patch; ++r) {
+    for (int c = 0; c < patch; ++c) {
+      const int i = r * patch + c;
+      t[i] = g[r + 1][c + 1];
+      tx[i] = 0.5f * (g[r + 1][c + 2] - g[r + 1][c]);
+      ty[i] = 0.5f * (g[r + 2][c + 1] - g[r][c + 1]);
+    }
+  }
+}
+
 /* Takes the reference of r->slot from the previous image at (r->x, r->y): samples, centring,
  * H and its factor. A reference outside the image or without texture is marked unusable. */
 static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_request* r) {
@@ -33,10 +80,8 @@ static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_requ
   float *tx = t + n, *ty = t + 2 * n;
   double sum = 0.0;
   int used = 0;
+  vf_affine_cpu_reference(p, r->x, r->y, t, tx, ty);
   for (int i = 0; i < n; ++i) {
-    float ox, oy;
-    vf_affine_offset(i, p->patch, &ox, &oy);
-    vf_affine_pixel(p->prev, p->prev_stride, r->x + ox, r->y + oy, &t[i], &tx[i], &ty[i]);
     if (!vf_lk_unsaturated(t[i])) {
       t[i] = -1.0f;
       continue;
