@@ -64,6 +64,48 @@ static void vf_affine_cpu_reference(const vf_affine_params* p, float x, float y,
   }
 }
 
+/* H = sum J J^T over the used samples (t >= 0) of a reference, by rows: within a row the
+ * offset sy is fixed, so every entry is sy^k times a row sum of products of tx, ty, t - mu and
+ * powers of sx (20 sums a sample instead of 36 products). Double throughout. */
+static void vf_affine_cpu_reference_h(int patch, const float* t, float mu,
+                                      double h[VF_AFFINE_PACKED]) {
+  const int n = patch * patch;
+  /* The normalised offsets as the iterations compute them (float). */
+  const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
+  /* Row sums: tx^2, tx ty, ty^2 times sx^0..2; tx tc, ty tc times sx^0..1; tc^2; tx, ty times
+   * sx^0..1; tc; the count. */
+  enum { XX0, XX1, XX2, XY0, XY1, XY2, YY0, YY1, YY2, XC0, XC1 };
+  enum { YC0 = XC1 + 1, YC1, CC, X0, X1, Y0, Y1, C, N };
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = 0.0;
+  for (int r = 0; r < patch; ++r) {
+    double m[N + 1] = {0};
+    for (int c = 0; c < patch; ++c) {
+      const int i = r * patch + c;
+      if (t[i] < 0.0f) continue;
+      const double sx = (double)(((float)c - half) * inv_half);
+      const double x = t[n + i], y = t[2 * n + i], tc = (double)(t[i] - mu);
+      const double xx = x * x, xy = x * y, yy = y * y, xc = x * tc, yc = y * tc;
+      m[XX0] += xx, m[XX1] += xx * sx, m[XX2] += xx * sx * sx;
+      m[XY0] += xy, m[XY1] += xy * sx, m[XY2] += xy * sx * sx;
+      m[YY0] += yy, m[YY1] += yy * sx, m[YY2] += yy * sx * sx;
+      m[XC0] += xc, m[XC1] += xc * sx, m[YC0] += yc, m[YC1] += yc * sx, m[CC] += tc * tc;
+      m[X0] += x, m[X1] += x * sx, m[Y0] += y, m[Y1] += y * sx, m[C] += tc, m[N] += 1.0;
+    }
+    const double sy = (double)(((float)r - half) * inv_half), sy2 = sy * sy;
+    /* J = [tx sx, tx sy, ty sx, ty sy, tx, ty, tc, 1]; row a of the packed lower triangle. */
+    const double rows[VF_AFFINE_PACKED] = {
+        m[XX2],                                                                             /* 0 */
+        sy * m[XX1], sy2 * m[XX0],                                                          /* 1 */
+        m[XY2],      sy * m[XY1],  m[YY2],                                                  /* 2 */
+        sy * m[XY1], sy2 * m[XY0], sy * m[YY1], sy2 * m[YY0],                               /* 3 */
+        m[XX1],      sy * m[XX0],  m[XY1],      sy * m[XY0],  m[XX0],                       /* 4 */
+        m[XY1],      sy * m[XY0],  m[YY1],      sy * m[YY0],  m[XY0], m[YY0],               /* 5 */
+        m[XC1],      sy * m[XC0],  m[YC1],      sy * m[YC0],  m[XC0], m[YC0], m[CC],        /* 6 */
+        m[X1],       sy * m[X0],   m[Y1],       sy * m[Y0],   m[X0],  m[Y0],  m[C],  m[N]}; /* 7 */
+    for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] += rows[k];
+  }
+}
+
 /* Takes the reference of r->slot from the previous image at (r->x, r->y): samples, centring,
  * H and its factor. A reference outside the image or without texture is marked unusable. */
 static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_request* r) {
@@ -95,15 +137,8 @@ static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_requ
   }
   s->used = used;
   s->mu = (float)(sum / used);
-  double h[VF_AFFINE_PACKED] = {0}, l[VF_AFFINE_PACKED];
-  const float inv_half = 1.0f / VF_AFFINE_HALF(p->patch);
-  for (int i = 0; i < n; ++i) {
-    if (t[i] < 0.0f) continue;
-    float ox, oy, j[8];
-    vf_affine_offset(i, p->patch, &ox, &oy);
-    vf_affine_jacobian(t[i] - s->mu, tx[i], ty[i], ox * inv_half, oy * inv_half, j);
-    vf_affine_outer(j, h);
-  }
+  double h[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED];
+  vf_affine_cpu_reference_h(p->patch, t, s->mu, h);
   vf_affine_add_prior(h, p->shape_prior, s->prior);
   const int ok = vf_affine_factor(h, l);
   for (int k = 0; k < VF_AFFINE_PACKED; ++k) s->h[k] = (float)h[k];
