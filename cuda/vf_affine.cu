@@ -145,8 +145,9 @@ __device__ vf_window vf_window_for(const vf_affine_params& p, const vf_affine_st
   vf_window wd;
   wd.x0 = max(1, (int)floorf(st.px - rx) - margin);
   wd.y0 = max(1, (int)floorf(st.py - ry) - margin);
-  const int x1 = min(p.width - 2, (int)floorf(st.px + rx) + 2 + margin);
-  const int y1 = min(p.height - 2, (int)floorf(st.py + ry) + 2 + margin);
+  // Exclusive ends: a smoothed pixel needs its raw neighbours, so the last is width - 2.
+  const int x1 = min(p.width - 1, (int)floorf(st.px + rx) + 2 + margin);
+  const int y1 = min(p.height - 1, (int)floorf(st.py + ry) + 2 + margin);
   wd.w = x1 - wd.x0;
   wd.h = y1 - wd.y0;
   if (wd.w > kWin || wd.h > kWin) wd.w = 0;
@@ -347,7 +348,8 @@ __global__ void __launch_bounds__(kThreads)
     // A window with two pixels to spare each side usually serves every iteration.
     if (!have_window || !vf_window_holds(p, wd, st)) {
       wd = vf_window_for(p, st, 2);
-      __syncthreads();  // nobody still reads the old window
+      if (!vf_window_holds(p, wd, st)) wd.w = 0;  // the smoothed sampler in global memory
+      __syncthreads();                            // nobody still reads the old window
       if (wd.w > 0) vf_block_window(p, wd, stage, win, tid);
       have_window = 1;
     }
