@@ -98,6 +98,34 @@ static double rt_median(double* v, int n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* The next call's request of a converged track, as a backend keeps it: from the result, with a new
+ * reference when the tracker asks for one. */
+static vf_track_request rt_next(const vf_track_result* r, int slot) {
+  vf_track_request next = vf_track_request_make(r->x, r->y, slot);
+  next.gain = r->gain;
+  next.bias = r->bias;
+  next.new_template = (r->flags & VF_TRACK_REANCHOR) != 0;
+  return next;
+}
+
+/* Median distance of the live tracks' positions (pos, x y pairs) from where the homography h takes
+ * their first observations xy0; lost tracks count as infinite. *alive: the share still live. */
+static double rt_final_drift(const double h[9], const float* xy0, const float* pos, const int* live,
+                             int n, double* alive) {
+  static double err[MAXF];
+  int kept = 0;
+  for (int i = 0; i < n; ++i) {
+    err[i] = INFINITY;
+    if (!live[i]) continue;
+    double tx, ty;
+    rt_apply(h, xy0[2 * i], xy0[2 * i + 1], &tx, &ty);
+    err[i] = hypot(pos[2 * i] - tx, pos[2 * i + 1] - ty);
+    ++kept;
+  }
+  *alive = (double)kept / n;
+  return rt_median(err, n);
+}
+
 /* Tracks xy (frame 0) through views[0..frames-1] frame to frame, re-anchoring when asked.
  * Returns the median drift at the last frame over all features (lost ones count as
  * infinite); *alive: the share still tracked. */
@@ -108,7 +136,7 @@ static double rt_sequence(const tt_texture* tex, const rt_view* views, int frame
   CHECK_OK(vf_tracker_create(ctx, &tc, &t));
   static vf_track_request req[MAXF];
   static vf_track_result res[MAXF];
-  static double err[MAXF];
+  static float pos[2 * MAXF];
   static int live[MAXF];
   for (int i = 0; i < n; ++i) {
     req[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], i);
@@ -130,28 +158,17 @@ static double rt_sequence(const tt_texture* tex, const rt_view* views, int frame
         req[i].slot = -1;
         continue;
       }
-      vf_track_request next = vf_track_request_make(res[i].x, res[i].y, i);
-      next.gain = res[i].gain;
-      next.bias = res[i].bias;
-      next.new_template = (res[i].flags & VF_TRACK_REANCHOR) != 0;
-      req[i] = next;
+      req[i] = rt_next(&res[i], i);
+      pos[2 * i] = res[i].x;
+      pos[2 * i + 1] = res[i].y;
     }
     vf_pyramid_destroy(prev);
     prev = cur;
   }
-  int kept = 0;
-  for (int i = 0; i < n; ++i) {
-    err[i] = INFINITY;
-    if (!live[i]) continue;
-    double tx, ty;
-    rt_apply(views[frames - 1].h, xy[2 * i], xy[2 * i + 1], &tx, &ty);
-    err[i] = hypot(req[i].x - tx, req[i].y - ty);
-    ++kept;
-  }
+  const double drift = rt_final_drift(views[frames - 1].h, xy, pos, live, n, alive);
   vf_pyramid_destroy(prev);
   vf_tracker_destroy(t);
-  *alive = (double)kept / n;
-  return rt_median(err, n);
+  return drift;
 }
 
 /* Features inside the middle of frame 0, so that they stay in view over the sequence. */
@@ -288,7 +305,6 @@ static double rt_roll(const tt_texture* tex, const float* xy, int n, int prior, 
   static vf_track_result res[MAXF];
   static float pos[2 * MAXF], guess[2 * MAXF];
   static int live[MAXF];
-  static double err[MAXF];
   for (int i = 0; i < n; ++i) {
     pos[2 * i] = xy[2 * i];
     pos[2 * i + 1] = xy[2 * i + 1];
@@ -319,31 +335,18 @@ static double rt_roll(const tt_texture* tex, const float* xy, int n, int prior, 
       }
       it_sum += res[i].iterations;
       ++results;
-      vf_track_request next = vf_track_request_make(res[i].x, res[i].y, i);
-      next.gain = res[i].gain;
-      next.bias = res[i].bias;
-      next.new_template = (res[i].flags & VF_TRACK_REANCHOR) != 0;
-      req[i] = next;
+      req[i] = rt_next(&res[i], i);
       pos[2 * i] = res[i].x;
       pos[2 * i + 1] = res[i].y;
     }
     vf_pyramid_destroy(prev);
     prev = cur;
   }
-  int kept = 0;
-  for (int i = 0; i < n; ++i) {
-    err[i] = INFINITY;
-    if (!live[i]) continue;
-    double tx, ty;
-    rt_apply(v[FRAMES - 1].h, xy[2 * i], xy[2 * i + 1], &tx, &ty);
-    err[i] = hypot(pos[2 * i] - tx, pos[2 * i + 1] - ty);
-    ++kept;
-  }
+  const double drift = rt_final_drift(v[FRAMES - 1].h, xy, pos, live, n, alive);
   vf_pyramid_destroy(prev);
   vf_tracker_destroy(t);
-  *alive = (double)kept / n;
   *iterations = results > 0 ? (double)it_sum / results : 0.0;
-  return rt_median(err, n);
+  return drift;
 }
 
 static void rt_rotation_prior(const tt_texture* tex, const float* xy, int n) {
