@@ -300,11 +300,15 @@ __global__ void __launch_bounds__(kThreads)
   const int tid = threadIdx.x;
   const int f = blockIdx.x;
   if (f >= count) return;
-  // Both mapped-memory reads at once: each is a round trip over the bus. Every thread reads the
-  // same words, so every exit below is taken by the whole block.
+  // Every thread reads the same words, so every exit below is taken by the whole block.
   const vf_track_request r = requests[f];
-  vf_track_result out = results[f];
   if (r.slot < 0 || r.slot >= p.slots) return;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // Launched programmatically behind the frame-to-frame kernel (Hopper): everything above ran
+  // while it finished; its results are complete and visible from here on.
+  cudaGridDependencySynchronize();
+#endif
+  vf_track_result out = results[f];
   if (r.new_template && out.status != VF_TRACK_INVALID) {
     if (tid < 32) vf_warp_capture(p, r, tid);
     __syncthreads();
@@ -383,15 +387,28 @@ extern "C" int vf_cuda_affine_refine(const vf_affine_params* params,
   if (count <= 0) return 0;
   // A thread's samples live in registers: the kernel is compiled for a few patch ranges.
   const int per_thread = (params->patch * params->patch + kThreads - 1) / kThreads;
-  cudaStream_t st = (cudaStream_t)stream;
-  if (per_thread <= 2) {
-    vf_affine_kernel<2><<<count, kThreads, 0, st>>>(*params, requests, results, count);
-  } else if (per_thread <= 4) {
-    vf_affine_kernel<4><<<count, kThreads, 0, st>>>(*params, requests, results, count);
-  } else if (per_thread <= 6) {
-    vf_affine_kernel<6><<<count, kThreads, 0, st>>>(*params, requests, results, count);
-  } else {
-    vf_affine_kernel<8><<<count, kThreads, 0, st>>>(*params, requests, results, count);
-  }
+  void (*kernel)(const vf_affine_params, const vf_track_request*, vf_track_result*, int) =
+      per_thread <= 2   ? vf_affine_kernel<2>
+      : per_thread <= 4 ? vf_affine_kernel<4>
+      : per_thread <= 6 ? vf_affine_kernel<6>
+                        : vf_affine_kernel<8>;
+#if CUDART_VERSION >= 11080
+  // On Hopper the launch may overlap the end of the frame-to-frame kernel (programmatic
+  // dependent launch; the kernel waits for its results before reading them). Elsewhere the
+  // attribute is ignored and the launch is an ordinary one.
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3((unsigned)count);
+  cfg.blockDim = dim3(kThreads);
+  cfg.stream = (cudaStream_t)stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  int rc = (int)cudaLaunchKernelEx(&cfg, kernel, *params, requests, results, count);
+  if (rc != 0) return rc;
+#else
+  kernel<<<count, kThreads, 0, (cudaStream_t)stream> > >(*params, requests, results, count);
+#endif
   return (int)cudaGetLastError();
 }
