@@ -9,22 +9,6 @@
 #include "vf_frontend_internal.h"
 #include "vf_stage_clock.h"
 
-/* R_c0_c1 of the rectified left camera over [last frame, t_ns] from the gyroscope:
- * R_b_c^T R_b0_b1 R_b_c. */
-static vf_status vf_frontend_camera_rotation(const vf_frontend* fe, int64_t t_ns, double R[9]) {
-  double rb[9], tmp[9];
-  vf_status s = vf_imu_buffer_rotation(fe->imu, fe->last_t_ns, t_ns, rb);
-  if (s != VF_OK) return s;
-  const double* c = fe->R_b_c;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      tmp[3 * i + j] = c[i] * rb[j] + c[3 + i] * rb[3 + j] + c[6 + i] * rb[6 + j];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      R[3 * i + j] = tmp[3 * i] * c[j] + tmp[3 * i + 1] * c[3 + j] + tmp[3 * i + 2] * c[6 + j];
-  return VF_OK;
-}
-
 /* The initial guesses of this frame's tracks: the gyroscope's rotation when the IMU covers the
  * frame interval, replaced by the backend's prediction where it gave one; NULL when there is
  * neither (the tracks start at their previous positions). */
@@ -41,7 +25,7 @@ static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
     vf_saved_message saved;
     vf_thread_message_save(&saved);
     double R[9];
-    gyro = vf_frontend_camera_rotation(fe, t_ns, R) == VF_OK &&
+    gyro = vf_tracker_gyro_rotation(fe->imu, fe->last_t_ns, t_ns, fe->R_b_c, R) == VF_OK &&
            vf_tracker_predict_rotation(fe->K, R, fe->xy, n, fe->guess) == VF_OK;
     /* The same rotation is the refinement's prior of each patch's shape. */
     if (gyro) gyro = vf_tracker_set_rotation(fe->tracker, fe->K, R) == VF_OK;

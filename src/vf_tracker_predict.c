@@ -63,6 +63,35 @@ vf_status vf_tracker_predict_rotation(const double K[4], const double R_c0_c1[9]
   return VF_OK;
 }
 
+vf_status vf_tracker_gyro_rotation(const vf_imu_buffer* imu, int64_t t0_ns, int64_t t1_ns,
+                                   const double R_b_c[9], double R_c0_c1[9]) {
+  const char* fn = "vf_tracker_gyro_rotation";
+  if (imu == NULL || R_b_c == NULL || R_c0_c1 == NULL) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
+                   imu == NULL     ? "imu"
+                   : R_b_c == NULL ? "R_b_c"
+                                   : "R_c0_c1");
+  }
+  for (int i = 0; i < 9; ++i) {
+    if (!isfinite(R_b_c[i])) {
+      return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: R_b_c[%d] is not finite", fn, i);
+    }
+  }
+  double rb[9], tmp[9];
+  vf_status s = vf_imu_buffer_rotation(imu, t0_ns, t1_ns, rb);
+  if (s != VF_OK) return s;
+  /* R_c0_c1 = R_c_b R_b0_b1 R_b_c, R_c_b = R_b_c^T */
+  const double* c = R_b_c;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      tmp[3 * i + j] = c[i] * rb[j] + c[3 + i] * rb[3 + j] + c[6 + i] * rb[6 + j];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      R_c0_c1[3 * i + j] =
+          tmp[3 * i] * c[j] + tmp[3 * i + 1] * c[3 + j] + tmp[3 * i + 2] * c[6 + j];
+  return VF_OK;
+}
+
 vf_status vf_tracker_predict_gyro(const vf_imu_buffer* imu, int64_t t0_ns, int64_t t1_ns,
                                   const double R_b_c[9], const double K[4], const float* xy_in,
                                   int count, float* xy_out) {
@@ -70,16 +99,11 @@ vf_status vf_tracker_predict_gyro(const vf_imu_buffer* imu, int64_t t0_ns, int64
   if (imu == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: imu is NULL", fn);
   vf_status s = vf_predict_check(K, R_b_c, "R_b_c", xy_in, count, xy_out, fn);
   if (s != VF_OK) return s;
-  double r_b0_b1[9];
-  s = vf_imu_buffer_rotation(imu, t0_ns, t1_ns, r_b0_b1);
+  double r[9];
+  s = vf_tracker_gyro_rotation(imu, t0_ns, t1_ns, R_b_c, r);
   if (s != VF_OK) return s;
-  mat3 rb, rbc, rcb, tmp, rc;
-  vf_mat3_from_rows(r_b0_b1, rb);
-  vf_mat3_from_rows(R_b_c, rbc);
-  glm_mat3_transpose_to(rbc, rcb);
-  /* R_c0_c1 = R_c_b R_b0_b1 R_b_c */
-  glm_mat3_mul(rcb, rb, tmp);
-  glm_mat3_mul(tmp, rbc, rc);
+  mat3 rc;
+  vf_mat3_from_rows(r, rc);
   vf_predict_apply(K, rc, xy_in, count, xy_out);
   return VF_OK;
 }

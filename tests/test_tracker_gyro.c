@@ -57,6 +57,11 @@ static void tt_bad_arguments(const vf_imu_buffer* imu, const float* xy) {
   CHECK_FAILS(vf_tracker_predict_gyro(NULL, 0, 1, R_b_c, K, xy, 1, out), VF_ERR_INVALID_ARG);
   /* The IMU covers 0..120 ms only. */
   CHECK_FAILS(vf_tracker_predict_gyro(imu, 0, 500000000, R_b_c, K, xy, 1, out), VF_ERR_STATE);
+  double R[9];
+  CHECK_FAILS(vf_tracker_gyro_rotation(NULL, 0, 1, R_b_c, R), VF_ERR_INVALID_ARG);
+  CHECK_FAILS(vf_tracker_gyro_rotation(imu, 0, 1, NULL, R), VF_ERR_INVALID_ARG);
+  CHECK_FAILS(vf_tracker_gyro_rotation(imu, 0, 1, nanR, R), VF_ERR_INVALID_ARG);
+  CHECK_FAILS(vf_tracker_gyro_rotation(imu, 0, 500000000, R_b_c, R), VF_ERR_STATE);
   /* The identity rotation keeps every point. */
   const float p[4] = {100.5f, 200.25f, 371.5f, 245.25f};
   CHECK_OK(vf_tracker_predict_rotation(K, I, p, 2, out));
@@ -107,6 +112,12 @@ int main(void) {
   CHECK(n >= 150);
 
   CHECK_OK(vf_tracker_predict_gyro(imu, t0, t1, R_b_c, K, xy, n, pred));
+  /* The same as the gyroscope's camera rotation through vf_tracker_predict_rotation. */
+  double R_c[9];
+  static float pred2[2048];
+  CHECK_OK(vf_tracker_gyro_rotation(imu, t0, t1, R_b_c, R_c));
+  CHECK_OK(vf_tracker_predict_rotation(K, R_c, xy, n, pred2));
+  for (int i = 0; i < 2 * n; ++i) CHECK(pred[i] == pred2[i]);
   double worst = 0, mean_motion = 0;
   for (int i = 0; i < n; ++i) {
     worst = fmax(worst, hypot(pred[2 * i] - truth[2 * i], pred[2 * i + 1] - truth[2 * i + 1]));

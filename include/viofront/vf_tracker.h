@@ -159,6 +159,14 @@ VF_API vf_status vf_tracker_set_rotation(vf_tracker* tracker, const double K[4],
 VF_API vf_status vf_tracker_predict_rotation(const double K[4], const double R_c0_c1[9],
                                              const float* xy_in, int count, float* xy_out);
 
+/** The rotation R_c0_c1 of a camera over [t0_ns, t1_ns] from the gyroscope:
+ * R_b_c^T R_b0_b1 R_b_c with R_b0_b1 integrated by vf_imu_buffer_rotation and R_b_c the
+ * camera-to-body rotation (row-major), in the convention of vf_tracker_predict_rotation and
+ * vf_tracker_set_rotation. Fails like vf_imu_buffer_rotation when the IMU does not cover the
+ * interval. */
+VF_API vf_status vf_tracker_gyro_rotation(const vf_imu_buffer* imu, int64_t t0_ns, int64_t t1_ns,
+                                          const double R_b_c[9], double R_c0_c1[9]);
+
 /** The same from the gyroscope: R_c0_c1 = R_b_c^T R_b0_b1 R_b_c with R_b0_b1 integrated by
  * vf_imu_buffer_rotation over [t0_ns, t1_ns] and R_b_c the camera-to-body rotation (the
  * rotation part of EuRoC's T_BS). Fails like vf_imu_buffer_rotation when the IMU does not
