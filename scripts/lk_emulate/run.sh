@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Runs cuda/vf_lk.cu's kernel on the CPU (32 threads a warp, in step at every shuffle and vote)
+# Runs cuda/features/vf_lk.cu's kernel on the CPU (32 threads a warp, in step at every shuffle and vote)
 # and compares it with the CPU reference on TARGETS.md's birds warp, for machines without a GPU.
 # Usage: scripts/lk_emulate/run.sh [features (200)] [1: first-observation templates, two passes]
 # VF_EMU_PATCHES="12,11,10,8" sets the patch size of each level (default 16,16,8,8).
@@ -13,7 +13,7 @@ mkdir -p "$work"
 cmake -S "$root" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DVF_ENABLE_CUDA=OFF \
   -DBUILD_SHARED_LIBS=OFF -DVF_BUILD_TESTS=OFF -DVF_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build "$work/build" -j2 >/dev/null
-python3 - "$root/cuda/vf_lk.cu" "$work/lk_warp.inc" <<'PY'
+python3 - "$root/cuda/features/vf_lk.cu" "$work/lk_warp.inc" <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()
 s = s.replace('#include <cuda_runtime.h>', 'struct uint4 { unsigned x, y, z, w; };')

@@ -70,7 +70,7 @@ static int __any_sync(unsigned, int v) {
 }
 using std::max;
 using std::min;
-#include "lk_warp.inc"  // cuda/vf_lk.cu less the launch code (run.sh makes it)
+#include "lk_warp.inc"  // cuda/features/vf_lk.cu less the launch code (run.sh makes it)
 extern "C" {
 #include "cpu/vf_lk_cpu.h"
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* CSV reading for the EuRoC files: whole file in memory, strict number parsing. */
-#include "vf_csv.h"
+#include "io/vf_csv.h"
 
 #include <errno.h>
 #include <math.h>

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vf_error.h"
+#include "core/vf_error.h"
 
 /* Files beyond this are refused (a full EuRoC IMU file is about 5 MB). */
 #define VF_CSV_MAX_BYTES ((size_t)1 << 30)

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vf_error.h"
+#include "core/vf_error.h"
 #include "viofront/vf_disparity_io.h"
 
 vf_status vf_pfm_read(const char* path, vf_image* out) {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "vf_euroc_internal.h"
+#include "io/vf_euroc_internal.h"
 #include "viofront/vf_config.h"
 
 /* Missing files beyond this many are counted but not each warned about. */

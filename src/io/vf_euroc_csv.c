@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vf_euroc_internal.h"
+#include "io/vf_euroc_internal.h"
 
 /* Checks the field count and that the row's timestamp follows `last`. */
 static vf_status vf_row_start(const vf_csv* c, char** f, int n, int want_min, int want_max,

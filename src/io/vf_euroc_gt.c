@@ -4,7 +4,7 @@
  * millimetre detail and timestamps are 1e18 ns, beyond float). */
 #include <math.h>
 
-#include "vf_euroc_internal.h"
+#include "io/vf_euroc_internal.h"
 
 int vf_euroc_groundtruth_count(const vf_euroc* e) { return e != NULL ? e->gt_count : 0; }
 

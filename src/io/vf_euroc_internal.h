@@ -7,8 +7,8 @@
 
 #include <pthread.h>
 
-#include "vf_context_internal.h"
-#include "vf_csv.h"
+#include "core/vf_context_internal.h"
+#include "io/vf_csv.h"
 #include "viofront/vf_euroc.h"
 
 #define VF_EUROC_MAX_PREFETCH 64

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vf_euroc_internal.h"
+#include "io/vf_euroc_internal.h"
 #include "viofront/vf_png.h"
 
 void vf_euroc_decode(const vf_euroc* e, int pair, vf_euroc_slot* slot) {

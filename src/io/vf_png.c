@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vf_error.h"
+#include "core/vf_error.h"
 #include "viofront/vf_disparity_io.h"
 #include "viofront/vf_png.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* YAML loading through libyaml's document API, and schema-driven reading of mappings with
  * validation of every key (type, range, count, duplicates, unknown keys). */
-#include "vf_yaml.h"
+#include "io/vf_yaml.h"
 
 #include <errno.h>
 #include <math.h>

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <yaml.h>
 
-#include "vf_context_internal.h"
+#include "core/vf_context_internal.h"
 #include "viofront/vf_camera.h"
 #include "viofront/vf_euroc.h"
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vf_yaml.h"
-#include "vf_yaml_stages.h"
+#include "io/vf_yaml.h"
+#include "io/vf_yaml_stages.h"
 #include "viofront/vf_config.h"
 
 #define VF_KEY(name, type, st, field) name, type, offsetof(st, field)

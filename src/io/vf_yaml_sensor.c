@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "vf_rectify_math.h"
-#include "vf_yaml.h"
+#include "geometry/vf_rectify_math.h"
+#include "io/vf_yaml.h"
 #include "viofront/vf_config.h"
 
 #define VF_KEY(name, type, st, field) name, type, offsetof(st, field)

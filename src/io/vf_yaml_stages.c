@@ -3,7 +3,7 @@
  * stages' create functions check the combinations (e.g. levels against the pyramid). */
 #include <stddef.h>
 
-#include "vf_yaml_stages.h"
+#include "io/vf_yaml_stages.h"
 
 #define VF_KEY(name, type, st, field) name, type, offsetof(st, field)
 #define VF_N(keys) ((int)(sizeof keys / sizeof keys[0]))

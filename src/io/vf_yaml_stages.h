@@ -4,7 +4,7 @@
 #ifndef VF_YAML_STAGES_H
 #define VF_YAML_STAGES_H
 
-#include "vf_yaml.h"
+#include "io/vf_yaml.h"
 #include "viofront/vf_frontend.h"
 
 vf_status vf_yaml_read_detector(vf_yaml* y, yaml_node_t* n, vf_detector_config* out);

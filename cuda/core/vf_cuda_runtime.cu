@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Thin C ABI over the CUDA runtime for the host code in src/ (which is plain C).
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#include "core/vf_cuda_runtime.h"
+
+extern "C" {
+
+const char* vf_cuda_error_string(int code) { return cudaGetErrorString((cudaError_t)code); }
+
+int vf_cuda_error_is_no_device(int code) {
+  return code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver;
+}
+
+int vf_cuda_get_device_count(int* count) {
+  cudaError_t e = cudaGetDeviceCount(count);
+  if (e != cudaSuccess) {
+    *count = 0;
+    cudaGetLastError();  // clear the sticky "no driver" error so later calls start clean
+  }
+  return (int)e;
+}
+
+int vf_cuda_set_device(int device) { return (int)cudaSetDevice(device); }
+
+int vf_cuda_device_properties(int device, char* name, size_t name_size, int* major, int* minor,
+                              int* sms) {
+  cudaDeviceProp prop;
+  cudaError_t e = cudaGetDeviceProperties(&prop, device);
+  if (e != cudaSuccess) return (int)e;
+  snprintf(name, name_size, "%s", prop.name);
+  *major = prop.major;
+  *minor = prop.minor;
+  *sms = prop.multiProcessorCount;
+  return 0;
+}
+
+int vf_cuda_versions(int* runtime, int* driver) {
+  cudaError_t e = cudaRuntimeGetVersion(runtime);
+  if (e == cudaSuccess) e = cudaDriverGetVersion(driver);
+  return (int)e;
+}
+
+int vf_cuda_stream_create(void** stream) {
+  cudaStream_t s = nullptr;
+  cudaError_t e = cudaStreamCreate(&s);
+  *stream = s;
+  return (int)e;
+}
+
+int vf_cuda_stream_destroy(void* stream) { return (int)cudaStreamDestroy((cudaStream_t)stream); }
+
+int vf_cuda_stream_synchronize(void* stream) {
+  return (int)cudaStreamSynchronize((cudaStream_t)stream);
+}
+
+int vf_cuda_malloc(void** ptr, size_t bytes) { return (int)cudaMalloc(ptr, bytes); }
+
+int vf_cuda_free(void* ptr) { return (int)cudaFree(ptr); }
+
+int vf_cuda_memset_async(void* ptr, int value, size_t bytes, void* stream) {
+  return (int)cudaMemsetAsync(ptr, value, bytes, (cudaStream_t)stream);
+}
+
+int vf_cuda_copy_2d_async(void* dst, size_t dst_stride, const void* src, size_t src_stride,
+                          size_t width_bytes, size_t height, void* stream) {
+  return (int)cudaMemcpy2DAsync(dst, dst_stride, src, src_stride, width_bytes, height,
+                                cudaMemcpyDefault, (cudaStream_t)stream);
+}
+
+int vf_cuda_copy_async(void* dst, const void* src, size_t bytes, void* stream) {
+  return (int)cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, (cudaStream_t)stream);
+}
+
+int vf_cuda_event_create(void** event) {
+  cudaEvent_t e = nullptr;
+  cudaError_t rc = cudaEventCreate(&e);
+  *event = e;
+  return (int)rc;
+}
+
+int vf_cuda_event_destroy(void* event) { return (int)cudaEventDestroy((cudaEvent_t)event); }
+
+int vf_cuda_event_record(void* event, void* stream) {
+  return (int)cudaEventRecord((cudaEvent_t)event, (cudaStream_t)stream);
+}
+
+int vf_cuda_event_elapsed_ms(void* start, void* stop, float* ms) {
+  return (int)cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)stop);
+}
+
+int vf_cuda_event_synchronize(void* event) { return (int)cudaEventSynchronize((cudaEvent_t)event); }
+
+int vf_cuda_last_launch_error(void) { return (int)cudaGetLastError(); }
+
+}  // extern "C"

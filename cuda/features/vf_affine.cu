@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CUDA reference refinement: one block of four warps per feature, every feature of a call in one
+// launch, run after the frame-to-frame kernel (cuda/features/vf_lk.cu) on the same stream. Thread i
+// takes samples i, i + 128, ... of the reference patch and keeps them in registers; the sums of an
+// iteration go through each warp's butterfly and then shared memory, added in one order by every
+// thread, so all threads step in lockstep and take the same branches, and thread 0 writes the
+// result and the slot (a new reference is taken by the first warp). The current
+// image is read once per feature: the binomial-smoothed window under the warped patch goes to
+// shared memory, where each sample is one bilinear read (4 loads instead of the 16 taps of the
+// smoothed sampler). The mathematics is src/features/kernels/vf_affine_rules.h, shared with the CPU
+// reference src/features/cpu/vf_affine_cpu.c.
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "features/kernels/vf_affine_cuda.h"
+#include "vf_warp_sums.cuh"
+
+namespace {
+
+// The smoothed window: up to kWin x kWin pixels (raw rows one more each side in the staging
+// buffer). A warped patch that does not fit falls back to the smoothed sampler in global memory.
+constexpr int kWin = 64;
+
+// The parameter block is read in place by the helpers that take it by reference; without
+// __grid_constant__ (before CUDA 11.7, e.g. JetPack 4's 10.2) the kernel copies it to the stack.
+#if defined(__CUDACC_VER_MAJOR__) && \
+    (__CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 7))
+#define VF_GRID_CONSTANT __grid_constant__
+#else
+#define VF_GRID_CONSTANT
+#endif
+
+__device__ __forceinline__ float* vf_slot_samples(const vf_affine_params& p, int slot) {
+  return p.samples + (size_t)slot * 3 * (size_t)(p.patch * p.patch);
+}
+
+// Takes the reference of r.slot from the previous image at (r.x, r.y); every lane returns once
+// the slot is written (lane 0 writes the state, every lane its samples).
+// Not inlined: new references are rare, and their 36-term sums would crowd the registers of the
+// iterations.
+__device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf_track_request& r,
+                                             int lane) {
+  vf_affine_slot* s = p.slot + r.slot;
+  const float identity[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+  const int n = p.patch * p.patch;
+  float* t = vf_slot_samples(p, r.slot);
+  float *tx = t + n, *ty = t + 2 * n;
+  int valid = VF_AFFINE_OUTSIDE;
+  float mu = 0.0f, h[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED], prior[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  int used = 0;
+  if (vf_affine_inside(r.x, r.y, identity, p.patch, 1, p.width, p.height)) {
+    float m[2] = {0.0f, 0.0f};  // sum T, count
+    for (int i = lane; i < n; i += 32) {
+      float ox, oy, v, gx, gy;
+      vf_affine_offset(i, p.patch, &ox, &oy);
+      vf_affine_pixel(p.prev, p.prev_stride, r.x + ox, r.y + oy, &v, &gx, &gy);
+      if (!vf_lk_unsaturated(v)) v = -1.0f;
+      t[i] = v;
+      tx[i] = gx;
+      ty[i] = gy;
+      if (v >= 0.0f) {
+        m[0] += v;
+        m[1] += 1.0f;
+      }
+    }
+    vf_warp_sums<2>(m);
+    used = (int)m[1];
+    valid = VF_AFFINE_FLAT;
+    if (used >= 8) {
+      mu = m[0] / m[1];
+#pragma unroll
+      for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = 0.0f;
+      const float inv_half = 1.0f / VF_AFFINE_HALF(p.patch);
+      for (int i = lane; i < n; i += 32) {
+        if (t[i] < 0.0f) continue;
+        float ox, oy, j[8];
+        vf_affine_offset(i, p.patch, &ox, &oy);
+        vf_affine_jacobian(t[i] - mu, tx[i], ty[i], ox * inv_half, oy * inv_half, j);
+        vf_affine_outer(j, h);
+      }
+      vf_warp_sums<VF_AFFINE_PACKED>(h);
+      vf_affine_add_prior(h, p.shape_prior, prior);
+      if (vf_affine_factor(h, l)) valid = VF_AFFINE_USABLE;
+    }
+  }
+  if (lane == 0) {
+    vf_affine_slot out;
+    memset(&out, 0, sizeof out);
+    memcpy(out.shape, identity, sizeof identity);
+    out.gain = 1.0f;
+    out.valid = valid;
+    if (valid != VF_AFFINE_OUTSIDE) {
+      out.used = used;
+      out.mu = mu;
+    }
+    if (valid == VF_AFFINE_USABLE) {
+      for (int k = 0; k < VF_AFFINE_PACKED; ++k) out.h[k] = h[k];
+      vf_affine_inverse(l, out.inv);
+      for (int k = 0; k < 4; ++k) out.prior[k] = prior[k];
+    }
+    *s = out;
+  }
+  __syncwarp();
+}
+
+// Threads per feature: four warps share a feature's samples, so that an iteration's latency (a
+// chain of dependent steps per sample) is a quarter of one warp's; their sums meet in shared
+// memory.
+constexpr int kWarps = 4;
+constexpr int kThreads = 32 * kWarps;
+
+// The smoothed current image over [x0, x0 + w) x [y0, y0 + h) in shared memory, row stride kWin:
+// the [1 2 1] / 4 binomial along rows into the staging rows (one more each side), then down
+// the columns, as the smoothed sampler weighs them.
+struct vf_window {
+  int x0, y0, w, h;
+};
+
+__device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, float* stage,
+                                float* win, int tid) {
+  const int rows = wd.h + 2;
+  for (int i = tid; i < rows * wd.w; i += kThreads) {
+    const int r = i / wd.w, c = i - r * wd.w;
+    const uint8_t* q = p.cur + (size_t)(wd.y0 - 1 + r) * p.cur_stride + (size_t)(wd.x0 + c);
+    stage[r * kWin + c] =
+        0.25f * ((float)__ldg(q - 1) + (float)__ldg(q + 1)) + 0.5f * (float)__ldg(q);
+  }
+  __syncthreads();
+  for (int i = tid; i < wd.h * wd.w; i += kThreads) {
+    const int r = i / wd.w, c = i - r * wd.w;
+    const float* q = stage + (r + 1) * kWin + c;
+    win[r * kWin + c] = 0.25f * (q[-kWin] + q[kWin]) + 0.5f * q[0];
+  }
+  __syncthreads();
+}
+
+// The window for the patch warped by st, with `margin` pixels to spare each side; w = 0 when
+// it would exceed kWin.
+__device__ vf_window vf_window_for(const vf_affine_params& p, const vf_affine_state& st,
+                                   int margin) {
+  const float half = VF_AFFINE_HALF(p.patch);
+  const float rx = half * (fabsf(st.a[0]) + fabsf(st.a[1])),
+              ry = half * (fabsf(st.a[2]) + fabsf(st.a[3]));
+  vf_window wd;
+  wd.x0 = max(1, (int)floorf(st.px - rx) - margin);
+  wd.y0 = max(1, (int)floorf(st.py - ry) - margin);
+  // Exclusive ends: a smoothed pixel needs its raw neighbours, so the last is width - 2.
+  const int x1 = min(p.width - 1, (int)floorf(st.px + rx) + 2 + margin);
+  const int y1 = min(p.height - 1, (int)floorf(st.py + ry) + 2 + margin);
+  wd.w = x1 - wd.x0;
+  wd.h = y1 - wd.y0;
+  if (wd.w > kWin || wd.h > kWin) wd.w = 0;
+  return wd;
+}
+
+// Nonzero when every bilinear read of the warped patch lies inside the window.
+__device__ __forceinline__ int vf_window_holds(const vf_affine_params& p, const vf_window& wd,
+                                               const vf_affine_state& st) {
+  const float half = VF_AFFINE_HALF(p.patch);
+  const float rx = half * (fabsf(st.a[0]) + fabsf(st.a[1])),
+              ry = half * (fabsf(st.a[2]) + fabsf(st.a[3]));
+  return wd.w > 0 && st.px - rx >= (float)wd.x0 && st.py - ry >= (float)wd.y0 &&
+         st.px + rx < (float)(wd.x0 + wd.w - 1) && st.py + ry < (float)(wd.y0 + wd.h - 1);
+}
+
+__device__ __forceinline__ float vf_window_sample(const float* win, const vf_window& wd, float x,
+                                                  float y) {
+  x -= (float)wd.x0;
+  y -= (float)wd.y0;
+  const float fx = floorf(x), fy = floorf(y);
+  const float ax = x - fx, ay = y - fy;
+  const float* q = win + (int)fy * kWin + (int)fx;
+  const float top = q[0] + ax * (q[1] - q[0]);
+  const float bot = q[kWin] + ax * (q[kWin + 1] - q[kWin]);
+  return top + ay * (bot - top);
+}
+
+// Sums v[0..N-1] over the block: each warp's butterfly, then the warps' rows in shared memory
+// (red, kWarps x N, one of two buffers alternated by the caller so that one barrier suffices),
+// added in the same order by every thread, which all end with the same bits.
+template <int N>
+__device__ __forceinline__ void vf_block_sums(float* v, float* red, int tid) {
+  vf_warp_sums<N>(v);
+  if ((tid & 31) == 0) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) red[(tid >> 5) * N + k] = v[k];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    float t = red[k];
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w) t += red[w * N + k];
+    v[k] = t;
+  }
+}
+
+// The thread's reference samples (tid, tid + kThreads, ...), held for all iterations: t = T - mu
+// (-inf marks an unused sample) and the gradients.
+template <int K>
+struct vf_thread_ref {
+  float t[K], tx[K], ty[K];
+};
+
+// The sums of one iteration (VF_AFFINE_SUMS, order in the header) over the block, skipping the
+// thread's samples in out_mask; those that saturate in the current image now go to *fresh (bit
+// k: sample tid + kThreads k). Returns the samples used.
+template <int K>
+__device__ __forceinline__ int vf_block_iteration(const vf_affine_params& p,
+                                                  const vf_thread_ref<K>& ref,
+                                                  const vf_affine_state& st, const vf_window& wd,
+                                                  const float* win, int tid, unsigned out_mask,
+                                                  float* red, float (&sums)[VF_AFFINE_SUMS],
+                                                  unsigned* fresh_out) {
+  const float half = VF_AFFINE_HALF(p.patch), inv_half = 1.0f / half;
+  const float inv_gain = VF_LK_RCP(st.gain), inv_patch = 1.0f / (float)p.patch;
+  const int n = p.patch * p.patch;
+  float acc[VF_AFFINE_SUMS + 1];
+#pragma unroll
+  for (int k = 0; k < VF_AFFINE_SUMS + 1; ++k) acc[k] = 0.0f;
+  unsigned fresh = 0u;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int i = tid + kThreads * k;
+    if (i >= n || !(ref.t[k] > -1e30f) || ((out_mask >> k) & 1u)) continue;
+    const int row = (int)(((float)i + 0.5f) * inv_patch);
+    const float oy = (float)row - half, ox = (float)(i - row * p.patch) - half;
+    const float x = st.px + st.a[0] * ox + st.a[1] * oy, y = st.py + st.a[2] * ox + st.a[3] * oy;
+    const float v =
+        wd.w > 0 ? vf_window_sample(win, wd, x, y) : vf_affine_sample(p.cur, p.cur_stride, x, y);
+    if (!vf_lk_unsaturated(v)) {
+      fresh |= 1u << k;
+      continue;
+    }
+    const float tc = ref.t[k];
+    const float e = (v - st.c) * inv_gain - tc;
+    float j[8];
+    vf_affine_jacobian(tc, ref.tx[k], ref.ty[k], ox * inv_half, oy * inv_half, j);
+#pragma unroll
+    for (int q = 0; q < 8; ++q) acc[q] += j[q] * e;
+    acc[8] += e * e;
+    acc[9] += tc;
+    acc[10] += tc * tc;
+    acc[VF_AFFINE_SUMS] += 1.0f;
+  }
+  vf_block_sums<VF_AFFINE_SUMS + 1>(acc, red, tid);
+#pragma unroll
+  for (int k = 0; k < VF_AFFINE_SUMS; ++k) sums[k] = acc[k];
+  *fresh_out = fresh;
+  return (int)acc[VF_AFFINE_SUMS];
+}
+
+// When more samples saturate (rare, so not inlined, and reading the reference again from global
+// memory): their terms join the running total of left-out terms in shared memory (h_total), and
+// the inverse of H less that total goes to inv_out (shared memory). Returns 0 when what is left is
+// singular (the same answer in every thread).
+__device__ __noinline__ int vf_block_downdate(const vf_affine_params& p, const float* t,
+                                              const vf_affine_slot* s, int tid, unsigned fresh,
+                                              float* red, float* h_total, float* inv_out) {
+  const float half = VF_AFFINE_HALF(p.patch), inv_half = 1.0f / half;
+  const int n = p.patch * p.patch;
+  float h_new[VF_AFFINE_PACKED];
+#pragma unroll
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) h_new[k] = 0.0f;
+  for (int k = 0; fresh != 0u; ++k, fresh >>= 1) {
+    if (!(fresh & 1u)) continue;
+    const int i = tid + kThreads * k;
+    float ox, oy, j[8];
+    vf_affine_offset(i, p.patch, &ox, &oy);
+    vf_affine_jacobian(__ldg(t + i) - s->mu, __ldg(t + n + i), __ldg(t + 2 * n + i), ox * inv_half,
+                       oy * inv_half, j);
+    vf_affine_outer(j, h_new);
+  }
+  vf_block_sums<VF_AFFINE_PACKED>(h_new, red, tid);
+  float total[VF_AFFINE_PACKED], inv[VF_AFFINE_PACKED];
+#pragma unroll
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) total[k] = h_total[k] + h_new[k];
+  const int ok = vf_affine_downdate(s, total, inv);
+  __syncthreads();  // every thread has read h_total and red
+  if (tid == 0) {
+    for (int k = 0; k < VF_AFFINE_PACKED; ++k) {
+      h_total[k] = total[k];
+      inv_out[k] = inv[k];
+    }
+  }
+  __syncthreads();
+  return ok;
+}
+
+template <int K>
+__global__ void __launch_bounds__(kThreads)
+    vf_affine_kernel(const VF_GRID_CONSTANT vf_affine_params p,
+                     const vf_track_request* __restrict__ requests,
+                     vf_track_result* __restrict__ results, int count) {
+  __shared__ float stage[(kWin + 2) * kWin];
+  __shared__ float win[kWin * kWin];
+  __shared__ float h_total[VF_AFFINE_PACKED], inv_sat[VF_AFFINE_PACKED];
+  __shared__ float red[2][kWarps * VF_AFFINE_PACKED];
+  const int tid = threadIdx.x;
+  const int f = blockIdx.x;
+  if (f >= count) return;
+  // Every thread reads the same words, so every exit below is taken by the whole block.
+  const vf_track_request r = requests[f];
+  if (r.slot < 0 || r.slot >= p.slots) return;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // Launched programmatically behind the frame-to-frame kernel (Hopper): everything above ran
+  // while it finished; its results are complete and visible from here on.
+  cudaGridDependencySynchronize();
+#endif
+  vf_track_result out = results[f];
+  if (r.new_template && out.status != VF_TRACK_INVALID) {
+    if (tid < 32) vf_warp_capture(p, r, tid);
+    __syncthreads();
+  }
+  if (out.status != VF_TRACK_CONVERGED) return;
+  vf_affine_slot* s = p.slot + r.slot;
+  const int valid = s->valid;
+  if (valid != VF_AFFINE_USABLE) {
+    if (tid == 0) results[f].status = (vf_track_status)vf_affine_unusable_status(valid);
+    return;
+  }
+  const float mu = s->mu;
+  const int slot_used = s->used;
+  const int n = p.patch * p.patch;
+  const float* t = vf_slot_samples(p, r.slot);
+  vf_thread_ref<K> ref;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int i = tid + kThreads * k;
+    const float tv = i < n ? __ldg(t + i) : -1.0f;
+    ref.t[k] = tv >= 0.0f ? tv - mu : -INFINITY;
+    ref.tx[k] = i < n ? __ldg(t + n + i) : 0.0f;
+    ref.ty[k] = i < n ? __ldg(t + 2 * n + i) : 0.0f;
+  }
+  if (tid < VF_AFFINE_PACKED) h_total[tid] = 0.0f;
+  vf_affine_state st;
+  vf_affine_state_init(&p, s, r.x, r.y, out.x, out.y, &st);
+  vf_window wd;
+  wd.w = 0;
+  int have_window = 0;
+  float sums[VF_AFFINE_SUMS];
+  int used = 0, converged = 0, any_out = 0;
+  float last_step = INFINITY;
+  unsigned out_mask = 0u;  // the thread's samples left out (saturated) for the rest of the call
+  for (int it = 0; it < p.max_iterations && !converged; ++it) {
+    const float a[4] = {st.a[0], st.a[1], st.a[2], st.a[3]};
+    if (!vf_affine_inside(st.px, st.py, a, p.patch, 0, p.width, p.height)) {
+      if (tid == 0) results[f].status = VF_TRACK_OUT_OF_IMAGE;
+      return;
+    }
+    // A window with two pixels to spare each side usually serves every iteration.
+    if (!have_window || !vf_window_holds(p, wd, st)) {
+      wd = vf_window_for(p, st, 2);
+      if (!vf_window_holds(p, wd, st)) wd.w = 0;  // the smoothed sampler in global memory
+      __syncthreads();                            // nobody still reads the old window
+      if (wd.w > 0) vf_block_window(p, wd, stage, win, tid);
+      have_window = 1;
+    }
+    unsigned fresh = 0u;
+    used = vf_block_iteration<K>(p, ref, st, wd, win, tid, out_mask, red[it & 1], sums, &fresh);
+    ++out.iterations;
+    if (used < slot_used / 2) break;  // mostly saturated now: not a match to trust
+    if (__syncthreads_or(fresh != 0u)) {
+      if (!vf_block_downdate(p, t, s, tid, fresh, red[(it + 1) & 1], h_total, inv_sat)) break;
+      out_mask |= fresh;
+      any_out = 1;
+    }
+    float d[8];
+    vf_affine_step(s, any_out ? inv_sat : s->inv, &st, sums, d);
+    last_step = vf_affine_update(&st, d, p.patch);
+    converged = last_step < p.min_update;
+  }
+  converged |= last_step < VF_AFFINE_SETTLED * p.min_update;
+  if (tid != 0) return;
+  const float ncc = vf_affine_ncc(sums, used);
+  const float residual = used > 0 ? sqrtf(sums[8] / (float)used) : 0.0f;
+  vf_affine_finish(&p, s, &st, ncc, converged, residual, &out);
+  results[f] = out;
+}
+
+}  // namespace
+
+extern "C" int vf_cuda_affine_refine(const vf_affine_params* params,
+                                     const vf_track_request* requests, vf_track_result* results,
+                                     int count, void* stream) {
+  if (count <= 0) return 0;
+  // A thread's samples live in registers: the kernel is compiled for a few patch ranges.
+  const int per_thread = (params->patch * params->patch + kThreads - 1) / kThreads;
+  void (*kernel)(const vf_affine_params, const vf_track_request*, vf_track_result*, int) =
+      per_thread <= 2   ? vf_affine_kernel<2>
+      : per_thread <= 4 ? vf_affine_kernel<4>
+      : per_thread <= 6 ? vf_affine_kernel<6>
+                        : vf_affine_kernel<8>;
+#if CUDART_VERSION >= 11080
+  // On Hopper the launch may overlap the end of the frame-to-frame kernel (programmatic
+  // dependent launch; the kernel waits for its results before reading them). Elsewhere the
+  // attribute is ignored and the launch is an ordinary one.
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3((unsigned)count);
+  cfg.blockDim = dim3(kThreads);
+  cfg.stream = (cudaStream_t)stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  int rc = (int)cudaLaunchKernelEx(&cfg, kernel, *params, requests, results, count);
+  if (rc != 0) return rc;
+#else
+  kernel<<<count, kThreads, 0, (cudaStream_t)stream> > >(*params, requests, results, count);
+#endif
+  return (int)cudaGetLastError();
+}

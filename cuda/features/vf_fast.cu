@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CUDA FAST detection with grid non-maxima suppression in one launch (Nagy et al., "Faster than
+// FAST", IROS 2020, sections III-A and III-B). One block per grid cell handles that cell on every
+// searched level (the cell scaled by 2^-k on level k), in chunks of at most 64x32 pixels:
+//  1. the chunk's pixels plus a 4-pixel margin are loaded into shared memory in one go;
+//  2. the float response map of the chunk plus a 1-pixel margin is computed into shared memory:
+//     pixels passing the four-pixel high-speed test are queued, then the whole block runs the
+//     full test on the queue: the 16 circle pixels give a brighter and a darker bit mask, and
+//     one bit of the 2^16-entry arc table per mask says whether an arc of n contiguous pixels
+//     exists (no branch on the segment test); scores are integer sums converted to float once,
+//     as on the CPU;
+//  3. one warp per 32-pixel row fragment walks a stripe of rows with the 3x3 neighbourhood in
+//     registers, each lane keeping the best maximum of its column.
+// A warp shuffle reduction, then a shared-memory reduction over the warps, gives the cell's best.
+// Candidates compare as 64-bit keys: the score's float bits (positive floats order like
+// integers) above the inverted (level, y, x), so the maximum key is the documented tie rule
+// whatever the reduction order. The CPU reference is src/features/cpu/vf_fast_cpu.c.
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "features/kernels/vf_fast_cuda.h"
+#include "viofront/vf_detector.h"
+
+namespace {
+
+constexpr int kWarps = 8;
+constexpr int kThreads = kWarps * 32;
+constexpr unsigned kFull = 0xffffffffu;
+constexpr int kChunkW = 64, kChunkH = 32;  // pixels whose maxima one chunk decides
+constexpr int kImgW = kChunkW + 8;         // shared image tile: the chunk and 4 pixels around
+constexpr int kImgH = kChunkH + 8;
+constexpr int kRespW = kChunkW + 2;  // shared response tile: the chunk and 1 pixel around
+constexpr int kRespH = kChunkH + 2;
+
+// Offset of circle pixel i in the shared image tile: the Bresenham circle of radius 3,
+// clockwise from the top (the CPU reference's order). Constant once the loops are unrolled.
+__device__ __forceinline__ constexpr int vf_circle_offset(int i) {
+  const int dx[16] = {0, 1, 2, 3, 3, 3, 2, 1, 0, -1, -2, -3, -3, -3, -2, -1};
+  const int dy[16] = {-3, -3, -2, -1, 0, 1, 2, 3, 3, 3, 2, 1, 0, -1, -2, -3};
+  return dy[i] * kImgW + dx[i];
+}
+
+// A rectangle of one level: pixels [x, x + w) x [y, y + h).
+struct vf_rect {
+  int x, y, w, h;
+};
+
+__device__ __forceinline__ unsigned vf_lut_bit(const uint32_t* __restrict__ lut, unsigned m) {
+  return (__ldg(lut + (m >> 5)) >> (m & 31u)) & 1u;
+}
+
+template <int SCORE>
+__device__ __forceinline__ int vf_score(const int (&d)[16], int t, int n, unsigned bright) {
+  int s = 0;
+  if (SCORE == VF_FAST_SCORE_SAD_CIRCLE) {
+#pragma unroll
+    for (int i = 0; i < 16; ++i) s += abs(d[i]);
+  } else if (SCORE == VF_FAST_SCORE_SAD_ARC) {
+    // The corner's side: +1 for a bright arc, -1 for a dark one (never both for n >= 9).
+    const int side = bright ? 1 : -1;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) s += max(side * d[i] - t, 0);
+  } else {
+    // Largest t' with an arc all > t' (or all < -t'): the best window's minimum, minus one.
+    int best = -256;
+#pragma unroll
+    for (int start = 0; start < 16; ++start) {
+      int lo_b = 255, lo_d = 255;
+#pragma unroll
+      for (int i = 0; i < 12; ++i) {
+        if (i < n) {
+          lo_b = min(lo_b, d[(start + i) & 15]);
+          lo_d = min(lo_d, -d[(start + i) & 15]);
+        }
+      }
+      best = max(best, max(lo_b, lo_d));
+    }
+    s = best - 1;
+  }
+  return s;
+}
+
+// The response of the pixel at `p` in the shared image tile (0 when it is no corner).
+template <int SCORE>
+__device__ __forceinline__ float vf_response(const vf_fast_job& job, const uint8_t* p) {
+  const int c = p[0], t = job.threshold;
+  int d[16];
+  unsigned bright = 0, dark = 0;
+#pragma unroll
+  for (int i = 0; i < 16; ++i) {
+    d[i] = (int)p[vf_circle_offset(i)] - c;
+    bright |= (unsigned)(d[i] > t) << i;
+    dark |= (unsigned)(d[i] < -t) << i;
+  }
+  const unsigned is_b = vf_lut_bit(job.lut, bright), is_d = vf_lut_bit(job.lut, dark);
+  const int s = vf_score<SCORE>(d, t, job.arc_length, is_b);
+  return (is_b | is_d) ? (float)s : 0.0f;
+}
+
+// Walks a w-wide rectangle in row-major order with stride kThreads, starting at index `tid`,
+// keeping (x, y) up to date without a division per step.
+struct vf_walker {
+  int x, y, w, step_x, step_y;
+  __device__ __forceinline__ vf_walker(int tid, int width)
+      : x(tid % width),
+        y(tid / width),
+        w(width),
+        step_x(kThreads % width),
+        step_y(kThreads / width) {}
+  __device__ __forceinline__ void next() {
+    x += step_x;
+    y += step_y;
+    if (x >= w) {
+      x -= w;
+      ++y;
+    }
+  }
+};
+
+// Phase 1: the chunk's pixels and 4 around (clamped to the level; clamped pixels only feed
+// responses that are forced to 0 because their circle leaves the image).
+__device__ __forceinline__ void vf_load_tile(const vf_fast_level& lv, const vf_rect& c,
+                                             uint8_t* s_img, int tid) {
+  const int h = c.h + 8;
+  for (vf_walker i(tid, c.w + 8); i.y < h; i.next()) {
+    const int x = min(max(c.x - 4 + i.x, 0), lv.width - 1);
+    const int y = min(max(c.y - 4 + i.y, 0), lv.height - 1);
+    s_img[i.y * kImgW + i.x] = __ldg(lv.image + (size_t)y * lv.stride + x);
+  }
+}
+
+// Phase 2a: responses of the chunk and 1 pixel around start at 0; pixels that can be corners
+// are queued. An arc of n holds at least n / 4 of the compass pixels 0, 4, 8, 12 (the
+// high-speed test of the CPU reference): most pixels stop after reading those four, and the
+// queue lets every thread of the block share the remaining full tests evenly.
+__device__ __forceinline__ void vf_queue_candidates(const vf_fast_job& job, const vf_fast_level& lv,
+                                                    const vf_rect& c, const uint8_t* s_img,
+                                                    float* s_resp, uint16_t* s_queue, int* s_count,
+                                                    int tid) {
+  const int h = c.h + 2, t = job.threshold, need = job.arc_length / 4;
+  for (vf_walker i(tid, c.w + 2); i.y < h; i.next()) {
+    const int x = c.x - 1 + i.x, y = c.y - 1 + i.y;
+    s_resp[i.y * kRespW + i.x] = 0.0f;
+    if (x < 3 || y < 3 || x >= lv.width - 3 || y >= lv.height - 3) continue;
+    const uint8_t* p = s_img + (i.y + 3) * kImgW + i.x + 3;
+    const int hi = p[0] + t, lo = p[0] - t;
+    const int n = p[-3 * kImgW], e = p[3], s = p[3 * kImgW], w = p[-3];
+    const int up = (n > hi) + (e > hi) + (s > hi) + (w > hi);
+    const int down = (n < lo) + (e < lo) + (s < lo) + (w < lo);
+    if (up >= need || down >= need) {
+      s_queue[atomicAdd(s_count, 1)] = (uint16_t)(i.y * kRespW + i.x);
+    }
+  }
+}
+
+// Phase 2b: the full test and score of every queued pixel (the queue's order varies from run
+// to run, the responses do not).
+template <int SCORE>
+__device__ __forceinline__ void vf_score_candidates(const vf_fast_job& job, const uint8_t* s_img,
+                                                    float* s_resp, const uint16_t* s_queue,
+                                                    int count, int tid) {
+  for (int i = tid; i < count; i += kThreads) {
+    const int q = s_queue[i], ry = q / kRespW, rx = q % kRespW;
+    s_resp[q] = vf_response<SCORE>(job, s_img + (ry + 3) * kImgW + rx + 3);
+  }
+}
+
+__device__ __forceinline__ unsigned long long vf_key(float score, int level, int ly, int lx) {
+  const unsigned where = ((unsigned)level << 28) | ((unsigned)ly << 14) | (unsigned)lx;
+  return ((unsigned long long)__float_as_uint(score) << 32) | (0xffffffffu - where);
+}
+
+// Phase 3: one warp per 32-pixel fragment and stripe of rows; (ox, oy) is the cell's origin.
+__device__ __forceinline__ unsigned long long vf_chunk_best(const vf_rect& c, const float* s_resp,
+                                                            int level, int ox, int oy, int warp,
+                                                            int lane, unsigned long long best) {
+  const int frags = (c.w + 31) >> 5;
+  const int stripes = min(max(kWarps / frags, 1), c.h);
+  for (int task = warp; task < frags * stripes; task += kWarps) {
+    const int f = task % frags, s = task / frags;
+    const int cx = f * 32 + lane;  // chunk column
+    const bool active = cx < c.w;
+    // Idle lanes read the last column (a valid address) and drop what they find.
+    const float* p = s_resp + (active ? cx : c.w - 1) + 1;
+    const int ya = c.h * s / stripes, yb = c.h * (s + 1) / stripes;
+    p += ya * kRespW;
+    float a0 = p[-1], a1 = p[0], a2 = p[1];
+    p += kRespW;
+    float m0 = p[-1], m1 = p[0], m2 = p[1];
+    for (int y = ya; y < yb; ++y) {
+      p += kRespW;
+      const float c0 = p[-1], c1 = p[0], c2 = p[1];
+      // Strictly above the neighbours before it in raster order, at least equal to those after.
+      const bool is_max = m1 > 0.0f && m1 > a0 && m1 > a1 && m1 > a2 && m1 > m0 && m1 >= m2 &&
+                          m1 >= c0 && m1 >= c1 && m1 >= c2;
+      if (active && is_max) best = max(best, vf_key(m1, level, c.y + y - oy, c.x + cx - ox));
+      a0 = m0;
+      a1 = m1;
+      a2 = m2;
+      m0 = c0;
+      m1 = c1;
+      m2 = c2;
+    }
+  }
+  return best;
+}
+
+// Level-0 coordinate of a level-k pixel centre: the 2x2 box filter puts it at (u + 0.5) 2^k - 0.5.
+__device__ __forceinline__ float vf_level0(int u, int level) {
+  return __fsub_rn(__fmul_rn(__fadd_rn((float)u, 0.5f), (float)(1 << level)), 0.5f);
+}
+
+// The keypoint a cell's best key stands for (key 0: none).
+__device__ __forceinline__ vf_keypoint vf_decode(const vf_fast_job& job, int cell,
+                                                 unsigned long long best) {
+  vf_keypoint kp = {0.0f, 0.0f, 0.0f, -1, cell};
+  if (best != 0) {
+    const unsigned where = 0xffffffffu - (unsigned)best;
+    const int k = (int)(where >> 28), ly = (int)((where >> 14) & 0x3fffu);
+    const int lx = (int)(where & 0x3fffu);
+    kp.x = vf_level0((cell % job.cols) * (job.cell_width >> k) + lx, k);
+    kp.y = vf_level0((cell / job.cols) * (job.cell_height >> k) + ly, k);
+    kp.score = __uint_as_float((unsigned)(best >> 32));
+    kp.level = k;
+  }
+  return kp;
+}
+
+// The candidate window of `cell` on level k: the scaled cell inside the border.
+__device__ __forceinline__ vf_rect vf_cell_window(const vf_fast_job& job, const vf_fast_level& lv,
+                                                  int cell, int k) {
+  const int cw = job.cell_width >> k, ch = job.cell_height >> k;
+  const int ox = (cell % job.cols) * cw, oy = (cell / job.cols) * ch, b = job.border;
+  vf_rect r;
+  r.x = max(ox, b);
+  r.y = max(oy, b);
+  r.w = min(ox + cw, lv.width - b) - r.x;
+  r.h = min(oy + ch, lv.height - b) - r.y;
+  return r;
+}
+
+template <int SCORE>
+__global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job job) {
+  __shared__ uint8_t s_img[kImgW * kImgH];
+  __shared__ float s_resp[kRespW * kRespH];
+  __shared__ uint16_t s_queue[kRespW * kRespH];
+  __shared__ int s_count;
+  __shared__ unsigned long long s_best[kWarps];
+  const int cell = blockIdx.x, tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  unsigned long long best = 0;
+  const bool skip = job.occupancy != nullptr && job.occupancy[cell] != 0;
+  for (int l = 0; l < job.levels && !skip; ++l) {
+    const vf_fast_level& lv = job.level[l];
+    const int k = job.first_level + l;
+    const vf_rect win = vf_cell_window(job, lv, cell, k);
+    const int ox = (cell % job.cols) * (job.cell_width >> k);
+    const int oy = (cell / job.cols) * (job.cell_height >> k);
+    // Block-uniform loops: every thread meets every barrier.
+    for (int y = 0; y < win.h; y += kChunkH) {
+      for (int x = 0; x < win.w; x += kChunkW) {
+        const vf_rect c = {win.x + x, win.y + y, min(kChunkW, win.w - x), min(kChunkH, win.h - y)};
+        // The previous chunk's last reader of s_count passed two barriers since.
+        if (tid == 0) s_count = 0;
+        vf_load_tile(lv, c, s_img, tid);
+        __syncthreads();
+        vf_queue_candidates(job, lv, c, s_img, s_resp, s_queue, &s_count, tid);
+        __syncthreads();
+        vf_score_candidates<SCORE>(job, s_img, s_resp, s_queue, s_count, tid);
+        __syncthreads();
+        best = vf_chunk_best(c, s_resp, k, ox, oy, warp, lane, best);
+        __syncthreads();
+      }
+    }
+  }
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    best = max(best, __shfl_xor_sync(kFull, best, offset));
+  }
+  if (lane == 0) s_best[warp] = best;
+  __syncthreads();
+  if (tid != 0) return;
+#pragma unroll
+  for (int w = 1; w < kWarps; ++w) best = max(best, s_best[w]);
+  job.cells[cell] = vf_decode(job, cell, best);
+}
+
+}  // namespace
+
+extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
+  const int cells = job->cols * job->rows;
+  cudaStream_t s = (cudaStream_t)stream;
+  if (job->score == VF_FAST_SCORE_SAD_CIRCLE) {
+    vf_fast_detect_kernel<VF_FAST_SCORE_SAD_CIRCLE><<<cells, kThreads, 0, s>>>(*job);
+  } else if (job->score == VF_FAST_SCORE_SAD_ARC) {
+    vf_fast_detect_kernel<VF_FAST_SCORE_SAD_ARC><<<cells, kThreads, 0, s>>>(*job);
+  } else {
+    vf_fast_detect_kernel<VF_FAST_SCORE_MAX_THRESHOLD><<<cells, kThreads, 0, s>>>(*job);
+  }
+  return (int)cudaGetLastError();
+}
+
+extern "C" int vf_cuda_host_alloc(void** ptr, size_t bytes) {
+  return (int)cudaMallocHost(ptr, bytes);
+}
+
+extern "C" int vf_cuda_host_free(void* ptr) { return (int)cudaFreeHost(ptr); }

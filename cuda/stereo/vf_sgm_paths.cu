@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CUDA aggregation of every path in one launch, so that even the short paths of a small image
+// fill the GPU: block ranges select the direction (longest lines first). One G-lane group per
+// walk of src/stereo/kernels/vf_sgm_rules.h (vf_sgm_walks); costs computed on the fly from the
+// census words (no cost volume), with the census of the next pixel loaded while the current one is
+// aggregated; L_r stored as bytes per pixel for vf_sgm_select.cu. Diagonal and (2,1) walks wrap
+// around the image (one group per column, or two for the steep (1,2) moves): a group restarts
+// its path where it re-enters through the side column.
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "stereo/kernels/vf_sgm_cuda.h"
+#include "vf_sgm_common.cuh"
+#include "vf_sgm_warp.cuh"
+
+namespace {
+
+constexpr int kWarps = 4;
+
+// Where a group is on its line, and the loads for that pixel.
+template <int SLOTS, typename CT>
+struct pixel {
+  int x, y;
+  bool start;
+  bool inside; /* false past the end of a shorter |dy| = 2 walk (then y is clamped) */
+  CT cl;
+  CT cr[SLOTS];
+  uint32_t i_here, i_prev;
+};
+
+struct line_ctx {
+  const uint8_t* left;
+  size_t left_stride;
+  int w, h, dx, dy, min_disparity, adaptive;
+};
+
+template <int G, int SLOTS, typename CT>
+__device__ __forceinline__ void load(const line_ctx& lc, const CT* __restrict__ census_l,
+                                     const CT* __restrict__ census_r, int lane,
+                                     pixel<SLOTS, CT>& p) {
+  const size_t row = (size_t)p.y * lc.w;
+  p.cl = __ldg(census_l + row + p.x);
+  const int xbase = p.x - lc.min_disparity - lane;
+#pragma unroll
+  for (int s = 0; s < SLOTS; ++s) {
+    const int xr = xbase - G * s;
+    p.cr[s] = xr >= 0 ? __ldg(census_r + row + xr) : (CT)0;
+  }
+  if (lc.adaptive && !p.start) {
+    p.i_here = __ldg(lc.left + (size_t)p.y * lc.left_stride + p.x);
+    p.i_prev = __ldg(lc.left + (size_t)(p.y - lc.dy) * lc.left_stride + (p.x - lc.dx));
+  }
+}
+
+template <int SLOTS, typename CT>
+__device__ __forceinline__ void advance(const line_ctx& lc, const pixel<SLOTS, CT>& from,
+                                        pixel<SLOTS, CT>& to) {
+  to.x = from.x + lc.dx;
+  to.y = from.y + lc.dy;
+  to.start = false;
+  to.inside = from.inside;
+  // A walk leaving through a side re-enters through the other: a new path.
+  if (to.x >= lc.w) to.x -= lc.w, to.start = true;
+  if (to.x < 0) to.x += lc.w, to.start = true;
+  if (to.y < 0 || to.y >= lc.h) to.y = to.y < 0 ? 0 : lc.h - 1, to.start = true, to.inside = false;
+}
+
+template <int G, int SLOTS, typename CT>
+__device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SLOTS, CT>& px,
+                                          int lane, bool active, uint32_t (&L)[SLOTS / 2],
+                                          uint32_t& min_l, uint8_t* vol) {
+  constexpr int W16 = SLOTS / 2;
+  constexpr int D = G * SLOTS;
+  if (px.start) {
+#pragma unroll
+    for (int k = 0; k < W16; ++k) L[k] = 0;
+    min_l = 0;
+  }
+  const int xbase = px.x - p.min_disparity - lane;
+  uint32_t c[W16];
+#pragma unroll
+  for (int k = 0; k < W16; ++k) {
+    const uint32_t a =
+        xbase - G * (2 * k) >= 0 ? vf_sgm::popc(px.cl ^ px.cr[2 * k]) : (uint32_t)p.max_cost;
+    const uint32_t b = xbase - G * (2 * k + 1) >= 0 ? vf_sgm::popc(px.cl ^ px.cr[2 * k + 1])
+                                                    : (uint32_t)p.max_cost;
+    c[k] = a | (b << 16);
+  }
+  const uint32_t p2 = p.adaptive_p2 && !px.start
+                          ? (uint32_t)vf_sgm_p2(p.p1, p.p2, 1, (int)px.i_here, (int)px.i_prev)
+                          : (uint32_t)p.p2;
+  min_l = vf_sgm::path_step<G, W16>(L, min_l, c, (uint32_t)p.p1 * 0x00010001u, p2, lane);
+  if (active && px.inside) {
+    uint32_t* o = reinterpret_cast<uint32_t*>(vol + ((size_t)px.y * p.width + px.x) * D) + lane;
+#pragma unroll
+    for (int m = 0; m < SLOTS / 4; ++m) o[m * G] = vf_sgm::pack_bytes(L[2 * m], L[2 * m + 1]);
+  }
+}
+
+template <int G, int SLOTS, bool FULL>
+__global__ void __launch_bounds__(kWarps * 32)
+    vf_paths_kernel(vf_sgm_params p, vf_sgm::walk_table t,
+                    const typename vf_sgm::census_word<FULL>::type* __restrict__ census_l,
+                    const typename vf_sgm::census_word<FULL>::type* __restrict__ census_r,
+                    const uint8_t* __restrict__ left, size_t left_stride, uint8_t* volumes) {
+  typedef typename vf_sgm::census_word<FULL>::type CT;
+  constexpr int D = G * SLOTS;
+  const int w = p.width, h = p.height;
+  const int i = vf_sgm::walk_entry(t);
+  line_ctx lc;
+  vf_sgm_direction(t.path[i], &lc.dx, &lc.dy);
+  lc.left = left;
+  lc.left_stride = left_stride;
+  lc.w = w;
+  lc.h = h;
+  lc.min_disparity = p.min_disparity;
+  lc.adaptive = p.adaptive_p2;
+  uint8_t* vol = volumes + (size_t)t.path[i] * w * h * D;
+  const int lane = threadIdx.x % G;
+  const int line = ((blockIdx.x - t.first_block[i]) * kWarps + threadIdx.x / 32) * (32 / G) +
+                   (threadIdx.x % 32) / G;
+  int lines, steps;  // steps: the same for every group of the block
+  vf_sgm_walks(lc.dx, lc.dy, w, h, &lines, &steps);
+  const bool active = line < lines;
+  const int ln = active ? line : lines - 1;  // idle groups shadow the last line, never store
+  pixel<SLOTS, CT> a, b;
+  vf_sgm_walk_start(lc.dx, lc.dy, w, h, ln, &a.x, &a.y);
+  a.start = true;
+  a.inside = true;
+  uint32_t L[SLOTS / 2], min_l = 0;
+  load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+  // Two pixels per iteration, each loaded while the other is aggregated.
+  for (int s = 0; s < steps; s += 2) {
+    const bool has_b = s + 1 < steps;
+    if (has_b) {
+      advance(lc, a, b);
+      load<G, SLOTS, CT>(lc, census_l, census_r, lane, b);
+    }
+    aggregate<G, SLOTS, CT>(p, a, lane, active, L, min_l, vol);
+    if (!has_b) break;
+    if (s + 2 < steps) {
+      advance(lc, b, a);
+      load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+    }
+    aggregate<G, SLOTS, CT>(p, b, lane, active, L, min_l, vol);
+  }
+}
+
+template <int G, int SLOTS, bool FULL>
+int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
+              size_t left_stride, cudaStream_t stream) {
+  typedef typename vf_sgm::census_word<FULL>::type CT;
+  vf_sgm::walk_table t;
+  const int blocks = vf_sgm::make_walk_table(p, kWarps * (32 / G), &t);
+  vf_paths_kernel<G, SLOTS, FULL><<<blocks, kWarps * 32, 0, stream>>>(
+      *p, t, (const CT*)b->census_l, (const CT*)b->census_r, left, left_stride, b->volumes);
+  return (int)cudaGetLastError();
+}
+
+template <bool FULL>
+int vf_dispatch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
+                size_t left_stride, cudaStream_t s) {
+  if (p->disparities == 64) return vf_launch<16, 4, FULL>(p, b, left, left_stride, s);
+  if (p->disparities == 128) return vf_launch<32, 4, FULL>(p, b, left, left_stride, s);
+  return vf_launch<32, 8, FULL>(p, b, left, left_stride, s);
+}
+
+}  // namespace
+
+extern "C" int vf_cuda_sgm_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
+                                 const uint8_t* left, size_t left_stride, void* stream) {
+  cudaStream_t s = (cudaStream_t)stream;
+  return p->census_full ? vf_dispatch<true>(p, b, left, left_stride, s)
+                        : vf_dispatch<false>(p, b, left, left_stride, s);
+}

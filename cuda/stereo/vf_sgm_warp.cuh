@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Device building blocks of the CUDA SGM (after Hernandez-Juarez et al., ICCS 2016): a group
+// of G lanes (a warp, or half a warp for 64 disparities) owns one path line; lane l keeps the
+// disparity indices k = l + G * s (slot s < SLOTS = D / G), so that the right-census loads of
+// one slot are contiguous across the group. In registers two slots share a 32-bit word as
+// 16-bit halves (slot 2j low, 2j+1 high): __vminu2 is one instruction on sm_90 (VIMNMX.U16x2)
+// where the byte-SIMD __vminu4/__vaddus4 are emulated with about six, and plain 32-bit adds
+// cannot carry between halves because every value stays below 512. In memory the costs are
+// bytes (four slots per word, slot 4m + b in byte b of word m): the configuration keeps
+// cost + P2 <= 255, so the arithmetic equals src/stereo/cpu/vf_sgm_cpu.c bit for bit.
+#ifndef VF_SGM_WARP_CUH
+#define VF_SGM_WARP_CUH
+
+#include <stdint.h>
+
+#include "stereo/kernels/vf_sgm_rules.h"
+
+namespace vf_sgm {
+
+constexpr unsigned kFull = 0xffffffffu;
+
+template <bool FULL>
+struct census_word {
+  typedef uint32_t type;
+};
+template <>
+struct census_word<true> {
+  typedef unsigned long long type;
+};
+
+__device__ __forceinline__ uint32_t popc(uint32_t v) { return (uint32_t)__popc(v); }
+__device__ __forceinline__ uint32_t popc(unsigned long long v) { return (uint32_t)__popcll(v); }
+
+// Minimum over the G lanes of this lane's group (every lane of the warp must call it): a
+// butterfly of shuffles, or where the hardware has it one warp-wide reduction per group.
+template <int G>
+__device__ __forceinline__ uint32_t group_min_shfl(uint32_t v) {
+#pragma unroll
+  for (int o = G / 2; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(kFull, v, o, G));
+  return v;
+}
+
+template <int G>
+__device__ __forceinline__ uint32_t group_min(uint32_t v);
+
+template <>
+__device__ __forceinline__ uint32_t group_min<32>(uint32_t v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(kFull, v);
+#else
+  return group_min_shfl<32>(v);
+#endif
+}
+
+template <>
+__device__ __forceinline__ uint32_t group_min<16>(uint32_t v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const bool upper = (threadIdx.x & 16) != 0;
+  const uint32_t lo = __reduce_min_sync(kFull, upper ? 0xffffffffu : v);
+  const uint32_t hi = __reduce_min_sync(kFull, upper ? v : 0xffffffffu);
+  return upper ? hi : lo;
+#else
+  return group_min_shfl<16>(v);
+#endif
+}
+
+// One path step. L: the previous pixel's costs as 16-bit pairs (zeros at a path start), min_l
+// their minimum; c: this pixel's matching costs as 16-bit pairs. Computes
+//   L(p,k) = C + min(L(p-r,k), L(p-r,k+-1) + P1, min_l + P2) - min_l
+// in place and returns the new minimum over the group.
+template <int G, int W16>
+__device__ __forceinline__ uint32_t path_step(uint32_t (&L)[W16], uint32_t min_l,
+                                              const uint32_t (&c)[W16], uint32_t p1x2, uint32_t p2,
+                                              int lane) {
+  uint32_t up[W16], dn[W16];
+#pragma unroll
+  for (int w = 0; w < W16; ++w) {
+    up[w] = __shfl_sync(kFull, L[w], (lane + G - 1) % G, G);  // k - 1 (lane 0: fixed below)
+    dn[w] = __shfl_sync(kFull, L[w], (lane + 1) % G, G);      // k + 1 (lane G-1: below)
+  }
+  const uint32_t lim = (min_l + p2) * 0x00010001u;
+  const uint32_t minx2 = min_l * 0x00010001u;
+  uint32_t local = 0xffffffffu;
+#pragma unroll
+  for (int w = 0; w < W16; ++w) {
+    // Lane 0's k - 1 is one slot lower in lane G-1 (the previous word for the low half), lane
+    // G-1's k + 1 one slot higher in lane 0. Outside the range: 255, never below the minimum.
+    const uint32_t u = lane == 0 ? (up[w] << 16) | (w > 0 ? up[w - 1] >> 16 : 0xffu) : up[w];
+    const uint32_t d =
+        lane == G - 1 ? (dn[w] >> 16) | ((w + 1 < W16 ? dn[w + 1] & 0xffffu : 0xffu) << 16) : dn[w];
+    uint32_t t = __vminu2(L[w], u + p1x2);
+    t = __vminu2(t, d + p1x2);
+    t = __vminu2(t, lim);
+    L[w] = c[w] + (t - minx2);  // t >= min_l in both halves: no borrow, no carry
+    local = __vminu2(local, L[w]);
+  }
+  return group_min<G>(min(local & 0xffffu, local >> 16));
+}
+
+// Two 16-bit words (slots 4m..4m+3) as one byte word.
+__device__ __forceinline__ uint32_t pack_bytes(uint32_t lo, uint32_t hi) {
+  return __byte_perm(lo, hi, 0x6420);
+}
+
+}  // namespace vf_sgm
+
+#endif

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* What stages see of a context. */
+#ifndef VF_CONTEXT_INTERNAL_H
+#define VF_CONTEXT_INTERNAL_H
+
+#include <stddef.h>
+
+#include "core/vf_error.h"
+#include "viofront/vf_context.h"
+
+struct vf_context {
+  vf_error err;
+  vf_backend backend; /* resolved: CPU or CUDA */
+  int cuda_device;
+  void* stream;
+  int owns_stream;
+  int cpu_threads;
+  vf_log_fn log_fn;
+  void* log_user;
+  vf_log_level log_level;
+};
+
+void vf_log(const vf_context* ctx, vf_log_level level, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Turns a CUDA error code into a failure on `err` naming what was being done. */
+vf_status vf_cuda_fail(vf_error* err, int code, const char* what);
+
+/* Device allocation with error reporting (CUDA backend only). */
+vf_status vf_device_alloc(vf_error* err, void** ptr, size_t bytes, const char* what);
+void vf_device_free(void* ptr);
+
+#endif

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The C ABI of the CUDA backend (the .cu files in cuda/, extern "C"). Only compiled in with
+ * VF_HAVE_CUDA. Functions return a cudaError_t as int (0 = success); vf_cuda_error_string names it.
+ */
+#ifndef VF_CUDA_RUNTIME_H
+#define VF_CUDA_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* runtime (cuda/core/vf_cuda_runtime.cu) */
+const char* vf_cuda_error_string(int code);
+/* 1 when the code means there is no usable device (none, or no driver for this runtime). */
+int vf_cuda_error_is_no_device(int code);
+int vf_cuda_get_device_count(int* count);
+int vf_cuda_set_device(int device);
+int vf_cuda_device_properties(int device, char* name, size_t name_size, int* major, int* minor,
+                              int* sms);
+int vf_cuda_versions(int* runtime, int* driver);
+int vf_cuda_stream_create(void** stream);
+int vf_cuda_stream_destroy(void* stream);
+int vf_cuda_stream_synchronize(void* stream);
+int vf_cuda_malloc(void** ptr, size_t bytes);
+int vf_cuda_free(void* ptr);
+int vf_cuda_memset_async(void* ptr, int value, size_t bytes, void* stream);
+/* 2-D copy between any host/device pointers (unified addressing decides the direction). */
+int vf_cuda_copy_2d_async(void* dst, size_t dst_stride, const void* src, size_t src_stride,
+                          size_t width_bytes, size_t height, void* stream);
+int vf_cuda_copy_async(void* dst, const void* src, size_t bytes, void* stream);
+int vf_cuda_event_create(void** event);
+int vf_cuda_event_destroy(void* event);
+int vf_cuda_event_record(void* event, void* stream);
+int vf_cuda_event_elapsed_ms(void* start, void* stop, float* ms);
+int vf_cuda_event_synchronize(void* event);
+int vf_cuda_last_launch_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* Four-lane float arithmetic for the CPU tracker's patch loops (src/features/cpu/vf_lk_cpu_*.c,
+ * src/features/cpu/vf_affine_cpu.c): SSE2 intrinsics on x86-64 (its baseline, so no run-time
+ * dispatch), plain C elsewhere (aarch64 and the rest; compilers may vectorise it). Both paths give
+ * bit-identical results: the same IEEE single-precision operations in the same order, lane by lane.
+ * Define VF_SIMD4_PORTABLE to build the plain C path on x86 (to test it). vf_f4: 4 floats; vf_m4: 4
+ * lane masks; vf_d4: 4 double accumulators. */
+#ifndef VF_SIMD4_H
+#define VF_SIMD4_H
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__SSE2__) && !defined(VF_SIMD4_PORTABLE)
+#include <emmintrin.h>
+
+typedef __m128 vf_f4;
+typedef __m128 vf_m4; /* all bits set = true */
+typedef struct vf_d4 {
+  __m128d lo, hi;
+} vf_d4;
+
+static inline vf_f4 vf_f4_set1(float x) { return _mm_set1_ps(x); }
+static inline vf_f4 vf_f4_zero(void) { return _mm_setzero_ps(); }
+/* Aligned (16 bytes) and unaligned loads; aligned store. */
+static inline vf_f4 vf_f4_load(const float* p) { return _mm_load_ps(p); }
+static inline vf_f4 vf_f4_loadu(const float* p) { return _mm_loadu_ps(p); }
+static inline void vf_f4_store(float* p, vf_f4 x) { _mm_store_ps(p, x); }
+static inline vf_f4 vf_f4_add(vf_f4 a, vf_f4 b) { return _mm_add_ps(a, b); }
+static inline vf_f4 vf_f4_sub(vf_f4 a, vf_f4 b) { return _mm_sub_ps(a, b); }
+static inline vf_f4 vf_f4_mul(vf_f4 a, vf_f4 b) { return _mm_mul_ps(a, b); }
+
+/* Bytes 0..3 (least significant first) of w as floats. */
+static inline vf_f4 vf_f4_from_u32(uint32_t w) {
+  const __m128i z = _mm_setzero_si128();
+  const __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), z);
+  return _mm_cvtepi32_ps(_mm_unpacklo_epi16(b, z));
+}
+/* p[0..3] as floats (reads exactly 4 bytes; x86 is little-endian). */
+static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
+  uint32_t w;
+  memcpy(&w, p, sizeof w);
+  return vf_f4_from_u32(w);
+}
+
+/* lo <= x <= hi (false for NaN). */
+static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
+  return _mm_and_ps(_mm_cmpge_ps(x, _mm_set1_ps(lo)), _mm_cmple_ps(x, _mm_set1_ps(hi)));
+}
+/* x where m, else +0. */
+static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) { return _mm_and_ps(m, x); }
+
+/* x truncated towards zero, as floats and as ints (idx); |x| < 2^31. */
+static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
+  const __m128i i = _mm_cvttps_epi32(x);
+  _mm_storeu_si128((__m128i*)idx, i);
+  return _mm_cvtepi32_ps(i);
+}
+
+/* p[idx[i]] (lo) and p[idx[i] + 1] (hi) for the 4 lanes: one 8-byte load per lane. */
+static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
+  const __m128 z = _mm_setzero_ps();
+  const __m128 a =
+      _mm_loadh_pi(_mm_loadl_pi(z, (const __m64*)(p + idx[0])), (const __m64*)(p + idx[1]));
+  const __m128 b =
+      _mm_loadh_pi(_mm_loadl_pi(z, (const __m64*)(p + idx[2])), (const __m64*)(p + idx[3]));
+  *lo = _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+  *hi = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+}
+
+static inline vf_m4 vf_m4_none(void) { return _mm_setzero_ps(); }
+static inline vf_m4 vf_m4_load(const uint32_t* p) { return _mm_load_ps((const float*)p); }
+static inline void vf_m4_store(uint32_t* p, vf_m4 m) { _mm_store_ps((float*)p, m); }
+static inline vf_m4 vf_m4_and(vf_m4 a, vf_m4 b) { return _mm_and_ps(a, b); }
+static inline vf_m4 vf_m4_or(vf_m4 a, vf_m4 b) { return _mm_or_ps(a, b); }
+/* a and not b. */
+static inline vf_m4 vf_m4_and_not(vf_m4 a, vf_m4 b) { return _mm_andnot_ps(b, a); }
+/* Lanes 0 .. n - 1 set. */
+static inline vf_m4 vf_m4_first(int n) {
+  return _mm_castsi128_ps(_mm_cmplt_epi32(_mm_set_epi32(3, 2, 1, 0), _mm_set1_epi32(n)));
+}
+static inline int vf_m4_bits(vf_m4 m) { return _mm_movemask_ps(m); }
+
+static inline vf_d4 vf_d4_zero(void) {
+  vf_d4 d = {_mm_setzero_pd(), _mm_setzero_pd()};
+  return d;
+}
+static inline void vf_d4_add_f4(vf_d4* d, vf_f4 x) {
+  d->lo = _mm_add_pd(d->lo, _mm_cvtps_pd(x));
+  d->hi = _mm_add_pd(d->hi, _mm_cvtps_pd(_mm_movehl_ps(x, x)));
+}
+/* (lane 0 + lane 2) + (lane 1 + lane 3). */
+static inline double vf_d4_sum(vf_d4 d) {
+  const __m128d s = _mm_add_pd(d.lo, d.hi);
+  return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+}
+
+#else
+
+typedef struct vf_f4 {
+  float v[4];
+} vf_f4;
+typedef struct vf_m4 {
+  uint32_t v[4];
+} vf_m4;
+typedef struct vf_d4 {
+  double v[4];
+} vf_d4;
+
+static inline vf_f4 vf_f4_set1(float x) {
+  vf_f4 r = {{x, x, x, x}};
+  return r;
+}
+static inline vf_f4 vf_f4_zero(void) { return vf_f4_set1(0.0f); }
+static inline vf_f4 vf_f4_load(const float* p) {
+  vf_f4 r;
+  memcpy(r.v, p, sizeof r.v);
+  return r;
+}
+static inline vf_f4 vf_f4_loadu(const float* p) { return vf_f4_load(p); }
+static inline void vf_f4_store(float* p, vf_f4 x) { memcpy(p, x.v, sizeof x.v); }
+static inline vf_f4 vf_f4_add(vf_f4 a, vf_f4 b) {
+  for (int i = 0; i < 4; ++i) a.v[i] += b.v[i];
+  return a;
+}
+static inline vf_f4 vf_f4_sub(vf_f4 a, vf_f4 b) {
+  for (int i = 0; i < 4; ++i) a.v[i] -= b.v[i];
+  return a;
+}
+static inline vf_f4 vf_f4_mul(vf_f4 a, vf_f4 b) {
+  for (int i = 0; i < 4; ++i) a.v[i] *= b.v[i];
+  return a;
+}
+static inline vf_f4 vf_f4_from_u32(uint32_t w) {
+  vf_f4 r;
+  for (int i = 0; i < 4; ++i) r.v[i] = (float)((w >> (8 * i)) & 255u);
+  return r;
+}
+static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
+  vf_f4 r;
+  for (int i = 0; i < 4; ++i) r.v[i] = (float)p[i];
+  return r;
+}
+static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
+  vf_m4 m;
+  for (int i = 0; i < 4; ++i) m.v[i] = x.v[i] >= lo && x.v[i] <= hi ? 0xffffffffu : 0u;
+  return m;
+}
+static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
+  for (int i = 0; i < 4; ++i) x.v[i] = m.v[i] ? x.v[i] : 0.0f;
+  return x;
+}
+
+static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
+  for (int i = 0; i < 4; ++i) {
+    idx[i] = (int32_t)x.v[i];
+    x.v[i] = (float)idx[i];
+  }
+  return x;
+}
+
+static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
+  for (int i = 0; i < 4; ++i) {
+    lo->v[i] = p[idx[i]];
+    hi->v[i] = p[idx[i] + 1];
+  }
+}
+
+static inline vf_m4 vf_m4_none(void) {
+  vf_m4 m = {{0u, 0u, 0u, 0u}};
+  return m;
+}
+static inline vf_m4 vf_m4_load(const uint32_t* p) {
+  vf_m4 m;
+  memcpy(m.v, p, sizeof m.v);
+  return m;
+}
+static inline void vf_m4_store(uint32_t* p, vf_m4 m) { memcpy(p, m.v, sizeof m.v); }
+static inline vf_m4 vf_m4_and(vf_m4 a, vf_m4 b) {
+  for (int i = 0; i < 4; ++i) a.v[i] &= b.v[i];
+  return a;
+}
+static inline vf_m4 vf_m4_or(vf_m4 a, vf_m4 b) {
+  for (int i = 0; i < 4; ++i) a.v[i] |= b.v[i];
+  return a;
+}
+static inline vf_m4 vf_m4_and_not(vf_m4 a, vf_m4 b) {
+  for (int i = 0; i < 4; ++i) a.v[i] &= ~b.v[i];
+  return a;
+}
+static inline vf_m4 vf_m4_first(int n) {
+  vf_m4 m;
+  for (int i = 0; i < 4; ++i) m.v[i] = i < n ? 0xffffffffu : 0u;
+  return m;
+}
+static inline int vf_m4_bits(vf_m4 m) {
+  int bits = 0;
+  for (int i = 0; i < 4; ++i) bits |= (int)(m.v[i] >> 31) << i;
+  return bits;
+}
+
+static inline vf_d4 vf_d4_zero(void) {
+  vf_d4 d = {{0.0, 0.0, 0.0, 0.0}};
+  return d;
+}
+static inline void vf_d4_add_f4(vf_d4* d, vf_f4 x) {
+  for (int i = 0; i < 4; ++i) d->v[i] += (double)x.v[i];
+}
+static inline double vf_d4_sum(vf_d4 d) { return (d.v[0] + d.v[2]) + (d.v[1] + d.v[3]); }
+
+#endif
+
+#endif

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* Marks between the stages of a frame: CUDA events recorded on the context's stream (no
+ * synchronisation until the frame is read out) or CLOCK_MONOTONIC on the CPU backend. Mark i
+ * ends stage i - 1 and starts stage i; vf_stage_clock_read gives each stage's milliseconds. */
+#ifndef VF_STAGE_CLOCK_H
+#define VF_STAGE_CLOCK_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "core/vf_context_internal.h"
+
+#define VF_STAGE_CLOCK_MAX_MARKS 16
+
+typedef struct vf_stage_clock {
+  const vf_context* ctx;
+  int marks;
+  void* event[VF_STAGE_CLOCK_MAX_MARKS]; /* CUDA */
+  struct timespec time[VF_STAGE_CLOCK_MAX_MARKS];
+  unsigned recorded; /* bit i: mark i was set this frame */
+} vf_stage_clock;
+
+/* marks: 2..VF_STAGE_CLOCK_MAX_MARKS. */
+vf_status vf_stage_clock_init(vf_stage_clock* c, const vf_context* ctx, int marks);
+void vf_stage_clock_release(vf_stage_clock* c);
+/* Forgets the previous frame's marks. */
+void vf_stage_clock_reset(vf_stage_clock* c);
+vf_status vf_stage_clock_mark(vf_stage_clock* c, int mark);
+/* ms[i] = time from mark i to the next recorded mark after it (0 when either is missing).
+ * Waits for the last recorded mark on CUDA. */
+vf_status vf_stage_clock_read(vf_stage_clock* c, double* ms);
+
+#endif

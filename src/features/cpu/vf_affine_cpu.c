@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* CPU reference refinement: one feature at a time, features split across threads. Mirrors
+ * cuda/features/vf_affine.cu step for step; the mathematics is
+ * src/features/kernels/vf_affine_rules.h. As on the GPU, the current image is smoothed once per
+ * feature into a window under the warped patch (rebuilt only when the patch leaves it), so that a
+ * sample is one bilinear read; an iteration takes 4 samples of a patch row at a time
+ * (src/core/vf_simd4.h), float sums per row, double totals. */
+#include "features/kernels/vf_affine_cpu.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/vf_parallel.h"
+#include "core/vf_simd4.h"
+
+static float* vf_affine_cpu_samples(const vf_affine_params* p, int slot) {
+  const size_t n = (size_t)p->patch * (size_t)p->patch;
+  return p->samples + (size_t)slot * 3 * n;
+}
+
+/* The reference's T, Tx, Ty (vf_affine_pixel at every sample) from one grid: the samples and
+ * their central differences all lie at the sub-pixel phase of (x, y), so each is one bilinear
+ * read of the smoothed image at whole pixels, with the same weights (the smoothed sampler's
+ * value, its 16 taps summed in another order), instead of 5 x 16 taps a sample. The caller
+ * keeps the patch and one more pixel each side inside (vf_affine_inside, margin 1), so every
+ * pixel read lies in the image. */
+#define VF_AFFINE_CPU_GRID (VF_TRACKER_MAX_REF_PATCH + 3)
+
+static void vf_affine_cpu_reference(const vf_affine_params* p, float x, float y, float* t,
+                                    float* tx, float* ty) {
+  const int patch = p->patch, half = patch / 2, ns = patch + 3, ng = patch + 2;
+  const float fx = floorf(x), fy = floorf(y), ax = x - fx, ay = y - fy;
+  /* Smoothed pixels from column fx - half - 1 and row fy - half - 1 on (ns x ns), the row pass
+   * one row more each side; exact in float, as in the window. */
+  float rows[VF_AFFINE_CPU_GRID + 2][VF_AFFINE_CPU_GRID],
+      sm[VF_AFFINE_CPU_GRID][VF_AFFINE_CPU_GRID];
+  float g[VF_AFFINE_CPU_GRID][VF_AFFINE_CPU_GRID];
+  for (int r = 0; r < ns + 2; ++r) {
+    const uint8_t* q =
+        p->prev + (size_t)((int)fy - half - 2 + r) * p->prev_stride + (size_t)((int)fx - half - 1);
+    for (int c = 0; c < ns; ++c) {
+      rows[r][c] = 0.25f * ((float)q[c - 1] + (float)q[c + 1]) + 0.5f * (float)q[c];
+    }
+  }
+  for (int r = 0; r < ns; ++r) {
+    for (int c = 0; c < ns; ++c) {
+      sm[r][c] = 0.25f * (rows[r][c] + rows[r + 2][c]) + 0.5f * rows[r + 1][c];
+    }
+  }
+  /* g[l][k]: the sample at offset (k - half - 1, l - half - 1) from (x, y). */
+  for (int l = 0; l < ng; ++l) {
+    for (int k = 0; k < ng; ++k) {
+      const float top = sm[l][k] + ax * (sm[l][k + 1] - sm[l][k]);
+      const float bot = sm[l + 1][k] + ax * (sm[l + 1][k + 1] - sm[l + 1][k]);
+      g[l][k] = top + ay * (bot - top);
+    }
+  }
+  for (int r = 0; r < patch; ++r) {
+    for (int c = 0; c < patch; ++c) {
+      const int i = r * patch + c;
+      t[i] = g[r + 1][c + 1];
+      tx[i] = 0.5f * (g[r + 1][c + 2] - g[r + 1][c]);
+      ty[i] = 0.5f * (g[r + 2][c + 1] - g[r][c + 1]);
+    }
+  }
+}
+
+/* H = sum J J^T over the used samples (t >= 0) of a reference, by rows: within a row the
+ * offset sy is fixed, so every entry is sy^k times a row sum of products of tx, ty, t - mu and
+ * powers of sx (20 sums a sample instead of 36 products). Double throughout. */
+static void vf_affine_cpu_reference_h(int patch, const float* t, float mu,
+                                      double h[VF_AFFINE_PACKED]) {
+  const int n = patch * patch;
+  /* The normalised offsets as the iterations compute them (float). */
+  const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
+  /* Row sums: tx^2, tx ty, ty^2 times sx^0..2; tx tc, ty tc times sx^0..1; tc^2; tx, ty times
+   * sx^0..1; tc; the count. */
+  enum { XX0, XX1, XX2, XY0, XY1, XY2, YY0, YY1, YY2, XC0, XC1 };
+  enum { YC0 = XC1 + 1, YC1, CC, X0, X1, Y0, Y1, C, N };
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = 0.0;
+  for (int r = 0; r < patch; ++r) {
+    double m[N + 1] = {0};
+    for (int c = 0; c < patch; ++c) {
+      const int i = r * patch + c;
+      if (t[i] < 0.0f) continue;
+      const double sx = (double)(((float)c - half) * inv_half);
+      const double x = t[n + i], y = t[2 * n + i], tc = (double)(t[i] - mu);
+      const double xx = x * x, xy = x * y, yy = y * y, xc = x * tc, yc = y * tc;
+      m[XX0] += xx, m[XX1] += xx * sx, m[XX2] += xx * sx * sx;
+      m[XY0] += xy, m[XY1] += xy * sx, m[XY2] += xy * sx * sx;
+      m[YY0] += yy, m[YY1] += yy * sx, m[YY2] += yy * sx * sx;
+      m[XC0] += xc, m[XC1] += xc * sx, m[YC0] += yc, m[YC1] += yc * sx, m[CC] += tc * tc;
+      m[X0] += x, m[X1] += x * sx, m[Y0] += y, m[Y1] += y * sx, m[C] += tc, m[N] += 1.0;
+    }
+    const double sy = (double)(((float)r - half) * inv_half), sy2 = sy * sy;
+    /* J = [tx sx, tx sy, ty sx, ty sy, tx, ty, tc, 1]; row a of the packed lower triangle. */
+    const double rows[VF_AFFINE_PACKED] = {
+        m[XX2],                                                                             /* 0 */
+        sy * m[XX1], sy2 * m[XX0],                                                          /* 1 */
+        m[XY2],      sy * m[XY1],  m[YY2],                                                  /* 2 */
+        sy * m[XY1], sy2 * m[XY0], sy * m[YY1], sy2 * m[YY0],                               /* 3 */
+        m[XX1],      sy * m[XX0],  m[XY1],      sy * m[XY0],  m[XX0],                       /* 4 */
+        m[XY1],      sy * m[XY0],  m[YY1],      sy * m[YY0],  m[XY0], m[YY0],               /* 5 */
+        m[XC1],      sy * m[XC0],  m[YC1],      sy * m[YC0],  m[XC0], m[YC0], m[CC],        /* 6 */
+        m[X1],       sy * m[X0],   m[Y1],       sy * m[Y0],   m[X0],  m[Y0],  m[C],  m[N]}; /* 7 */
+    for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] += rows[k];
+  }
+}
+
+/* Takes the reference of r->slot from the previous image at (r->x, r->y): samples, centring,
+ * H and its factor. A reference outside the image or without texture is marked unusable. */
+static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_request* r) {
+  vf_affine_slot* s = &p->slot[r->slot];
+  const float identity[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+  memset(s, 0, sizeof *s);
+  memcpy(s->shape, identity, sizeof identity);
+  s->gain = 1.0f;
+  s->valid = VF_AFFINE_OUTSIDE;
+  /* One pixel more each side for the central differences. */
+  if (!vf_affine_inside(r->x, r->y, identity, p->patch, 1, p->width, p->height)) return;
+  const int n = p->patch * p->patch;
+  float* t = vf_affine_cpu_samples(p, r->slot);
+  float *tx = t + n, *ty = t + 2 * n;
+  double sum = 0.0;
+  int used = 0;
+  vf_affine_cpu_reference(p, r->x, r->y, t, tx, ty);
+  for (int i = 0; i < n; ++i) {
+    if (!vf_lk_unsaturated(t[i])) {
+      t[i] = -1.0f;
+      continue;
+    }
+    sum += t[i];
+    ++used;
+  }
+  if (used < 8) {
+    s->valid = VF_AFFINE_FLAT;
+    return;
+  }
+  s->used = used;
+  s->mu = (float)(sum / used);
+  double h[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED];
+  vf_affine_cpu_reference_h(p->patch, t, s->mu, h);
+  vf_affine_add_prior(h, p->shape_prior, s->prior);
+  const int ok = vf_affine_factor(h, l);
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) s->h[k] = (float)h[k];
+  vf_affine_inverse(l, s->inv);
+  s->valid = ok ? VF_AFFINE_USABLE : VF_AFFINE_FLAT;
+}
+
+/* The smoothed current image over [x0, x0 + w) x [y0, y0 + h), row stride VF_AFFINE_CPU_WIN, as
+ * cuda/features/vf_affine.cu builds it in shared memory: the [1 2 1] / 4 binomial along rows, then
+ * down the columns (exact in float: quarters and halves of small integers), so that a sample is one
+ * bilinear read of 4 values instead of the smoothed sampler's 16 taps. w = 0: the warped patch
+ * does not fit, samples take the smoothed sampler. */
+#define VF_AFFINE_CPU_WIN 64
+
+typedef struct vf_affine_cpu_window {
+  int x0, y0, w, h;
+  _Alignas(16) float win[VF_AFFINE_CPU_WIN * VF_AFFINE_CPU_WIN];
+} vf_affine_cpu_window;
+
+/* Half-extents of the patch warped by the state's A. */
+static void vf_affine_cpu_extent(const vf_affine_params* p, const vf_affine_state* st, float* rx,
+                                 float* ry) {
+  const float half = VF_AFFINE_HALF(p->patch);
+  *rx = half * (fabsf((float)st->a[0]) + fabsf((float)st->a[1]));
+  *ry = half * (fabsf((float)st->a[2]) + fabsf((float)st->a[3]));
+}
+
+/* Nonzero when every bilinear read of the warped patch lies inside the window, with a thousandth
+ * of a pixel to spare for the rounding of the sample positions. */
+static int vf_affine_cpu_holds(const vf_affine_params* p, const vf_affine_cpu_window* wd,
+                               const vf_affine_state* st) {
+  const float slack = 1e-3f;
+  float rx, ry;
+  vf_affine_cpu_extent(p, st, &rx, &ry);
+  const float px = (float)st->px, py = (float)st->py;
+  return wd->w > 0 && px - rx >= (float)wd->x0 + slack && py - ry >= (float)wd->y0 + slack &&
+         px + rx < (float)(wd->x0 + wd->w - 1) - slack &&
+         py + ry < (float)(wd->y0 + wd->h - 1) - slack;
+}
+
+/* The window for the patch warped by st with two pixels to spare each side (it usually serves
+ * every iteration of the feature), as the GPU places it; w = 0 where it cannot hold the patch. */
+static void vf_affine_cpu_window_build(const vf_affine_params* p, const vf_affine_state* st,
+                                       vf_affine_cpu_window* wd) {
+  const int margin = 2;
+  float rx, ry;
+  vf_affine_cpu_extent(p, st, &rx, &ry);
+  const float px = (float)st->px, py = (float)st->py;
+  const int x0 = (int)floorf(px - rx) - margin, y0 = (int)floorf(py - ry) - margin;
+  const int x1 = (int)floorf(px + rx) + 2 + margin, y1 = (int)floorf(py + ry) + 2 + margin;
+  wd->x0 = x0 > 1 ? x0 : 1;
+  wd->y0 = y0 > 1 ? y0 : 1;
+  wd->w = (x1 < p->width - 2 ? x1 : p->width - 2) - wd->x0;
+  wd->h = (y1 < p->height - 2 ? y1 : p->height - 2) - wd->y0;
+  /* Too large, or (within a pixel of the right or bottom border) cut by the image: the sampler. */
+  if (wd->w > VF_AFFINE_CPU_WIN || wd->h > VF_AFFINE_CPU_WIN || !vf_affine_cpu_holds(p, wd, st)) {
+    wd->w = 0;
+    return;
+  }
+  /* Each raw row (from x0 - 1) converted once, smoothed along the row into a ring of three,
+   * each window row from the three around it. Four columns at a time, so the conversion covers
+   * every column the smoothing reads: bytes up to x0 + w + 5 = x1 + 5 <= width + 3, which lie in
+   * the next image row (the last row read is y1 <= height - 2). */
+  _Alignas(16) float raw[VF_AFFINE_CPU_WIN + 8], ring[3][VF_AFFINE_CPU_WIN];
+  const vf_f4 quarter = vf_f4_set1(0.25f), half = vf_f4_set1(0.5f);
+  for (int r = 0; r < wd->h + 2; ++r) {
+    const uint8_t* q = p->cur + (size_t)(wd->y0 - 1 + r) * p->cur_stride + (size_t)(wd->x0 - 1);
+    for (int c = 0; c < wd->w + 4; c += 4) vf_f4_store(raw + c, vf_f4_from_u8(q + c));
+    float* o = ring[r % 3];
+    for (int c = 0; c < wd->w; c += 4) {
+      const vf_f4 side = vf_f4_add(vf_f4_loadu(raw + c), vf_f4_loadu(raw + c + 2));
+      vf_f4_store(o + c,
+                  vf_f4_add(vf_f4_mul(quarter, side), vf_f4_mul(half, vf_f4_loadu(raw + c + 1))));
+    }
+    if (r < 2) continue;
+    const float *up = ring[(r - 2) % 3], *mid = ring[(r - 1) % 3];
+    float* w = wd->win + (r - 2) * VF_AFFINE_CPU_WIN;
+    for (int c = 0; c < wd->w; c += 4) {
+      const vf_f4 side = vf_f4_add(vf_f4_load(up + c), vf_f4_load(o + c));
+      vf_f4_store(w + c, vf_f4_add(vf_f4_mul(quarter, side), vf_f4_mul(half, vf_f4_load(mid + c))));
+    }
+  }
+}
+
+/* The current image at 4 lanes' positions in window coordinates (level-0 pixels less
+ * (x0, y0)): bilinear in the window, or the smoothed sampler without one (x0 = y0 = 0 then). */
+static vf_f4 vf_affine_cpu_read(const vf_affine_params* p, const float* win, vf_f4 x, vf_f4 y) {
+  if (win == NULL) {
+    _Alignas(16) float xs[4], ys[4], v[4];
+    vf_f4_store(xs, x);
+    vf_f4_store(ys, y);
+    for (int l = 0; l < 4; ++l) v[l] = vf_affine_sample(p->cur, p->cur_stride, xs[l], ys[l]);
+    return vf_f4_load(v);
+  }
+  /* Window coordinates are >= 0 (vf_affine_cpu_holds), so truncation is floor; the index
+   * (row * stride + column, exact in float) is truncated once more to become an int. */
+  int32_t idx[4];
+  const vf_f4 fx = vf_f4_trunc(x, idx), fy = vf_f4_trunc(y, idx);
+  vf_f4_trunc(vf_f4_add(vf_f4_mul(fy, vf_f4_set1((float)VF_AFFINE_CPU_WIN)), fx), idx);
+  const vf_f4 ax = vf_f4_sub(x, fx), ay = vf_f4_sub(y, fy);
+  vf_f4 a, b, c, d;
+  vf_f4_gather2(win, idx, &a, &b);
+  vf_f4_gather2(win + VF_AFFINE_CPU_WIN, idx, &c, &d);
+  const vf_f4 top = vf_f4_add(a, vf_f4_mul(ax, vf_f4_sub(b, a)));
+  const vf_f4 bot = vf_f4_add(c, vf_f4_mul(ax, vf_f4_sub(d, c)));
+  return vf_f4_add(top, vf_f4_mul(ay, vf_f4_sub(bot, top)));
+}
+
+/* How a patch row is cut into groups of 4 lanes: groups start at 0, 4, ... and, when the side
+ * is not a multiple of 4, the last starts at side - 4 with the lanes already covered off (no
+ * read past the row, no padded copy). sx: the columns' normalised offsets. */
+typedef struct vf_affine_cpu_rows {
+  int groups;
+  int start[(VF_TRACKER_MAX_REF_PATCH + 3) / 4];
+  uint32_t lanes[(VF_TRACKER_MAX_REF_PATCH + 3) / 4]; /* bit l: lane l counts */
+  float ox[VF_TRACKER_MAX_REF_PATCH], sx[VF_TRACKER_MAX_REF_PATCH];
+} vf_affine_cpu_rows;
+
+static void vf_affine_cpu_rows_make(int patch, vf_affine_cpu_rows* rows) {
+  const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
+  for (int c = 0; c < patch; ++c) {
+    rows->ox[c] = (float)c - half;
+    rows->sx[c] = rows->ox[c] * inv_half;
+  }
+  rows->groups = 0;
+  for (int c = 0; c < patch; c += 4) {
+    const int start = c + 4 <= patch ? c : patch - 4;
+    rows->start[rows->groups] = start;
+    rows->lanes[rows->groups++] = (15u << (c - start)) & 15u;
+  }
+}
+
+/* Lane masks of 4-bit sets. */
+static _Alignas(16) const uint32_t vf_affine_cpu_masks[16][4] = {
+    {0, 0, 0, 0},     {~0u, 0, 0, 0},     {0, ~0u, 0, 0},     {~0u, ~0u, 0, 0},
+    {0, 0, ~0u, 0},   {~0u, 0, ~0u, 0},   {0, ~0u, ~0u, 0},   {~0u, ~0u, ~0u, 0},
+    {0, 0, 0, ~0u},   {~0u, 0, 0, ~0u},   {0, ~0u, 0, ~0u},   {~0u, ~0u, 0, ~0u},
+    {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
+
+/* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header): 4 lanes
+ * along each row, float sums per row (J's second and fourth entries are the row's offset times
+ * the fifth and sixth), double totals. Samples with their bit in out[row] are skipped; one that
+ * saturates in the current image joins them, its terms go to h_out, and *grew counts it. The
+ * sums of t and t^2 over the samples used, and their count, need no pass: they are H's entries
+ * (6, 7), (6, 6) and (7, 7) less h_out's. */
+static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_rows* rows,
+                               const float* t, const vf_affine_slot* s,
+                               const vf_affine_cpu_window* wd, const vf_affine_state* st,
+                               double sums[VF_AFFINE_SUMS], uint32_t* out,
+                               double h_out[VF_AFFINE_PACKED], int* grew) {
+  const int n = p->patch * p->patch;
+  const float half = VF_AFFINE_HALF(p->patch), inv_half = 1.0f / half;
+  const float* win = wd->w > 0 ? wd->win : NULL;
+  /* The centre in window coordinates (exact: an integer off a float of larger magnitude). */
+  const float px = (float)st->px - (win ? (float)wd->x0 : 0.0f);
+  const float py = (float)st->py - (win ? (float)wd->y0 : 0.0f);
+  const float a0 = (float)st->a[0], a1 = (float)st->a[1], a2 = (float)st->a[2],
+              a3 = (float)st->a[3];
+  const vf_f4 c = vf_f4_set1((float)st->c), inv_gain = vf_f4_set1((float)(1.0 / st->gain));
+  const vf_f4 va0 = vf_f4_set1(a0), va2 = vf_f4_set1(a2), vmu = vf_f4_set1(s->mu);
+  vf_d4 tot[9];
+  for (int k = 0; k < 9; ++k) tot[k] = vf_d4_zero();
+  for (int r = 0; r < p->patch; ++r) {
+    const float oy = (float)r - half, sy = oy * inv_half;
+    const vf_f4 bx = vf_f4_set1(px + a1 * oy), by = vf_f4_set1(py + a3 * oy);
+    const uint32_t row_out = out[r];
+    /* Row sums of tx e sx, tx e, ty e sx, ty e, tc e, e, e^2 (tc = T - mu). */
+    vf_f4 acc[7];
+    for (int k = 0; k < 7; ++k) acc[k] = vf_f4_zero();
+    for (int g = 0; g < rows->groups; ++g) {
+      const int col = rows->start[g], i = r * p->patch + col;
+      const vf_f4 ox = vf_f4_loadu(rows->ox + col), sx = vf_f4_loadu(rows->sx + col);
+      const vf_f4 v = vf_affine_cpu_read(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
+                                         vf_f4_add(by, vf_f4_mul(va2, ox)));
+      const vf_f4 tv = vf_f4_loadu(t + i);
+      /* Unused samples of the reference are negative. */
+      vf_m4 use = vf_m4_and(vf_m4_load(vf_affine_cpu_masks[rows->lanes[g] & ~(row_out >> col)]),
+                            vf_f4_in_range(tv, 0.0f, 255.0f));
+      const vf_m4 ok = vf_f4_in_range(v, 1.0f, 254.0f);
+      const int fresh = vf_m4_bits(vf_m4_and_not(use, ok));
+      if (fresh != 0) {
+        for (int l = 0; l < 4; ++l) {
+          if (!((fresh >> l) & 1)) continue;
+          float j[8];
+          vf_affine_jacobian(t[i + l] - s->mu, t[n + i + l], t[2 * n + i + l], rows->sx[col + l],
+                             sy, j);
+          vf_affine_outer(j, h_out);
+          out[r] |= 1u << (col + l);
+          ++*grew;
+        }
+        use = vf_m4_and(use, ok);
+      }
+      const vf_f4 tc = vf_f4_sub(tv, vmu);
+      const vf_f4 e = vf_f4_select(use, vf_f4_sub(vf_f4_mul(vf_f4_sub(v, c), inv_gain), tc));
+      const vf_f4 txe = vf_f4_mul(vf_f4_loadu(t + n + i), e);
+      const vf_f4 tye = vf_f4_mul(vf_f4_loadu(t + 2 * n + i), e);
+      acc[0] = vf_f4_add(acc[0], vf_f4_mul(txe, sx));
+      acc[1] = vf_f4_add(acc[1], txe);
+      acc[2] = vf_f4_add(acc[2], vf_f4_mul(tye, sx));
+      acc[3] = vf_f4_add(acc[3], tye);
+      acc[4] = vf_f4_add(acc[4], vf_f4_mul(tc, e));
+      acc[5] = vf_f4_add(acc[5], e);
+      acc[6] = vf_f4_add(acc[6], vf_f4_mul(e, e));
+    }
+    const vf_f4 vsy = vf_f4_set1(sy);
+    vf_d4_add_f4(&tot[0], acc[0]);
+    vf_d4_add_f4(&tot[1], vf_f4_mul(acc[1], vsy));
+    vf_d4_add_f4(&tot[2], acc[2]);
+    vf_d4_add_f4(&tot[3], vf_f4_mul(acc[3], vsy));
+    vf_d4_add_f4(&tot[4], acc[1]);
+    vf_d4_add_f4(&tot[5], acc[3]);
+    for (int k = 4; k < 7; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
+  }
+  for (int k = 0; k < 9; ++k) sums[k] = vf_d4_sum(tot[k]);
+  sums[9] = (double)s->h[VF_AFFINE_IDX(7, 6)] - h_out[VF_AFFINE_IDX(7, 6)];
+  sums[10] = (double)s->h[VF_AFFINE_IDX(6, 6)] - h_out[VF_AFFINE_IDX(6, 6)];
+}
+
+static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request* r,
+                              vf_track_result* out) {
+  if (r->slot < 0 || r->slot >= p->slots) return;
+  if (r->new_template && out->status != VF_TRACK_INVALID) vf_affine_cpu_capture(p, r);
+  if (out->status != VF_TRACK_CONVERGED) return;
+  vf_affine_slot* s = &p->slot[r->slot];
+  if (s->valid != VF_AFFINE_USABLE) {
+    out->status = vf_affine_unusable_status(s->valid);
+    return;
+  }
+  const float* t = vf_affine_cpu_samples(p, r->slot);
+  vf_affine_cpu_rows rows;
+  vf_affine_cpu_rows_make(p->patch, &rows);
+  vf_affine_cpu_window wd_buf; /* 16 KiB on the stack */
+  vf_affine_cpu_window* wd = &wd_buf;
+  uint32_t out_set[VF_TRACKER_MAX_REF_PATCH] = {0}; /* per row: columns left out (saturated) */
+  vf_affine_state st;
+  vf_affine_state_init(p, s, r->x, r->y, out->x, out->y, &st);
+  double sums[VF_AFFINE_SUMS] = {0}, h_out[VF_AFFINE_PACKED] = {0};
+  float inv_sat[VF_AFFINE_PACKED];
+  int used = 0, converged = 0, left_out = 0, have_window = 0;
+  double last_step = INFINITY;
+  for (int it = 0; it < p->max_iterations && !converged; ++it) {
+    float a[4] = {(float)st.a[0], (float)st.a[1], (float)st.a[2], (float)st.a[3]};
+    if (!vf_affine_inside((float)st.px, (float)st.py, a, p->patch, 0, p->width, p->height)) {
+      out->status = VF_TRACK_OUT_OF_IMAGE;
+      return;
+    }
+    if (!have_window || !vf_affine_cpu_holds(p, wd, &st)) {
+      vf_affine_cpu_window_build(p, &st, wd);
+      have_window = 1;
+    }
+    int grew = 0;
+    vf_affine_cpu_sums(p, &rows, t, s, wd, &st, sums, out_set, h_out, &grew);
+    used = s->used - left_out - grew;
+    ++out->iterations;
+    if (used < s->used / 2) break; /* mostly saturated now: not a match to trust */
+    if (grew > 0 && !vf_affine_downdate(s, h_out, inv_sat)) break;
+    left_out += grew;
+    double d[8];
+    vf_affine_step(s, left_out > 0 ? inv_sat : s->inv, &st, sums, d);
+    last_step = vf_affine_update(&st, d, p->patch);
+    converged = last_step < p->min_update;
+  }
+  converged |= last_step < VF_AFFINE_SETTLED * p->min_update;
+  const float ncc = vf_affine_ncc(sums, used);
+  const float residual = used > 0 ? (float)sqrt(sums[8] / used) : 0.0f;
+  vf_affine_finish(p, s, &st, ncc, converged, residual, out);
+}
+
+typedef struct vf_affine_cpu_job {
+  const vf_affine_params* p;
+  const vf_track_request* requests;
+  vf_track_result* results;
+} vf_affine_cpu_job;
+
+static void vf_affine_cpu_item(int i, void* arg) {
+  const vf_affine_cpu_job* j = arg;
+  vf_affine_cpu_one(j->p, &j->requests[i], &j->results[i]);
+}
+
+void vf_affine_cpu_refine(const vf_affine_params* p, const vf_track_request* requests,
+                          vf_track_result* results, int count, int threads) {
+  vf_affine_cpu_job job = {p, requests, results};
+  /* A refinement costs several microseconds, a thread start about 20: 16 features a thread at
+   * least. */
+  const int useful = count / 16;
+  threads = useful < threads ? useful : threads;
+  vf_parallel_items(count, threads, 8, vf_affine_cpu_item, &job);
+}

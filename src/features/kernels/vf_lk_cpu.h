@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* CPU reference of the feature tracker (the mathematics is in src/features/kernels/vf_lk_rules.h).
+ */
+#ifndef VF_LK_CPU_H
+#define VF_LK_CPU_H
+
+#include "features/kernels/vf_lk_rules.h"
+
+/* Tracks count features, split over up to `threads` threads. Templates of first-observation
+ * slots are read and written through p->templates / p->slot_levels (host memory). */
+void vf_lk_cpu_track(const vf_lk_params* p, const vf_track_request* requests,
+                     vf_track_result* results, int count, int threads);
+
+#endif

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The C ABI of the CUDA tracker (cuda/features/vf_lk.cu). Only compiled in with VF_HAVE_CUDA;
+ * returns a cudaError_t as int (0 = success) like src/core/vf_cuda_runtime.h. */
+#ifndef VF_LK_CUDA_H
+#define VF_LK_CUDA_H
+
+#include "features/kernels/vf_lk_rules.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Tracks `count` features in one launch on `stream`. `params` is host memory (it travels as the
+ * kernel's parameters); the requests and results are device addresses (device memory or mapped
+ * pinned host memory), and so are the images and templates the parameters name. */
+int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_request* requests,
+                     vf_track_result* results, int count, void* stream);
+
+/* Pinned host memory mapped into the device's address space: *host for the CPU, *device for
+ * kernels. */
+int vf_cuda_lk_host_alloc(void** host, void** device, size_t bytes);
+int vf_cuda_lk_host_free(void* ptr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* C ABI of cuda/features/vf_sample.cu (compiled in with VF_HAVE_CUDA). Returns a cudaError_t as
+ * int. */
+#ifndef VF_SAMPLE_CUDA_H
+#define VF_SAMPLE_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "viofront/vf_sampler.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* values[i] = image at the nearest pixel of xy[i] or `outside`; all pointers in device memory. */
+int vf_cuda_gather_u16(const uint16_t* image, size_t stride_bytes, int width, int height,
+                       const float* xy, int count, uint16_t outside, uint16_t* values,
+                       void* stream);
+/* out[i] = vf_probe_point of xy[i] (src/features/kernels/vf_sample_cpu.h); image, xy, out in device
+ * memory, config a host struct passed by value to the kernel. */
+int vf_cuda_probe_disparity(const uint16_t* image, size_t stride_bytes, int width, int height,
+                            const float* xy, int count, const vf_disparity_probe_config* config,
+                            vf_disparity_probe* out, void* stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* Feature set: ids, ages, template slots, tracking with forward-backward and border checks,
+ * and grid-based replenishment (one feature per empty cell, min distance to live tracks through
+ * per-cell buckets). Everything is allocated at create time. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/vf_error.h"
+#include "viofront/vf_feature_set.h"
+
+typedef struct vf_candidate {
+  float score;
+  int index;
+} vf_candidate;
+
+struct vf_feature_set {
+  vf_error err;
+  vf_feature_set_config config;
+  int cells;
+  uint64_t next_id;
+  int count;
+  vf_track* features;    /* live, in order */
+  uint8_t* new_template; /* per feature: its slot's template is still to be taken */
+  int* free_slots;       /* stack of unused template slots */
+  int free_count;
+  uint64_t* lost; /* ids dropped by the last track/remove */
+  int lost_count;
+  vf_track_request* requests; /* tracking scratch, max_features each */
+  vf_track_result* results;
+  vf_track_request* back_requests;
+  vf_track_result* back_results;
+  int* back_index;
+  uint8_t* drop;            /* per feature: 0 keep, else a loss reason */
+  int* cell_head;           /* per cell: first feature in the bucket, -1 = none */
+  int* next_in_cell;        /* per feature (live, then added) */
+  float* bucket_xy;         /* positions of the bucketed features */
+  int* best;                /* per cell: best keypoint index, -1 = none */
+  vf_candidate* candidates; /* per cell with a keypoint, sorted by score */
+  uint64_t add_calls;       /* vf_feature_set_add calls so far */
+  uint64_t* cell_added;     /* per cell: the add call that last put a feature there, + 1 */
+  uint64_t* cell_resume;    /* per cell: the first add call that may refill it again */
+};
+
+/* With periodic detection (detect_every > 0), a cell whose new feature is gone by the next
+ * detection has corners that do not track: it is not refilled for this many detections, so
+ * that detecting every frame does not start a one-frame track there every frame. */
+#define VF_REFILL_BACKOFF 8
+
+enum { VF_KEEP = 0, VF_LOST_STATUS, VF_LOST_BACKWARD, VF_LOST_BORDER, VF_LOST_REMOVED };
+
+vf_feature_set_config vf_feature_set_config_default(void) {
+  vf_feature_set_config c;
+  memset(&c, 0, sizeof c);
+  c.width = 752;
+  c.height = 480;
+  c.grid.cell_width = c.grid.cell_height = 32;
+  c.grid.cols = (752 + 31) / 32;
+  c.grid.rows = (480 + 31) / 32;
+  c.max_features = 400;
+  c.min_features = 150;
+  c.detect_every = 4; /* steady enough, and long tracks: docs/perf/refinement.md */
+  c.min_distance = 15.0f;
+  c.border = 8.0f;
+  c.fb_threshold = 0.5f;
+  return c;
+}
+
+static vf_status vf_feature_set_validate(const vf_feature_set_config* c) {
+  const char* fn = "vf_feature_set_create";
+  if (c->width <= 0 || c->height <= 0 || c->width > 32768 || c->height > 32768) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: width x height %dx%d is outside 1..32768", fn,
+                   c->width, c->height);
+  }
+  const vf_grid* g = &c->grid;
+  if (g->cell_width <= 0 || g->cell_height <= 0) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: grid cell size %dx%d must be positive", fn,
+                   g->cell_width, g->cell_height);
+  }
+  const int cols = (c->width + g->cell_width - 1) / g->cell_width;
+  const int rows = (c->height + g->cell_height - 1) / g->cell_height;
+  if (g->cols != cols || g->rows != rows) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: grid is %dx%d cells, %dx%d cells of %dx%d cover %dx%d", fn, g->cols,
+                   g->rows, cols, rows, g->cell_width, g->cell_height, c->width, c->height);
+  }
+  if (c->max_features < 1 || c->max_features > (1 << 20)) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: max_features %d is outside 1..%d", fn,
+                   c->max_features, 1 << 20);
+  }
+  if (c->min_features < 0 || c->min_features > c->max_features) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: min_features %d is outside 0..max_features", fn,
+                   c->min_features);
+  }
+  if (c->detect_every < 0 || c->detect_every > 1000000) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: detect_every %d is outside 0..1000000", fn,
+                   c->detect_every);
+  }
+  if (!(c->min_distance >= 0.0f && isfinite(c->min_distance))) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: min_distance must be finite and >= 0", fn);
+  }
+  if (!(c->border >= 0.0f &&
+        2.0f * c->border < (float)(c->width < c->height ? c->width : c->height))) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: border %g must be >= 0 and below half the image",
+                   fn, (double)c->border);
+  }
+  if (!(c->fb_threshold >= 0.0f && isfinite(c->fb_threshold))) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: fb_threshold must be finite and >= 0", fn);
+  }
+  return VF_OK;
+}
+
+void vf_feature_set_destroy(vf_feature_set* s) {
+  if (s == NULL) return;
+  free(s->features);
+  free(s->new_template);
+  free(s->free_slots);
+  free(s->lost);
+  free(s->requests);
+  free(s->results);
+  free(s->back_requests);
+  free(s->back_results);
+  free(s->back_index);
+  free(s->drop);
+  free(s->cell_head);
+  free(s->next_in_cell);
+  free(s->bucket_xy);
+  free(s->best);
+  free(s->candidates);
+  free(s->cell_added);
+  free(s->cell_resume);
+  free(s);
+}
+
+vf_status vf_feature_set_create(const vf_feature_set_config* config, vf_feature_set** out) {
+  if (out == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_feature_set_create: out is NULL");
+  *out = NULL;
+  if (config == NULL) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_feature_set_create: config is NULL");
+  }
+  vf_status st = vf_feature_set_validate(config);
+  if (st != VF_OK) return st;
+  vf_feature_set* s = calloc(1, sizeof *s);
+  if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_feature_set_create: out of memory");
+  s->config = *config;
+  s->cells = config->grid.cols * config->grid.rows;
+  s->next_id = 1;
+  const size_t n = (size_t)config->max_features, cells = (size_t)s->cells;
+  s->features = calloc(n, sizeof *s->features);
+  s->new_template = calloc(n, 1);
+  s->free_slots = calloc(n, sizeof *s->free_slots);
+  s->lost = calloc(n, sizeof *s->lost);
+  s->requests = calloc(n, sizeof *s->requests);
+  s->results = calloc(n, sizeof *s->results);
+  s->back_requests = calloc(n, sizeof *s->back_requests);
+  s->back_results = calloc(n, sizeof *s->back_results);
+  s->back_index = calloc(n, sizeof *s->back_index);
+  s->drop = calloc(n, 1);
+  s->cell_head = calloc(cells, sizeof *s->cell_head);
+  s->next_in_cell = calloc(n, sizeof *s->next_in_cell);
+  s->bucket_xy = calloc(2 * n, sizeof *s->bucket_xy);
+  s->best = calloc(cells, sizeof *s->best);
+  s->candidates = calloc(cells, sizeof *s->candidates);
+  s->cell_added = calloc(cells, sizeof *s->cell_added);
+  s->cell_resume = calloc(cells, sizeof *s->cell_resume);
+  if (!s->features || !s->new_template || !s->free_slots || !s->lost || !s->requests ||
+      !s->results || !s->back_requests || !s->back_results || !s->back_index || !s->drop ||
+      !s->cell_head || !s->next_in_cell || !s->bucket_xy || !s->best || !s->candidates ||
+      !s->cell_added || !s->cell_resume) {
+    vf_feature_set_destroy(s);
+    return vf_fail(NULL, VF_ERR_NOMEM, "vf_feature_set_create: %d features", config->max_features);
+  }
+  /* Slot 0 on top of the stack. */
+  for (int i = 0; i < config->max_features; ++i) s->free_slots[i] = config->max_features - 1 - i;
+  s->free_count = config->max_features;
+  *out = s;
+  return VF_OK;
+}
+
+static int vf_feature_set_cell(const vf_feature_set* s, float x, float y) {
+  const vf_grid* g = &s->config.grid;
+  int cx = (int)floorf(x / (float)g->cell_width), cy = (int)floorf(y / (float)g->cell_height);
+  cx = cx < 0 ? 0 : cx >= g->cols ? g->cols - 1 : cx;
+  cy = cy < 0 ? 0 : cy >= g->rows ? g->rows - 1 : cy;
+  return cy * g->cols + cx;
+}
+
+static int vf_feature_set_inside(const vf_feature_set* s, float x, float y) {
+  const float b = s->config.border;
+  return x >= b && y >= b && x <= (float)(s->config.width - 1) - b &&
+         y <= (float)(s->config.height - 1) - b;
+}
+
+/* Keeps the features not marked in drop[], in order; their ids go to lost[], slots are freed. */
+static void vf_feature_set_compact(vf_feature_set* s) {
+  int kept = 0;
+  s->lost_count = 0;
+  for (int i = 0; i < s->count; ++i) {
+    if (s->drop[i] != VF_KEEP) {
+      s->lost[s->lost_count++] = s->features[i].id;
+      s->free_slots[s->free_count++] = s->features[i].slot;
+      continue;
+    }
+    s->features[kept] = s->features[i];
+    s->new_template[kept] = s->new_template[i];
+    ++kept;
+  }
+  s->count = kept;
+}
+
+static void vf_feature_set_requests(vf_feature_set* s, int first_obs, const float* pred) {
+  for (int i = 0; i < s->count; ++i) {
+    const vf_track* f = &s->features[i];
+    vf_track_request* r = &s->requests[i];
+    *r = vf_track_request_make(f->x, f->y, f->slot);
+    r->new_template = s->new_template[i];
+    if (pred != NULL && isfinite(pred[2 * i]) && isfinite(pred[2 * i + 1])) {
+      r->guess_x = pred[2 * i];
+      r->guess_y = pred[2 * i + 1];
+    }
+    /* Kept templates: gain and bias relative to the first image change slowly. */
+    if (first_obs && !s->new_template[i]) {
+      r->gain = f->gain;
+      r->bias = f->bias;
+    }
+  }
+}
+
+/* Tracks the forward-converged features back from cur to prev; marks those that do not come
+ * back within fb_threshold of where they started. */
+static vf_status vf_feature_set_backward(vf_feature_set* s, vf_tracker* t, const vf_pyramid* prev,
+                                         const vf_pyramid* cur) {
+  int m = 0;
+  for (int i = 0; i < s->count; ++i) {
+    if (s->drop[i] != VF_KEEP) continue;
+    const vf_track_result* fw = &s->results[i];
+    const vf_track_request* rq = &s->requests[i];
+    vf_track_request* b = &s->back_requests[m];
+    /* Template from cur (slot -1), not kept. A refined result is checked from where the
+     * frame-to-frame step put it: the check is of that step, the refinement has its own. */
+    const int refined = (fw->flags & VF_TRACK_REFINED) != 0;
+    *b = vf_track_request_make(refined ? fw->frame_x : fw->x, refined ? fw->frame_y : fw->y, -1);
+    b->new_template = 0;
+    if (s->config.fb_from_prediction) {
+      b->guess_x = b->x - (rq->guess_x - rq->x);
+      b->guess_y = b->y - (rq->guess_y - rq->y);
+    }
+    s->back_index[m++] = i;
+  }
+  vf_status st = vf_tracker_track(t, cur, prev, s->back_requests, m, s->back_results);
+  if (st != VF_OK) return st;
+  const float thr = s->config.fb_threshold;
+  for (int j = 0; j < m; ++j) {
+    const int i = s->back_index[j];
+    const vf_track_result* b = &s->back_results[j];
+    const float dx = b->x - s->requests[i].x, dy = b->y - s->requests[i].y;
+    if (b->status != VF_TRACK_CONVERGED || !(dx * dx + dy * dy <= thr * thr)) {
+      s->drop[i] = VF_LOST_BACKWARD;
+    }
+  }
+  return VF_OK;
+}
+
+vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyramid* prev,
+                               const vf_pyramid* cur, const float* predicted_xy,
+                               vf_track_stats* stats) {
+  if (s == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_feature_set_track: set is NULL");
+  if (t == NULL || prev == NULL || cur == NULL) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "vf_feature_set_track: %s is NULL",
+                   t == NULL      ? "tracker"
+                   : prev == NULL ? "prev"
+                                  : "cur");
+  }
+  vf_tracker_config tc;
+  vf_tracker_get_config(t, &tc);
+  if (tc.max_features < s->config.max_features) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG,
+                   "vf_feature_set_track: the tracker holds %d features, the set up to %d",
+                   tc.max_features, s->config.max_features);
+  }
+  vf_track_stats local;
+  vf_track_stats* out = stats != NULL ? stats : &local;
+  memset(out, 0, sizeof *out);
+  const int first_obs = tc.template_mode == VF_TEMPLATE_FIRST_OBSERVATION;
+  vf_feature_set_requests(s, first_obs, predicted_xy);
+  vf_status st = vf_tracker_track(t, prev, cur, s->requests, s->count, s->results);
+  if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
+  for (int i = 0; i < s->count; ++i) {
+    const vf_track_result* r = &s->results[i];
+    s->drop[i] = r->status == VF_TRACK_CONVERGED ? VF_KEEP : VF_LOST_STATUS;
+    out->out_of_image += r->status == VF_TRACK_OUT_OF_IMAGE;
+    out->diverged += r->status == VF_TRACK_DIVERGED;
+    out->residual += r->status == VF_TRACK_RESIDUAL_TOO_LARGE;
+    out->invalid += r->status == VF_TRACK_INVALID;
+    out->inconsistent += r->status == VF_TRACK_INCONSISTENT;
+  }
+  if (s->config.fb_threshold > 0.0f) {
+    st = vf_feature_set_backward(s, t, prev, cur);
+    if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
+  }
+  for (int i = 0; i < s->count; ++i) {
+    const vf_track_result* r = &s->results[i];
+    out->backward += s->drop[i] == VF_LOST_BACKWARD;
+    if (s->drop[i] != VF_KEEP) continue;
+    if (!vf_feature_set_inside(s, r->x, r->y)) {
+      s->drop[i] = VF_LOST_BORDER;
+      out->border++;
+      continue;
+    }
+    vf_track* f = &s->features[i];
+    f->x = r->x;
+    f->y = r->y;
+    f->gain = r->gain;
+    f->bias = r->bias;
+    f->residual = r->residual;
+    f->age++;
+    /* The patch has deformed too far from its reference: a new one, here, on the next call. */
+    s->new_template[i] = (r->flags & VF_TRACK_REANCHOR) != 0;
+    out->tracked++;
+  }
+  vf_feature_set_compact(s);
+  return VF_OK;
+}
+
+/* Rebuilds the per-cell buckets from the live features. */
+static void vf_feature_set_bucket(vf_feature_set* s) {
+  for (int c = 0; c < s->cells; ++c) s->cell_head[c] = -1;
+  for (int i = 0; i < s->count; ++i) {
+    const int c = vf_feature_set_cell(s, s->features[i].x, s->features[i].y);
+    s->bucket_xy[2 * i] = s->features[i].x;
+    s->bucket_xy[2 * i + 1] = s->features[i].y;
+    s->next_in_cell[i] = s->cell_head[c];
+    s->cell_head[c] = i;
+  }
+}
+
+/* Nonzero when a bucketed feature lies closer than min_distance to (x, y). */
+static int vf_feature_set_crowded(const vf_feature_set* s, float x, float y) {
+  const float d = s->config.min_distance;
+  if (d <= 0.0f) return 0;
+  const vf_grid* g = &s->config.grid;
+  const int cx = vf_feature_set_cell(s, x, y) % g->cols,
+            cy = vf_feature_set_cell(s, x, y) / g->cols;
+  const int rx = (int)ceilf(d / (float)g->cell_width), ry = (int)ceilf(d / (float)g->cell_height);
+  for (int yy = cy - ry; yy <= cy + ry; ++yy) {
+    for (int xx = cx - rx; xx <= cx + rx; ++xx) {
+      if (xx < 0 || yy < 0 || xx >= g->cols || yy >= g->rows) continue;
+      for (int i = s->cell_head[yy * g->cols + xx]; i >= 0; i = s->next_in_cell[i]) {
+        const float dx = s->bucket_xy[2 * i] - x, dy = s->bucket_xy[2 * i + 1] - y;
+        if (dx * dx + dy * dy < d * d) return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Best score first; ties in keypoint order, so the result does not depend on qsort. */
+static int vf_cmp_candidates(const void* a, const void* b) {
+  const vf_candidate *x = a, *y = b;
+  if (x->score != y->score) return x->score < y->score ? 1 : -1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+vf_status vf_feature_set_add(vf_feature_set* s, const vf_keypoint* kp, int count, int* added) {
+  if (added != NULL) *added = 0;
+  if (s == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_feature_set_add: set is NULL");
+  if (count < 0 || (count > 0 && kp == NULL)) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "vf_feature_set_add: %s",
+                   count < 0 ? "count is negative" : "keypoints is NULL");
+  }
+  vf_feature_set_bucket(s);
+  const uint64_t call = s->add_calls++;
+  for (int c = 0; c < s->cells; ++c) {
+    /* Filled by the previous call and empty again: back off. */
+    if (s->config.detect_every > 0 && s->cell_head[c] < 0 && call > 0 && s->cell_added[c] == call)
+      s->cell_resume[c] = call + VF_REFILL_BACKOFF;
+  }
+  /* The best usable keypoint of every cell without a live track. */
+  for (int c = 0; c < s->cells; ++c) s->best[c] = s->cell_resume[c] > call ? -2 : -1;
+  for (int k = 0; k < count; ++k) {
+    if (!isfinite(kp[k].x) || !isfinite(kp[k].y) || !isfinite(kp[k].score) ||
+        !vf_feature_set_inside(s, kp[k].x, kp[k].y)) {
+      continue;
+    }
+    const int c = vf_feature_set_cell(s, kp[k].x, kp[k].y);
+    if (s->cell_head[c] >= 0 || s->best[c] == -2) continue;
+    if (s->best[c] < 0 || kp[k].score > kp[s->best[c]].score) s->best[c] = k;
+  }
+  int nc = 0;
+  for (int c = 0; c < s->cells; ++c) {
+    if (s->best[c] < 0) continue;
+    s->candidates[nc].score = kp[s->best[c]].score;
+    s->candidates[nc++].index = s->best[c];
+  }
+  qsort(s->candidates, (size_t)nc, sizeof *s->candidates, vf_cmp_candidates);
+  int n = 0;
+  for (int j = 0; j < nc && s->count < s->config.max_features; ++j) {
+    const vf_keypoint* k = &kp[s->candidates[j].index];
+    if (vf_feature_set_crowded(s, k->x, k->y)) continue;
+    const int i = s->count++;
+    vf_track* f = &s->features[i];
+    memset(f, 0, sizeof *f);
+    f->id = s->next_id++;
+    f->x = k->x;
+    f->y = k->y;
+    f->gain = 1.0f;
+    f->score = k->score;
+    f->level = k->level;
+    f->slot = s->free_slots[--s->free_count];
+    s->new_template[i] = 1;
+    /* Into the buckets, so later keypoints keep their distance from it. */
+    const int c = vf_feature_set_cell(s, f->x, f->y);
+    s->bucket_xy[2 * i] = f->x;
+    s->bucket_xy[2 * i + 1] = f->y;
+    s->next_in_cell[i] = s->cell_head[c];
+    s->cell_head[c] = i;
+    s->cell_added[c] = call + 1;
+    ++n;
+  }
+  if (added != NULL) *added = n;
+  return VF_OK;
+}
+
+vf_status vf_feature_set_occupancy(const vf_feature_set* s, uint8_t* mask, int cells) {
+  if (s == NULL || mask == NULL) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_feature_set_occupancy: %s is NULL",
+                   s == NULL ? "set" : "mask");
+  }
+  if (cells != s->cells) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "vf_feature_set_occupancy: cells %d, the grid has %d (%dx%d)", cells, s->cells,
+                   s->config.grid.cols, s->config.grid.rows);
+  }
+  memset(mask, 0, (size_t)cells);
+  for (int i = 0; i < s->count; ++i)
+    mask[vf_feature_set_cell(s, s->features[i].x, s->features[i].y)] = 1;
+  return VF_OK;
+}
+
+vf_status vf_feature_set_remove(vf_feature_set* s, const uint64_t* ids, int count, int* removed) {
+  if (removed != NULL) *removed = 0;
+  if (s == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_feature_set_remove: set is NULL");
+  if (count < 0 || (count > 0 && ids == NULL)) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "vf_feature_set_remove: %s",
+                   count < 0 ? "count is negative" : "ids is NULL");
+  }
+  int n = 0;
+  for (int i = 0; i < s->count; ++i) {
+    s->drop[i] = VF_KEEP;
+    for (int k = 0; k < count; ++k) {
+      if (s->features[i].id == ids[k]) {
+        s->drop[i] = VF_LOST_REMOVED;
+        ++n;
+        break;
+      }
+    }
+  }
+  vf_feature_set_compact(s);
+  if (removed != NULL) *removed = n;
+  return VF_OK;
+}
+
+int vf_feature_set_needs_detection(const vf_feature_set* s) {
+  return s != NULL && s->count < s->config.min_features;
+}
+
+int vf_feature_set_detection_due(const vf_feature_set* s, uint64_t frame) {
+  if (s == NULL) return 0;
+  const int every = s->config.detect_every;
+  return vf_feature_set_needs_detection(s) || (every > 0 && frame % (uint64_t)every == 0);
+}
+
+int vf_feature_set_count(const vf_feature_set* s) { return s != NULL ? s->count : 0; }
+
+const vf_track* vf_feature_set_features(const vf_feature_set* s) {
+  return s != NULL ? s->features : NULL;
+}
+
+const uint64_t* vf_feature_set_lost(const vf_feature_set* s, int* count) {
+  if (count != NULL) *count = s != NULL ? s->lost_count : 0;
+  return s != NULL ? s->lost : NULL;
+}
+
+const char* vf_feature_set_last_error(const vf_feature_set* s) {
+  return s != NULL ? s->err.message : "vf_feature_set_last_error: set is NULL";
+}

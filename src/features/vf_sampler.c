@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* Point reads of a 16-bit image: validation and dispatch to the CPU or CUDA backend. */
+#include <stdlib.h>
+
+#include "core/vf_context_internal.h"
+#include "features/kernels/vf_sample_cpu.h"
+#include "viofront/vf_sampler.h"
+#ifdef VF_HAVE_CUDA
+#include "core/vf_cuda_runtime.h"
+#include "features/kernels/vf_sample_cuda.h"
+#endif
+
+#define VF_SAMPLER_MAX_POINTS (1 << 20)
+
+struct vf_sampler {
+  vf_error err;
+  vf_context* ctx;
+  int max_points;
+  float* dev_xy;        /* CUDA: the points, uploaded per call */
+  uint16_t* dev_values; /* CUDA: the values read */
+  vf_disparity_probe* dev_probes;
+};
+
+vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
+  VF_CHECK_ARG_NOT_NULL(NULL, out);
+  *out = NULL;
+  VF_CHECK_ARG_NOT_NULL(NULL, ctx);
+  if (max_points < 1 || max_points > VF_SAMPLER_MAX_POINTS) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_sampler_create: max_points %d is outside 1..%d",
+                   max_points, VF_SAMPLER_MAX_POINTS);
+  }
+  vf_sampler* s = calloc(1, sizeof *s);
+  if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_sampler_create: out of memory");
+  s->ctx = ctx;
+  s->max_points = max_points;
+  if (ctx->backend == VF_BACKEND_CUDA) {
+    vf_status st = vf_device_alloc(NULL, (void**)&s->dev_xy, sizeof(float) * 2 * (size_t)max_points,
+                                   "vf_sampler_create");
+    if (st == VF_OK) {
+      st = vf_device_alloc(NULL, (void**)&s->dev_values, sizeof(uint16_t) * (size_t)max_points,
+                           "vf_sampler_create");
+    }
+    if (st == VF_OK) {
+      st = vf_device_alloc(NULL, (void**)&s->dev_probes,
+                           sizeof(vf_disparity_probe) * (size_t)max_points, "vf_sampler_create");
+    }
+    if (st != VF_OK) {
+      vf_sampler_destroy(s);
+      return st;
+    }
+  }
+  *out = s;
+  return VF_OK;
+}
+
+void vf_sampler_destroy(vf_sampler* s) {
+  if (s == NULL) return;
+  vf_device_free(s->dev_xy);
+  vf_device_free(s->dev_values);
+  vf_device_free(s->dev_probes);
+  free(s);
+}
+
+#ifdef VF_HAVE_CUDA
+static vf_status vf_sampler_gather_cuda(vf_sampler* s, const vf_image* image, const float* xy,
+                                        int count, uint16_t outside, uint16_t* values) {
+  void* stream = s->ctx->stream;
+  int rc = vf_cuda_copy_async(s->dev_xy, xy, sizeof(float) * 2 * (size_t)count, stream);
+  if (rc == 0) {
+    rc = vf_cuda_gather_u16(image->data, image->stride_bytes, image->width, image->height,
+                            s->dev_xy, count, outside, s->dev_values, stream);
+  }
+  if (rc == 0) {
+    rc = vf_cuda_copy_async(values, s->dev_values, sizeof(uint16_t) * (size_t)count, stream);
+  }
+  if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
+  return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_sampler_gather_u16");
+}
+#endif
+
+/* The checks both calls share; VF_OK also for count 0 (then there is nothing to do). */
+static vf_status vf_sampler_check(vf_sampler* s, const vf_image* image, const float* xy, int count,
+                                  const void* out, const char* out_name, const char* fn) {
+  vf_status st = vf_image_check(image, fn);
+  if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
+  if (image->format != VF_PIXEL_U16)
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: image must be U16", fn);
+  if (count < 0 || count > s->max_points) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: count %d is outside 0..%d", fn, count,
+                   s->max_points);
+  }
+  if (count > 0 && (xy == NULL || out == NULL)) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn, xy == NULL ? "xy" : out_name);
+  }
+  if (image->location != VF_MEMORY_HOST && s->ctx->backend != VF_BACKEND_CUDA)
+    return vf_fail(&s->err, VF_ERR_UNSUPPORTED, "%s: a device image needs the CUDA backend", fn);
+  return VF_OK;
+}
+
+vf_status vf_sampler_gather_u16(vf_sampler* s, const vf_image* image, const float* xy, int count,
+                                uint16_t outside, uint16_t* values) {
+  VF_CHECK_ARG_NOT_NULL(NULL, s);
+  vf_status st = vf_sampler_check(s, image, xy, count, values, "values", "vf_sampler_gather_u16");
+  if (st != VF_OK || count == 0) return st;
+#ifdef VF_HAVE_CUDA
+  if (image->location == VF_MEMORY_DEVICE)
+    return vf_sampler_gather_cuda(s, image, xy, count, outside, values);
+#endif
+  vf_cpu_gather_u16(image->data, image->stride_bytes, image->width, image->height, xy, count,
+                    outside, values);
+  return VF_OK;
+}
+
+#ifdef VF_HAVE_CUDA
+static vf_status vf_sampler_probe_cuda(vf_sampler* s, const vf_image* image, const float* xy,
+                                       int count, const vf_disparity_probe_config* c,
+                                       vf_disparity_probe* out) {
+  void* stream = s->ctx->stream;
+  int rc = vf_cuda_copy_async(s->dev_xy, xy, sizeof(float) * 2 * (size_t)count, stream);
+  if (rc == 0) {
+    rc = vf_cuda_probe_disparity(image->data, image->stride_bytes, image->width, image->height,
+                                 s->dev_xy, count, c, s->dev_probes, stream);
+  }
+  if (rc == 0) rc = vf_cuda_copy_async(out, s->dev_probes, sizeof *out * (size_t)count, stream);
+  if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
+  return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_sampler_probe_disparity");
+}
+#endif
+
+vf_status vf_sampler_probe_disparity(vf_sampler* s, const vf_image* image, const float* xy,
+                                     int count, const vf_disparity_probe_config* config,
+                                     vf_disparity_probe* out) {
+  VF_CHECK_ARG_NOT_NULL(NULL, s);
+  VF_CHECK_ARG_NOT_NULL(&s->err, config);
+  const char* fn = "vf_sampler_probe_disparity";
+  vf_status st = vf_sampler_check(s, image, xy, count, out, "out", fn);
+  if (st != VF_OK) return st;
+  const vf_disparity_probe_config* c = config;
+  if (c->radius < 0 || c->radius > 15 || c->reach < 0 || c->reach > 4096 ||
+      c->fractional_bits < 0 || c->fractional_bits > 8) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG,
+                   "%s: radius %d (0..15), reach %d (0..4096) or fractional_bits %d (0..8) is out "
+                   "of range",
+                   fn, c->radius, c->reach, c->fractional_bits);
+  }
+  if (count == 0) return VF_OK;
+#ifdef VF_HAVE_CUDA
+  if (image->location == VF_MEMORY_DEVICE)
+    return vf_sampler_probe_cuda(s, image, xy, count, c, out);
+#endif
+  vf_cpu_probe_disparity(image->data, image->stride_bytes, image->width, image->height, xy, count,
+                         c, out);
+  return VF_OK;
+}
+
+const char* vf_sampler_last_error(const vf_sampler* s) {
+  return s != NULL ? s->err.message : "vf_sampler_last_error: sampler is NULL";
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The frontend handle: configuration, creation of every stage and buffer, the IMU input, the
+ * back channel, and vf_frontend_process's bookkeeping around the frame steps. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/vf_frontend_internal.h"
+
+/* A reference patch is taken where a feature is born and needs its half side plus the
+ * smoothed sampler's and the gradient's pixel, and one more for a patch that grows as the camera
+ * approaches: features closer to the edge could not be refined. */
+static float vf_frontend_refine_border(int refine_patch) { return (float)(refine_patch / 2 + 3); }
+
+vf_frontend_config vf_frontend_config_default(void) {
+  vf_frontend_config c;
+  memset(&c, 0, sizeof c);
+  c.cam0 = c.cam1 = vf_camera_default();
+  c.rectify = vf_rectify_config_default();
+  c.rectify.alpha = 0.0; /* only valid pixels: no black borders for the detector and SGM */
+  c.pyramid_levels = 4;
+  c.detector = vf_detector_config_default();
+  c.tracker = vf_tracker_config_default();
+  /* Frame to frame from the previous image (an unbiased step), then the refinement against the
+   * track's reference keeps it on its point; the two must agree within refine_max_shift. */
+  c.tracker.template_mode = VF_TEMPLATE_PREVIOUS_FRAME;
+  c.tracker.refine = 1;
+  c.stereo = vf_stereo_config_default();
+  c.features = vf_feature_set_config_default();
+  c.features.border = vf_frontend_refine_border(c.tracker.refine_patch);
+  c.stereo_enabled = 1;
+  c.right_features = 1;
+  c.right_max_lr_diff = 1.0f;
+  c.edge_radius = 4;
+  c.edge_max_jump = 1.0f;
+  c.gyro_seeding = 1;
+  c.imu_capacity = 4000;
+  c.imu_max_gap_ns = 50000000; /* 10 samples at EuRoC's 200 Hz */
+  c.disparity_location = VF_MEMORY_DEVICE;
+  return c;
+}
+
+static vf_status vf_frontend_validate(const vf_frontend_config* c) {
+  const char* fn = "vf_frontend_create";
+  if (c->pyramid_levels < 1 || c->pyramid_levels > VF_PYRAMID_MAX_LEVELS)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: pyramid_levels %d is outside 1..%d", fn,
+                   c->pyramid_levels, VF_PYRAMID_MAX_LEVELS);
+  if (c->tracker.levels > c->pyramid_levels || c->detector.max_level >= c->pyramid_levels)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: tracker.levels %d and detector.max_level %d need pyramid_levels %d", fn,
+                   c->tracker.levels, c->detector.max_level, c->pyramid_levels);
+  if (c->imu_capacity < 2 || c->imu_capacity > 1000000 || c->imu_max_gap_ns <= 0)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: imu_capacity %d (2..1000000) or imu_max_gap_ns is out of range", fn,
+                   c->imu_capacity);
+  if (!(c->right_max_lr_diff >= 0.0f && c->right_max_lr_diff <= 4096.0f))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: right_max_lr_diff %g is outside 0..4096 px", fn,
+                   (double)c->right_max_lr_diff);
+  if (c->edge_radius < 0 || c->edge_radius > 15 ||
+      !(c->edge_max_jump >= 0.0f && c->edge_max_jump <= 4096.0f))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: edge_radius %d (0..15) or edge_max_jump %g (0..4096 px) is out of range",
+                   fn, c->edge_radius, (double)c->edge_max_jump);
+  if (c->disparity_location != VF_MEMORY_HOST && c->disparity_location != VF_MEMORY_DEVICE)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: disparity_location %d is unknown", fn,
+                   (int)c->disparity_location);
+  if (c->tracker.refine && c->features.border < vf_frontend_refine_border(c->tracker.refine_patch))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: features.border %g is below the %g px that tracker.refine_patch %d needs",
+                   fn, (double)c->features.border,
+                   (double)vf_frontend_refine_border(c->tracker.refine_patch),
+                   c->tracker.refine_patch);
+  return VF_OK;
+}
+
+/* The rectified left camera in the body frame (for the gyroscope's guess): R_BS of camera 0
+ * times R1^T, since R1 takes raw camera-0 vectors to the rectified camera. */
+static void vf_frontend_body_rotation(vf_frontend* fe) {
+  const double* T = fe->cfg.cam0.T_BS;
+  const double* R1 = fe->rect.R1;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      fe->R_b_c[3 * i + j] =
+          T[4 * i] * R1[3 * j] + T[4 * i + 1] * R1[3 * j + 1] + T[4 * i + 2] * R1[3 * j + 2];
+  fe->K[0] = fe->K[1] = fe->rect.f;
+  fe->K[2] = fe->rect.cx;
+  fe->K[3] = fe->rect.cy;
+}
+
+#define VF_ALLOC_ARRAY(ptr, n) ((ptr) = calloc((size_t)(n), sizeof *(ptr))) == NULL
+
+static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
+  int n = fe->cfg.features.max_features;
+  size_t cells = (size_t)fe->grid.cols * (size_t)fe->grid.rows;
+  if (VF_ALLOC_ARRAY(fe->motion, n) || VF_ALLOC_ARRAY(fe->motion_next, n) ||
+      VF_ALLOC_ARRAY(fe->guess, 2 * n) || VF_ALLOC_ARRAY(fe->xy, 2 * n) ||
+      VF_ALLOC_ARRAY(fe->probes, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
+      VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n)) {
+    return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
+  }
+  return VF_OK;
+}
+
+static vf_status vf_frontend_alloc_images(vf_frontend* fe, vf_memory where) {
+  int w = fe->rect.width, h = fe->rect.height;
+  vf_status s = vf_image_alloc(&fe->rectified[0], w, h, VF_PIXEL_U8, where);
+  if (s == VF_OK) s = vf_image_alloc(&fe->rectified[1], w, h, VF_PIXEL_U8, where);
+  if (s == VF_OK && fe->cfg.stereo_enabled)
+    s = vf_image_alloc(&fe->disparity, w, h, VF_PIXEL_U16, where);
+  /* CUDA with a host disparity frame: the map and the image are copied out for the callback. */
+  if (s == VF_OK && fe->cfg.stereo_enabled && where == VF_MEMORY_DEVICE &&
+      fe->cfg.disparity_location == VF_MEMORY_HOST) {
+    s = vf_image_alloc(&fe->disparity_host, w, h, VF_PIXEL_U16, VF_MEMORY_HOST);
+    if (s == VF_OK) s = vf_image_alloc(&fe->rectified_host, w, h, VF_PIXEL_U8, VF_MEMORY_HOST);
+  }
+  return s;
+}
+
+static vf_status vf_frontend_make_stages(vf_frontend* fe) {
+  vf_context* ctx = fe->ctx;
+  vf_frontend_config* c = &fe->cfg;
+  int w = fe->rect.width, h = fe->rect.height;
+  vf_status s = VF_OK;
+  for (int k = 0; k < 2 && s == VF_OK; ++k) {
+    vf_remap_config rc;
+    s = vf_remap_config_rectify(k == 0 ? &c->cam0 : &c->cam1, &fe->rect, k, &rc);
+    if (s == VF_OK) s = vf_remap_create(ctx, &rc, &fe->remap[k]);
+  }
+  vf_pyramid_config pc = {w, h, c->pyramid_levels};
+  for (int k = 0; k < 2 && s == VF_OK; ++k) s = vf_pyramid_create(ctx, &pc, &fe->pyramid[k]);
+  c->detector.width = w;
+  c->detector.height = h;
+  c->detector.host_results = 1;
+  if (s == VF_OK) s = vf_detector_create(ctx, &c->detector, &fe->detector);
+  if (s == VF_OK) s = vf_detector_grid(fe->detector, &fe->grid);
+  c->features.width = w;
+  c->features.height = h;
+  c->features.grid = fe->grid;
+  if (s == VF_OK) s = vf_feature_set_create(&c->features, &fe->set);
+  c->tracker.max_features = c->features.max_features;
+  if (s == VF_OK) s = vf_tracker_create(ctx, &c->tracker, &fe->tracker);
+  c->stereo.width = w;
+  c->stereo.height = h;
+  if (s == VF_OK && c->stereo_enabled) s = vf_stereo_create(ctx, &c->stereo, &fe->stereo);
+  if (s == VF_OK) s = vf_sampler_create(ctx, c->features.max_features, &fe->sampler);
+  if (s == VF_OK) s = vf_imu_buffer_create(c->imu_capacity, c->imu_max_gap_ns, &fe->imu);
+  if (s == VF_OK) s = vf_stage_clock_init(&fe->clock, ctx, VF_STAGE_COUNT + 1);
+  return s;
+}
+
+vf_status vf_frontend_create(vf_context* ctx, const vf_frontend_config* config,
+                             const vf_frontend_callbacks* callbacks, vf_frontend** out) {
+  VF_CHECK_ARG_NOT_NULL(NULL, out);
+  *out = NULL;
+  VF_CHECK_ARG_NOT_NULL(NULL, ctx);
+  VF_CHECK_ARG_NOT_NULL(NULL, config);
+  vf_status s = vf_frontend_validate(config);
+  if (s != VF_OK) return s;
+  vf_frontend* fe = calloc(1, sizeof *fe);
+  if (fe == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
+  fe->ctx = ctx;
+  fe->cfg = *config;
+  if (callbacks != NULL) fe->cb = *callbacks;
+  if (ctx->backend == VF_BACKEND_CPU) fe->cfg.disparity_location = VF_MEMORY_HOST;
+  s = vf_stereo_rectify(&fe->cfg.cam0, &fe->cfg.cam1, &fe->cfg.rectify, &fe->rect);
+  if (s == VF_OK) {
+    vf_frontend_body_rotation(fe);
+    s = vf_frontend_make_stages(fe);
+  }
+  if (s == VF_OK) s = vf_frontend_alloc_host(fe);
+  if (s == VF_OK)
+    s = vf_frontend_alloc_images(
+        fe, ctx->backend == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST);
+  if (s != VF_OK) {
+    /* Keep the failing stage's message through the clean-up. */
+    char msg[VF_ERROR_MESSAGE_MAX];
+    snprintf(msg, sizeof msg, "%s", vf_last_error_message());
+    vf_frontend_destroy(fe);
+    return vf_fail(NULL, s, "vf_frontend_create: %s", msg);
+  }
+  *out = fe;
+  return VF_OK;
+}
+
+void vf_frontend_destroy(vf_frontend* fe) {
+  if (fe == NULL) return;
+  for (int k = 0; k < 2; ++k) {
+    vf_remap_destroy(fe->remap[k]);
+    vf_pyramid_destroy(fe->pyramid[k]);
+    vf_image_free(&fe->rectified[k]);
+  }
+  vf_detector_destroy(fe->detector);
+  vf_tracker_destroy(fe->tracker);
+  vf_feature_set_destroy(fe->set);
+  vf_stereo_destroy(fe->stereo);
+  vf_sampler_destroy(fe->sampler);
+  vf_imu_buffer_destroy(fe->imu);
+  vf_stage_clock_release(&fe->clock);
+  vf_image_free(&fe->disparity);
+  vf_image_free(&fe->disparity_host);
+  vf_image_free(&fe->rectified_host);
+  free(fe->motion);
+  free(fe->motion_next);
+  free(fe->guess);
+  free(fe->xy);
+  free(fe->probes);
+  free(fe->occupancy);
+  free(fe->records);
+  free(fe->predictions);
+  free(fe);
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* What the frontend's source files share: the handle and the per-frame helpers. */
+#ifndef VF_FRONTEND_INTERNAL_H
+#define VF_FRONTEND_INTERNAL_H
+
+#include "core/vf_context_internal.h"
+#include "core/vf_stage_clock.h"
+#include "viofront/vf_frontend.h"
+#include "viofront/vf_imu.h"
+#include "viofront/vf_sampler.h"
+#include "viofront/vf_timer.h"
+
+/* A pending prediction from the backend: the raw left pixel of a track for the next frame. */
+typedef struct vf_frontend_prediction {
+  uint64_t id;
+  float u, v;
+} vf_frontend_prediction;
+
+/* What the records need from a track's previous frame: its normalized positions (velocity).
+ * Kept in the feature set's order. */
+typedef struct vf_frontend_motion {
+  uint64_t id;
+  float nx, ny;   /* camera 0, NaN before the first observation */
+  float rnx, rny; /* camera 1 */
+} vf_frontend_motion;
+
+typedef enum vf_frontend_stage {
+  VF_STAGE_RECTIFY = 0,
+  VF_STAGE_PYRAMID,
+  VF_STAGE_TRACK,
+  VF_STAGE_DETECT,
+  VF_STAGE_STEREO,
+  VF_STAGE_FEATURES,
+  VF_STAGE_COUNT
+} vf_frontend_stage;
+
+struct vf_frontend {
+  vf_error err;
+  vf_context* ctx;
+  vf_frontend_config cfg;
+  vf_frontend_callbacks cb;
+  vf_stereo_rectification rect;
+  double R_b_c[9]; /* rectified left camera -> body rotation, for the gyroscope's guess */
+  double K[4];     /* rectified pinhole (f, f, cx, cy) */
+
+  /* stages */
+  vf_remap* remap[2];
+  vf_image rectified[2];  /* context memory */
+  vf_pyramid* pyramid[2]; /* ping-pong: [cur] is this frame's, [!cur] the previous one */
+  int cur;
+  vf_detector* detector;
+  vf_tracker* tracker;
+  vf_grid grid;
+  vf_stereo* stereo;
+  vf_image disparity;      /* U16, context memory */
+  vf_image disparity_host; /* CUDA with host output: the map and the rectified left copied */
+  vf_image rectified_host;
+  vf_sampler* sampler;
+  vf_imu_buffer* imu;
+  vf_stage_clock clock;
+
+  /* the live tracks (ids never reused) and their previous normalized positions */
+  vf_feature_set* set;
+  vf_frontend_motion* motion;
+  vf_frontend_motion* motion_next;
+  int motion_count;
+
+  /* per-frame scratch, sized at create time by the feature cap */
+  float* guess;               /* per track the initial guess (x, y), NaN for none */
+  float* xy;                  /* feature positions for the sampler and the gyroscope */
+  vf_disparity_probe* probes; /* per track what the disparity map shows around it */
+  uint8_t* occupancy;         /* one byte per detector cell */
+  vf_feature* records;        /* what the callback gets: left records, then right ones */
+  int record_count;
+  int right_missing[VF_RIGHT_MISSING_REASONS];
+
+  /* back channel, applied at the start of the next frame */
+  vf_frontend_prediction* predictions;
+  int prediction_count;
+
+  int64_t last_t_ns;
+  int64_t last_imu_ns;
+  uint64_t sequence;
+  int have_previous;
+  int in_callback;     /* process is refused from inside a callback */
+  int frame_committed; /* this frame changed the tracks: it must not be rolled back */
+  int frame_added, frame_lost;
+};
+
+/* Rectified pixel -> raw pixel and undistorted normalized coordinates of `cam` (R: raw ->
+ * rectified rotation of that camera). Fields it cannot compute are NaN. */
+void vf_frontend_unrectify(const vf_camera* cam, const double R[9], double f, double cx, double cy,
+                           float u_rect, float v_rect, vf_feature* out);
+/* f * baseline / disparity, NaN for a non-positive disparity. */
+float vf_frontend_depth(double f, double baseline_m, float disparity);
+
+/* The backend's pending predictions become the guesses (fe->guess) of the live tracks
+ * (src/frontend/vf_frontend_inputs.c). */
+void vf_frontend_apply_predictions(vf_frontend* fe);
+/* The tracking step: guesses, tracking and its checks; `lost` counts the tracks it ended
+ * (src/frontend/vf_frontend_track.c). */
+vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
+/* The detection step: new tracks in the cells without one when detection is due. */
+vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
+/* This frame's feature records (src/frontend/vf_frontend_records.c). */
+vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns);
+
+/* The per-frame steps (src/frontend/vf_frontend_frame.c). */
+vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* left,
+                                const vf_image* right, vf_stage_times* times);
+
+#endif

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The tracking and detection steps of a frame: each track's initial guess (gyroscope rotation,
+ * then the backend's predictions), tracking with its checks, and new tracks in empty cells. */
+#include <math.h>
+
+#include "frontend/vf_frontend_internal.h"
+
+/* The initial guesses of this frame's tracks: the gyroscope's rotation when the IMU covers the
+ * frame interval, replaced by the backend's prediction where it gave one; NULL when there is
+ * neither (the tracks start at their previous positions). */
+static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
+  const int n = vf_feature_set_count(fe->set);
+  const vf_track* tr = vf_feature_set_features(fe->set);
+  int gyro = 0;
+  if (fe->cfg.gyro_seeding && n > 0) {
+    for (int i = 0; i < n; ++i) {
+      fe->xy[2 * i] = tr[i].x;
+      fe->xy[2 * i + 1] = tr[i].y;
+    }
+    /* A failure (no coverage, an IMU gap) leaves the previous positions as guesses. */
+    vf_saved_message saved;
+    vf_thread_message_save(&saved);
+    double R[9];
+    gyro = vf_tracker_gyro_rotation(fe->imu, fe->last_t_ns, t_ns, fe->R_b_c, R) == VF_OK &&
+           vf_tracker_predict_rotation(fe->K, R, fe->xy, n, fe->guess) == VF_OK;
+    /* The same rotation is the refinement's prior of each patch's shape. */
+    if (gyro) gyro = vf_tracker_set_rotation(fe->tracker, fe->K, R) == VF_OK;
+    if (!gyro) vf_thread_message_restore(&saved);
+  }
+  if (!gyro) vf_tracker_set_rotation(fe->tracker, NULL, NULL);
+  if (!gyro) {
+    for (int i = 0; i < 2 * n; ++i) fe->guess[i] = NAN;
+  }
+  int predicted = fe->prediction_count > 0;
+  vf_frontend_apply_predictions(fe);
+  return gyro || predicted ? fe->guess : NULL;
+}
+
+/* Tracking with the feature set: forward, backward check, border check, lost tracks dropped. */
+vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
+  *lost = 0;
+  if (!fe->have_previous || vf_feature_set_count(fe->set) == 0) return VF_OK;
+  const float* guess = vf_frontend_guesses(fe, t_ns);
+  vf_track_stats st;
+  fe->frame_committed = 1;
+  vf_status s = vf_feature_set_track(fe->set, fe->tracker, fe->pyramid[!fe->cur],
+                                     fe->pyramid[fe->cur], guess, &st);
+  if (s != VF_OK) {
+    return vf_fail(&fe->err, s, "tracking: %s", vf_feature_set_last_error(fe->set));
+  }
+  *lost = st.out_of_image + st.diverged + st.residual + st.invalid + st.inconsistent + st.backward +
+          st.border;
+  return VF_OK;
+}
+
+/* New tracks in the cells without one, when detection is due (every detect_every frames, or
+ * below min_features). */
+vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
+  *added = 0;
+  if (!vf_feature_set_detection_due(fe->set, fe->sequence)) return VF_OK;
+  const int cells = fe->grid.cols * fe->grid.rows;
+  vf_status s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
+  if (s == VF_OK)
+    s = vf_detector_detect(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
+  const vf_keypoint* kp = NULL;
+  int count = 0;
+  if (s == VF_OK) s = vf_detector_keypoints(fe->detector, &kp, &count);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
+  fe->frame_committed = 1;
+  s = vf_feature_set_add(fe->set, kp, count, added);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "new tracks: %s", vf_feature_set_last_error(fe->set));
+  return VF_OK;
+}

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The C ABI of the CUDA remap (cuda/geometry/vf_remap.cu, extern "C"); only compiled in with
+ * VF_HAVE_CUDA. Returns a cudaError_t as int (0 = success). */
+#ifndef VF_REMAP_CUDA_H
+#define VF_REMAP_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Same arguments and result as vf_cpu_remap_u8 (src/geometry/kernels/vf_remap_cpu.h), all pointers
+ * in device memory; map_stride must be a multiple of 4 and the map 16-byte aligned. One launch
+ * queued on `stream`. */
+int vf_cuda_remap_u8(const uint8_t* src, size_t src_stride, int src_w, int src_h,
+                     const int32_t* map, int map_stride, uint8_t* dst, size_t dst_stride, int dst_w,
+                     int dst_h, uint8_t fill, void* stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

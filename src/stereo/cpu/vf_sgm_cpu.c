@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* CPU SGM aggregation, the textbook recurrence (Hirschmueller 2008, eq. 13):
+ *   L_r(p, k) = C(p, k) + min(L_r(p-r, k), L_r(p-r, k+-1) + P1, min_i L_r(p-r, i) + P2)
+ *               - min_i L_r(p-r, i)
+ * with L_r = C at the first pixel of each path, summed over the paths into S. The configuration
+ * guarantees C + P2 <= 255 and min_i L_r <= C <= 62, so with q = L_r(p-r) - min_i L_r(p-r, i) a
+ * step is C + min(q(k), min(q(k-1), q(k+1), P2 - P1) + P1) in bytes, without overflow.
+ *
+ * Two sweeps over the rows (Hirschmueller's two-pass scheme): the forward one (rows down, pixels
+ * rightwards) carries the paths that come from the left or from above, the backward one the
+ * others; each keeps L_r of the previous pixel and row only. The first sweep to reach a row stores
+ * its partial sum beside the matching cost (sum << 6 | C fits 16 bits), the second adds its own
+ * and selects the row's disparities. With 2 threads the forward sweep does the top half while the
+ * backward one does the bottom half, then each finishes the other half. With 2 paths the rows
+ * are independent and split over all threads. Integer sums in any order: results do not depend
+ * on the schedule. */
+#include <string.h>
+
+#include "core/vf_parallel.h"
+#include "stereo/kernels/vf_sgm_cpu.h"
+
+/* A path's L_r at one pixel is a slot: D bytes with pad bytes of 255 either side, so that k - 1
+ * and k + 1 need no test (255 - min L_r >= P2 - P1 never wins the minimum). */
+#define VF_SLOT_PAD 16
+#define VF_COST_BITS 6
+#define VF_MAX_WORKERS 64
+/* Inner loops run over blocks of this many disparities: a fixed trip count -O2 vectorizes. */
+#define VF_BLOCK 64
+
+_Static_assert(VF_CENSUS_FULL_BITS < (1 << VF_COST_BITS), "a cost fits the low bits");
+_Static_assert(((4 * 255) << VF_COST_BITS | 63) <= UINT16_MAX, "4 paths' sum and a cost fit");
+
+typedef struct vf_sweep {
+  int dir;         /* +1: rows down, pixels rightwards; -1: rows up, pixels leftwards */
+  int started;     /* a row was swept: row[0] holds its vertical and diagonal paths */
+  uint8_t* zero;   /* the state before a path's first pixel: L_r = 0, minimum 0 */
+  uint8_t* h[2];   /* horizontal path at the previous and at the current pixel */
+  uint8_t* row[2]; /* vertical and diagonal paths, previous and current row: (r * w + x) slots */
+  uint8_t* row_min[2];
+  uint8_t* right_rev; /* the right census row's planes reversed, w + D bytes each */
+  int16_t* tot;       /* the row's complete sums S, w * D (at most 8 * 255) */
+  int16_t* right_val;
+  int16_t* right_k;
+} vf_sweep;
+
+typedef struct vf_sgm_job {
+  const vf_sgm_params* p;
+  const uint8_t* left;
+  size_t left_stride;
+  const uint8_t* cl;
+  const uint8_t* cr;
+  uint16_t* sum;
+  uint16_t* out;
+  vf_sweep* sweeps;
+  int nrow;    /* vertical and diagonal paths per sweep: 0, 1 or 3 */
+  int phase;   /* the halves schedule: 0 first sweeps, 1 second sweeps */
+  int workers; /* the rows schedule (2 paths): row blocks */
+} vf_sgm_job;
+
+static size_t vf_align64(size_t v) { return (v + 63) & ~(size_t)63; }
+static size_t vf_slot(int D) { return (size_t)D + 2 * VF_SLOT_PAD; }
+static int vf_row_paths(const vf_sgm_params* p) { return p->paths == 8 ? 3 : p->paths == 4; }
+
+static int vf_workers(const vf_sgm_params* p, int threads) {
+  if (vf_row_paths(p) > 0) return 2;
+  return threads < 1 ? 1 : threads > VF_MAX_WORKERS ? VF_MAX_WORKERS : threads;
+}
+
+/* Carves one sweep's buffers from b (or only measures when s is NULL); returns the bytes. */
+static size_t vf_sweep_carve(const vf_sgm_params* p, uint8_t* b, vf_sweep* s) {
+  size_t w = (size_t)p->width, D = (size_t)p->disparities, slot = vf_slot(p->disparities);
+  size_t rows = (size_t)vf_row_paths(p) * w;
+  size_t right = (w + (size_t)p->min_disparity + D) * sizeof(int16_t);
+  /* zero and h slots, row paths of two rows, their minima, right census, tot, right winners */
+  size_t sz[] = {3 * slot,  rows * slot, rows * slot, rows, rows, (w + D) * VF_CPU_CENSUS_BYTES,
+                 w * D * 2, right,       right};
+  uint8_t* part[sizeof sz / sizeof sz[0]];
+  size_t at = 0;
+  for (size_t i = 0; i < sizeof sz / sizeof sz[0]; ++i) {
+    part[i] = b + at;
+    at += vf_align64(sz[i]);
+  }
+  if (s == NULL) return at;
+  memset(part[0], 255, 3 * slot);
+  s->zero = part[0] + VF_SLOT_PAD;
+  memset(s->zero, 0, D);
+  s->h[0] = s->zero + slot;
+  s->h[1] = s->zero + 2 * slot;
+  for (int i = 0; i < 2; ++i) {
+    memset(part[1 + i], 255, rows * slot);
+    s->row[i] = part[1 + i] + VF_SLOT_PAD;
+    s->row_min[i] = part[3 + i];
+  }
+  s->right_rev = part[5];
+  s->tot = (int16_t*)part[6];
+  s->right_val = (int16_t*)part[7];
+  s->right_k = (int16_t*)part[8];
+  s->started = 0;
+  return at;
+}
+
+size_t vf_cpu_sgm_scratch_bytes(const vf_sgm_params* p, int threads) {
+  return (size_t)vf_workers(p, threads) * vf_sweep_carve(p, NULL, NULL);
+}
+
+/* One path's step at one pixel into cur, added to acc; returns min_k cur. */
+static int vf_step(const uint8_t* restrict prev, int prev_min, const uint8_t* restrict cost, int p1,
+                   int p2, int D, uint8_t* restrict cur, int16_t* restrict acc) {
+  uint8_t mn = 255, pm = (uint8_t)prev_min, jump = (uint8_t)(p2 - p1), pen = (uint8_t)p1;
+  for (int b = 0; b < D; b += VF_BLOCK) {
+    const uint8_t* pv = prev + b;
+    const uint8_t* cb = cost + b;
+    uint8_t* cu = cur + b;
+    int16_t* ab = acc + b;
+    for (int k = 0; k < VF_BLOCK; ++k) {
+      uint8_t q = (uint8_t)(pv[k] - pm);
+      uint8_t ql = (uint8_t)(pv[k - 1] - pm);
+      uint8_t qr = (uint8_t)(pv[k + 1] - pm);
+      uint8_t n = ql < qr ? ql : qr;
+      n = (uint8_t)((n < jump ? n : jump) + pen);
+      uint8_t v = (uint8_t)(cb[k] + (q < n ? q : n));
+      cu[k] = v;
+      ab[k] = (int16_t)(ab[k] + v);
+      mn = v < mn ? v : mn;
+    }
+  }
+  return mn;
+}
+
+/* Bit counts of a byte's two nibbles, each in its nibble (at most 4). Byte-wise SWAR because
+ * the baseline x86-64 ISA has no popcount; 16 bytes per SSE2 operation. */
+static uint8_t vf_nibble_counts(uint8_t v) {
+  v = (uint8_t)(v - ((v >> 1) & 0x55));
+  return (uint8_t)((v & 0x33) + ((v >> 2) & 0x33));
+}
+
+/* The byte's count from nibble counts summed over up to 3 planes (at most 12 each). */
+static uint8_t vf_fold(uint8_t v) { return (uint8_t)((v & 0x0F) + (v >> 4)); }
+
+/* Costs of one block of disparities: Hamming distances between the left census planes l[i] and
+ * the right census planes at r + i * ps. */
+static void vf_block_costs_cs(const uint8_t* l, const uint8_t* restrict r, size_t ps,
+                              uint8_t* restrict c) {
+  uint8_t l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3];
+  for (int k = 0; k < VF_BLOCK; ++k) {
+    uint8_t a = (uint8_t)(vf_nibble_counts(l0 ^ r[k]) + vf_nibble_counts(l1 ^ r[ps + k]) +
+                          vf_nibble_counts(l2 ^ r[2 * ps + k]));
+    c[k] = (uint8_t)(vf_fold(a) + vf_fold(vf_nibble_counts(l3 ^ r[3 * ps + k])));
+  }
+}
+
+static void vf_block_costs_full(const uint8_t* l, const uint8_t* restrict r, size_t ps,
+                                uint8_t* restrict c) {
+  uint8_t l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3], l4 = l[4], l5 = l[5], l6 = l[6], l7 = l[7];
+  for (int k = 0; k < VF_BLOCK; ++k) {
+    uint8_t a = (uint8_t)(vf_nibble_counts(l0 ^ r[k]) + vf_nibble_counts(l1 ^ r[ps + k]) +
+                          vf_nibble_counts(l2 ^ r[2 * ps + k]));
+    uint8_t b =
+        (uint8_t)(vf_nibble_counts(l3 ^ r[3 * ps + k]) + vf_nibble_counts(l4 ^ r[4 * ps + k]) +
+                  vf_nibble_counts(l5 ^ r[5 * ps + k]));
+    uint8_t d =
+        (uint8_t)(vf_nibble_counts(l6 ^ r[6 * ps + k]) + vf_nibble_counts(l7 ^ r[7 * ps + k]));
+    c[k] = (uint8_t)(vf_fold(a) + vf_fold(b) + vf_fold(d));
+  }
+}
+
+static int vf_planes(const vf_sgm_params* p) { return p->census_full ? 8 : 4; }
+
+/* Row y of the right census, each plane reversed into w + D bytes (rev[i] = plane[w - 1 - i],
+ * zeros after), so that pixel x's right pixels x - min - k ascend with k. */
+static void vf_reverse_row(const vf_sgm_params* p, const uint8_t* census, int y, uint8_t* rev) {
+  size_t w = (size_t)p->width, n = w + (size_t)p->disparities;
+  const uint8_t* row = census + (size_t)y * vf_planes(p) * w;
+  for (int pl = 0; pl < vf_planes(p); ++pl) {
+    const uint8_t* src = row + pl * w;
+    uint8_t* dst = rev + pl * n;
+    for (size_t i = 0; i < w; ++i) dst[i] = src[w - 1 - i];
+    memset(dst + w, 0, n - w);
+  }
+}
+
+/* Matching costs of left pixel (x, y) for every disparity index. */
+static void vf_costs(const vf_sgm_params* p, const uint8_t* census_l, const uint8_t* rev, int x,
+                     int y, uint8_t* c) {
+  int D = p->disparities, first_out = x - p->min_disparity + 1; /* k >= this: outside */
+  if (first_out <= 0) {
+    memset(c, p->max_cost, (size_t)D);
+    return;
+  }
+  size_t w = (size_t)p->width, ps = w + (size_t)D;
+  uint8_t l[8];
+  for (int pl = 0; pl < vf_planes(p); ++pl) {
+    l[pl] = census_l[((size_t)y * vf_planes(p) + pl) * w + x];
+  }
+  const uint8_t* r = rev + (w - (size_t)first_out);
+  for (int b = 0; b < D; b += VF_BLOCK) {
+    if (p->census_full) {
+      vf_block_costs_full(l, r + b, ps, c + b);
+    } else {
+      vf_block_costs_cs(l, r + b, ps, c + b);
+    }
+  }
+  if (first_out < D) memset(c + first_out, p->max_cost, (size_t)(D - first_out));
+}
+
+static void vf_unpack(const uint16_t* restrict s, int D, uint8_t* restrict c,
+                      int16_t* restrict acc) {
+  for (int b = 0; b < D; b += VF_BLOCK) {
+    for (int k = 0; k < VF_BLOCK; ++k) {
+      c[b + k] = (uint8_t)(s[b + k] & ((1u << VF_COST_BITS) - 1));
+      acc[b + k] = (int16_t)(s[b + k] >> VF_COST_BITS);
+    }
+  }
+}
+
+static void vf_pack(const int16_t* restrict acc, const uint8_t* restrict c, int D,
+                    uint16_t* restrict s) {
+  for (int b = 0; b < D; b += VF_BLOCK) {
+    for (int k = 0; k < VF_BLOCK; ++k) s[b + k] = (uint16_t)(acc[b + k] << VF_COST_BITS | c[b + k]);
+  }
+}
+
+/* Sweeps row y in s's direction; `second`: the other sweep has stored this row. */
+static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
+  const vf_sgm_params* p = j->p;
+  int w = p->width, D = p->disparities, dir = s->dir;
+  size_t slot = vf_slot(D);
+  const uint8_t* img = j->left + (size_t)y * j->left_stride;
+  const uint8_t* img_prev = s->started ? j->left + (size_t)(y - dir) * j->left_stride : NULL;
+  uint16_t* srow = j->sum + (size_t)y * w * D;
+  uint8_t cost[256];
+  int16_t partial[256];
+  if (!second) vf_reverse_row(p, j->cr, y, s->right_rev);
+  int h_min = 0;
+  for (int i = 0; i < w; ++i) {
+    int x = dir > 0 ? i : w - 1 - i;
+    int16_t* acc = second ? s->tot + (size_t)x * D : partial;
+    if (second) {
+      vf_unpack(srow + (size_t)x * D, D, cost, acc);
+    } else {
+      vf_costs(p, j->cl, s->right_rev, x, y, cost);
+      memset(acc, 0, (size_t)D * sizeof *acc);
+    }
+    int p2 = i == 0 ? p->p2 : vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img[x - dir]);
+    h_min =
+        vf_step(i == 0 ? s->zero : s->h[0], i == 0 ? 0 : h_min, cost, p->p1, p2, D, s->h[1], acc);
+    uint8_t* t = s->h[0];
+    s->h[0] = s->h[1];
+    s->h[1] = t;
+    for (int r = 0; r < j->nrow; ++r) {
+      /* Vertical, then the diagonals from the previous row's pixel x - 1 and x + 1. */
+      int xp = x + (r == 0 ? 0 : r == 1 ? -1 : 1);
+      size_t line = (size_t)r * w;
+      const uint8_t* prev = s->zero;
+      int prev_min = 0, p2r = p->p2;
+      if (img_prev != NULL && xp >= 0 && xp < w) {
+        prev = s->row[0] + (line + xp) * slot;
+        prev_min = s->row_min[0][line + xp];
+        p2r = vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img_prev[xp]);
+      }
+      s->row_min[1][line + x] =
+          (uint8_t)vf_step(prev, prev_min, cost, p->p1, p2r, D, s->row[1] + (line + x) * slot, acc);
+    }
+    if (!second) vf_pack(acc, cost, D, srow + (size_t)x * D);
+  }
+  uint8_t* t = s->row[0];
+  s->row[0] = s->row[1];
+  s->row[1] = t;
+  t = s->row_min[0];
+  s->row_min[0] = s->row_min[1];
+  s->row_min[1] = t;
+  s->started = 1;
+  if (second) {
+    vf_cpu_sgm_select_row(p, s->tot, s->right_val, s->right_k, j->out + (size_t)y * w);
+  }
+}
+
+/* Sweep 0 goes down, sweep 1 up; phase 0 takes each one's first half, phase 1 the rest. */
+static void vf_halves(int begin, int end, void* arg) {
+  const vf_sgm_job* j = arg;
+  int h = j->p->height, mid = h / 2;
+  for (int t = begin; t < end; ++t) {
+    if (t == 0) {
+      for (int y = j->phase ? mid : 0; y < (j->phase ? h : mid); ++y) {
+        vf_sweep_row(j, &j->sweeps[0], y, j->phase);
+      }
+    } else {
+      for (int y = j->phase ? mid - 1 : h - 1; y >= (j->phase ? 0 : mid); --y) {
+        vf_sweep_row(j, &j->sweeps[1], y, j->phase);
+      }
+    }
+  }
+}
+
+/* 2 paths: each worker takes a block of rows and sweeps each row both ways. */
+static void vf_rows(int begin, int end, void* arg) {
+  const vf_sgm_job* j = arg;
+  int h = j->p->height;
+  for (int t = begin; t < end; ++t) {
+    vf_sweep* s = &j->sweeps[t];
+    for (int y = (int)((long long)h * t / j->workers); y < (long long)h * (t + 1) / j->workers;
+         ++y) {
+      for (int second = 0; second < 2; ++second) {
+        s->dir = second ? -1 : 1;
+        s->started = 0;
+        vf_sweep_row(j, s, y, second);
+      }
+    }
+  }
+}
+
+void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
+                const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum, void* scratch,
+                uint16_t* out, int threads) {
+  vf_sweep sweeps[VF_MAX_WORKERS];
+  int workers = vf_workers(p, threads);
+  size_t bytes = vf_sweep_carve(p, NULL, NULL);
+  for (int t = 0; t < workers; ++t) {
+    vf_sweep_carve(p, (uint8_t*)scratch + (size_t)t * bytes, &sweeps[t]);
+    sweeps[t].dir = t == 0 ? 1 : -1;
+  }
+  vf_sgm_job job = {p,   left,   left_stride,     census_l, census_r, sum,
+                    out, sweeps, vf_row_paths(p), 0,        workers};
+  /* Threads pay off from about a quarter million cells each. */
+  int useful = (int)((size_t)p->width * p->height * p->disparities / 262144);
+  if (useful < 1) useful = 1;
+  if (job.nrow == 0) {
+    if (job.workers > useful) job.workers = useful;
+    if (job.workers > p->height) job.workers = p->height;
+    vf_parallel_for(job.workers, job.workers, vf_rows, &job);
+    return;
+  }
+  int n = threads >= 2 && useful >= 2 ? 2 : 1;
+  for (job.phase = 0; job.phase < 2; ++job.phase) vf_parallel_for(2, n, vf_halves, &job);
+}

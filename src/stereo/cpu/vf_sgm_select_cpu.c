@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* CPU disparity selection from the summed costs S, one row at a time: winner takes all (smallest
+ * index on ties), uniqueness against the best cost outside +-1 of the winner, right-image
+ * disparities argmin_k S(xr + min + k, k) for the left-right check, parabola sub-pixel
+ * (src/stereo/kernels/vf_sgm_rules.h); and the 3x3 median. Loops over blocks of 64 disparities
+ * vectorize. */
+#include <string.h>
+
+#include "core/vf_parallel.h"
+#include "stereo/kernels/vf_sgm_cpu.h"
+#include "viofront/vf_stereo.h"
+
+#define VF_BLOCK 64
+
+/* Right pixel xr's winner, stored at t = w - 1 - xr: left pixel x meets t = w - 1 - x + min + k,
+ * ascending in k. Going through x upwards visits each t's k in increasing order, so a strict <
+ * keeps the smallest k on ties. t >= w (xr < 0) collects nothing used. */
+static void vf_right_winners(const vf_sgm_params* p, const int16_t* sum, int16_t* restrict val,
+                             int16_t* restrict best_k) {
+  int w = p->width, D = p->disparities;
+  int n = w + p->min_disparity + D;
+  for (int t = 0; t < n; ++t) {
+    val[t] = INT16_MAX;
+    best_k[t] = -1;
+  }
+  for (int x = 0; x < w; ++x) {
+    for (int b = 0; b < D; b += VF_BLOCK) {
+      const int16_t* restrict s = sum + (size_t)x * D + b;
+      int16_t* restrict v = val + (w - 1 - x + p->min_disparity + b);
+      int16_t* restrict kk = best_k + (w - 1 - x + p->min_disparity + b);
+      /* 16-bit counters (here and below) keep the vectorized index arithmetic in 16-bit lanes. */
+      int16_t i = (int16_t)b;
+      for (int k = 0; k < VF_BLOCK; ++k, ++i) {
+        int better = s[k] < v[k];
+        v[k] = better ? s[k] : v[k];
+        kk[k] = better ? i : kk[k];
+      }
+    }
+  }
+}
+
+static int vf_min_cost(const int16_t* s, int D) {
+  int16_t m = INT16_MAX;
+  for (int b = 0; b < D; b += VF_BLOCK) {
+    for (int k = 0; k < VF_BLOCK; ++k) m = s[b + k] < m ? s[b + k] : m;
+  }
+  return m;
+}
+
+/* The first k with cost `best`; masks instead of branches (and costs >= 0) let it vectorize. */
+static int vf_first_index(const int16_t* s, int D, int best) {
+  int16_t m = INT16_MAX, value = (int16_t)best;
+  for (int b = 0; b < D; b += VF_BLOCK) {
+    int16_t i = (int16_t)b;
+    for (int k = 0; k < VF_BLOCK; ++k, ++i) {
+      int16_t other = (int16_t)(0 - (s[b + k] != value));
+      int16_t c = (int16_t)((i | other) & INT16_MAX);
+      m = c < m ? c : m;
+    }
+  }
+  return m;
+}
+
+/* The output value of left pixel x before the median; right_k from vf_right_winners. The checks
+ * run cheapest first (each alone makes the pixel invalid). s is scratch: the uniqueness test
+ * overwrites the costs at k_best - 1 .. k_best + 1 to take the minimum of the others. */
+static uint16_t vf_select_pixel(const vf_sgm_params* p, int16_t* s, int x, const int16_t* right_k) {
+  int D = p->disparities;
+  if (x < p->min_disparity) return VF_STEREO_INVALID;
+  int best = vf_min_cost(s, D);
+  int k_best = vf_first_index(s, D, best);
+  if (p->lr_check) {
+    int xr = x - p->min_disparity - k_best;
+    int kr = xr >= 0 ? right_k[p->width - 1 - xr] : -1;
+    int diff = kr > k_best ? kr - k_best : k_best - kr;
+    if (kr < 0 || diff > p->lr_max_diff) return VF_STEREO_INVALID;
+  }
+  int before = k_best > 0 ? s[k_best - 1] : 0, after = k_best < D - 1 ? s[k_best + 1] : 0;
+  /* With q = 1024 the test is best > second, never true. */
+  if (p->uniqueness_q < VF_UNIQUENESS_ONE) {
+    for (int k = k_best - 1; k <= k_best + 1; ++k) {
+      if (k >= 0 && k < D) s[k] = INT16_MAX;
+    }
+    if ((long)best * VF_UNIQUENESS_ONE > (long)vf_min_cost(s, D) * p->uniqueness_q) {
+      return VF_STEREO_INVALID;
+    }
+  }
+  int d = p->min_disparity + k_best;
+  if (!p->subpixel) return (uint16_t)d;
+  int off = 0;
+  if (k_best > 0 && k_best < D - 1) off = vf_sgm_subpixel16(before, best, after);
+  return (uint16_t)(d * 16 + off);
+}
+
+void vf_cpu_sgm_select_row(const vf_sgm_params* p, int16_t* sum_row, int16_t* right_val,
+                           int16_t* right_k, uint16_t* out) {
+  if (p->lr_check) vf_right_winners(p, sum_row, right_val, right_k);
+  for (int x = 0; x < p->width; ++x) {
+    out[x] = vf_select_pixel(p, sum_row + (size_t)x * p->disparities, x, right_k);
+  }
+}
+
+typedef struct vf_median_job {
+  const uint16_t* in;
+  int w, h;
+  uint16_t* out;
+  size_t out_stride;
+} vf_median_job;
+
+static uint16_t vf_min16(uint16_t a, uint16_t b) { return a < b ? a : b; }
+static uint16_t vf_max16(uint16_t a, uint16_t b) { return a > b ? a : b; }
+static uint16_t vf_med3(uint16_t a, uint16_t b, uint16_t c) {
+  return vf_max16(vf_min16(a, b), vf_min16(vf_max16(a, b), c));
+}
+
+/* Median of 9 from three sorted columns (Paeth, Graphics Gems): the median of the largest low,
+ * the middle middle and the smallest high. Columns x0 - 1 .. x0 + 64 of one output row. */
+static void vf_median_chunk(const vf_median_job* j, int y, int x0) {
+  uint16_t col[3][VF_BLOCK + 8], lo[VF_BLOCK + 8], mid[VF_BLOCK + 8], hi[VF_BLOCK + 8];
+  uint16_t med[VF_BLOCK];
+  for (int r = 0; r < 3; ++r) {
+    int yy = y + r - 1 < 0 ? 0 : y + r - 1 >= j->h ? j->h - 1 : y + r - 1;
+    const uint16_t* src = j->in + (size_t)yy * j->w;
+    if (x0 >= 1 && x0 - 1 + VF_BLOCK + 8 <= j->w) {
+      memcpy(col[r], src + x0 - 1, sizeof col[r]);
+      continue;
+    }
+    for (int i = 0; i < VF_BLOCK + 8; ++i) {
+      int x = x0 + i - 1 < 0 ? 0 : x0 + i - 1 >= j->w ? j->w - 1 : x0 + i - 1;
+      col[r][i] = src[x];
+    }
+  }
+  for (int i = 0; i < VF_BLOCK + 8; ++i) {
+    uint16_t a = vf_min16(col[0][i], col[1][i]), b = vf_max16(col[0][i], col[1][i]);
+    lo[i] = vf_min16(a, col[2][i]);
+    hi[i] = vf_max16(b, col[2][i]);
+    mid[i] = vf_max16(a, vf_min16(b, col[2][i]));
+  }
+  for (int i = 0; i < VF_BLOCK; ++i) {
+    uint16_t l = vf_max16(vf_max16(lo[i], lo[i + 1]), lo[i + 2]);
+    uint16_t h = vf_min16(vf_min16(hi[i], hi[i + 1]), hi[i + 2]);
+    med[i] = vf_med3(l, vf_med3(mid[i], mid[i + 1], mid[i + 2]), h);
+  }
+  uint16_t* row = (uint16_t*)((uint8_t*)j->out + (size_t)y * j->out_stride);
+  memcpy(row + x0, med, (size_t)(j->w - x0 < VF_BLOCK ? j->w - x0 : VF_BLOCK) * sizeof *med);
+}
+
+static void vf_median_rows(int begin, int end, void* arg) {
+  const vf_median_job* j = arg;
+  for (int y = begin; y < end; ++y) {
+    for (int x0 = 0; x0 < j->w; x0 += VF_BLOCK) vf_median_chunk(j, y, x0);
+  }
+}
+
+void vf_cpu_median3(const uint16_t* in, int w, int h, uint16_t* out, size_t out_stride,
+                    int threads) {
+  vf_median_job job = {in, w, h, out, out_stride};
+  int useful = w * h / 65536;
+  vf_parallel_for(h, useful < threads ? useful : threads, vf_median_rows, &job);
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The C ABI of the CUDA stereo backend (cuda/stereo/vf_census.cu, cuda/stereo/vf_sgm_*.cu), extern
+ * "C". Only compiled in with VF_HAVE_CUDA. Functions return a cudaError_t as int (0 = success). */
+#ifndef VF_SGM_CUDA_H
+#define VF_SGM_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stereo/kernels/vf_sgm_rules.h"
+#include "viofront/vf_stereo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Device buffers of one vf_stereo, carved from one allocation made at create time. */
+typedef struct vf_cuda_sgm_buffers {
+  void* census_l; /* w*h words: uint32 (CS) or uint64 (full) */
+  void* census_r;
+  uint8_t* volumes;     /* paths * w * h * D aggregated costs, one byte each */
+  uint16_t* pre_median; /* w*h: output before the median */
+} vf_cuda_sgm_buffers;
+
+/* Bytes of device memory the buffers above take for `p`. */
+size_t vf_cuda_sgm_buffer_bytes(const vf_sgm_params* p);
+/* Points the buffers into `base` (vf_cuda_sgm_buffer_bytes(p) bytes). */
+void vf_cuda_sgm_buffers_carve(const vf_sgm_params* p, void* base, vf_cuda_sgm_buffers* b);
+
+/* The whole pipeline on `stream`: census, aggregation, selection, median. Images in device
+ * memory; out16 required, outf optional (NULL). */
+int vf_cuda_sgm_compute(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
+                        size_t left_stride, const uint8_t* right, size_t right_stride,
+                        uint16_t* out16, size_t out16_stride, float* outf, size_t outf_stride,
+                        void* stream);
+
+/* Stages, launched by vf_cuda_sgm_compute (one .cu each). */
+int vf_cuda_census(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
+                   const uint8_t* right, size_t right_stride, void* census_l, void* census_r,
+                   void* stream);
+int vf_cuda_sgm_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
+                      size_t left_stride, void* stream);
+int vf_cuda_sgm_select(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
+                       size_t out16_stride, float* outf, size_t outf_stride, void* stream);
+int vf_cuda_sgm_median(const vf_sgm_params* p, const uint16_t* in, uint16_t* out16,
+                       size_t out16_stride, float* outf, size_t outf_stride, void* stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
