@@ -12,11 +12,16 @@ import sys
 TIMES = {"runs", "median_us", "min_us", "mean_us"}
 
 
+def derived(name):
+    """Fields computed from the time (rates, ratios, per-stage times): not part of a row's key."""
+    return name in TIMES or name.endswith(("_ms", "_per_s")) or name.startswith("speedup")
+
+
 def rows(path):
     data = json.load(open(path))
     out = {}
     for r in data["results"]:
-        key = tuple(sorted((k, str(v)) for k, v in r.items() if k not in TIMES and k != "dram_bytes"))
+        key = tuple(sorted((k, str(v)) for k, v in r.items() if not derived(k)))
         out[key] = r["median_us"]
     return out
 
