@@ -59,6 +59,17 @@ int vf_cuda_malloc(void** ptr, size_t bytes) { return (int)cudaMalloc(ptr, bytes
 
 int vf_cuda_free(void* ptr) { return (int)cudaFree(ptr); }
 
+int vf_cuda_host_alloc(void** ptr, size_t bytes) { return (int)cudaMallocHost(ptr, bytes); }
+
+int vf_cuda_host_alloc_mapped(void** host, void** device, size_t bytes) {
+  *host = *device = NULL;
+  int rc = (int)cudaHostAlloc(host, bytes, cudaHostAllocMapped);
+  if (rc == 0) rc = (int)cudaHostGetDevicePointer(device, *host, 0);
+  return rc;
+}
+
+int vf_cuda_host_free(void* ptr) { return (int)cudaFreeHost(ptr); }
+
 int vf_cuda_memset_async(void* ptr, int value, size_t bytes, void* stream) {
   return (int)cudaMemsetAsync(ptr, value, bytes, (cudaStream_t)stream);
 }

@@ -298,9 +298,3 @@ extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
   }
   return (int)cudaGetLastError();
 }
-
-extern "C" int vf_cuda_host_alloc(void** ptr, size_t bytes) {
-  return (int)cudaMallocHost(ptr, bytes);
-}
-
-extern "C" int vf_cuda_host_free(void* ptr) { return (int)cudaFreeHost(ptr); }

@@ -542,12 +542,3 @@ extern "C" int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_reque
   vf_lk_kernel<<<blocks, 32 * warps, 0, (cudaStream_t)stream>>>(*params, requests, results, count);
   return (int)cudaGetLastError();
 }
-
-extern "C" int vf_cuda_lk_host_alloc(void** host, void** device, size_t bytes) {
-  *host = *device = NULL;
-  int rc = (int)cudaHostAlloc(host, bytes, cudaHostAllocMapped);
-  if (rc == 0) rc = (int)cudaHostGetDevicePointer(device, *host, 0);
-  return rc;
-}
-
-extern "C" int vf_cuda_lk_host_free(void* ptr) { return (int)cudaFreeHost(ptr); }

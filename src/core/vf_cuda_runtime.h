@@ -26,6 +26,12 @@ int vf_cuda_stream_destroy(void* stream);
 int vf_cuda_stream_synchronize(void* stream);
 int vf_cuda_malloc(void** ptr, size_t bytes);
 int vf_cuda_free(void* ptr);
+/* Page-locked host memory (asynchronous copies); vf_cuda_host_free releases it. */
+int vf_cuda_host_alloc(void** ptr, size_t bytes);
+/* Page-locked host memory mapped into the device's address space: *host for the CPU, *device for
+ * kernels, which then read and write host memory directly (no copy to launch or wait for). */
+int vf_cuda_host_alloc_mapped(void** host, void** device, size_t bytes);
+int vf_cuda_host_free(void* ptr);
 int vf_cuda_memset_async(void* ptr, int value, size_t bytes, void* stream);
 /* 2-D copy between any host/device pointers (unified addressing decides the direction). */
 int vf_cuda_copy_2d_async(void* dst, size_t dst_stride, const void* src, size_t src_stride,

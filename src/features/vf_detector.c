@@ -22,15 +22,19 @@ struct vf_detector {
   vf_detector_config config;
   vf_grid grid;
   int ncells;
-  vf_fast_job job;      /* sizes (and CPU response maps) set at create, images at detect */
-  void* response;       /* CPU: every level's response map, one block */
-  vf_keypoint* cells;   /* per-cell results, context memory */
-  vf_keypoint* staged;  /* CUDA: page-locked host copy of cells */
-  uint32_t* lut;        /* CUDA: the arc table in device memory */
-  uint8_t* mask;        /* CUDA: device copy of a host occupancy mask */
-  uint8_t* mask_staged; /* CUDA: page-locked staging of a host occupancy mask */
-  void* mask_event;     /* CUDA: the last mask upload, waited on before restaging */
-  vf_keypoint* list;    /* compacted host results */
+  vf_fast_job job;    /* sizes (and CPU response maps) set at create, images at detect */
+  void* response;     /* CPU: every level's response map, one block */
+  vf_keypoint* cells; /* per-cell results, context memory */
+  /* CUDA, host results: the kernel writes the cells straight into mapped page-locked host
+   * memory (no copy to launch or wait for); mapped_cells is its device address. */
+  vf_keypoint* staged;
+  vf_keypoint* mapped_cells;
+  uint32_t* lut; /* CUDA: the arc table in device memory */
+  /* CUDA, host occupancy: the kernel reads the mask from mapped page-locked host memory. */
+  uint8_t* mask_staged;
+  uint8_t* mapped_mask;
+  void* mask_event;  /* CUDA: after the last kernel that read mask_staged */
+  vf_keypoint* list; /* compacted host results */
   int count;
   int detected; /* a detect has run */
   int listed;   /* the host list holds its results */
@@ -100,10 +104,12 @@ static vf_status vf_detector_create_cuda(vf_detector* d) {
   size_t cell_bytes = (size_t)d->ncells * sizeof(vf_keypoint);
   vf_status s = vf_device_alloc(NULL, (void**)&d->cells, cell_bytes, what);
   if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&d->lut, VF_FAST_LUT_WORDS * 4, what);
-  if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&d->mask, (size_t)d->ncells, what);
   if (s != VF_OK) return s;
-  int rc = vf_cuda_host_alloc((void**)&d->staged, cell_bytes);
-  if (rc == 0) rc = vf_cuda_host_alloc((void**)&d->mask_staged, (size_t)d->ncells);
+  int rc = vf_cuda_host_alloc_mapped((void**)&d->staged, (void**)&d->mapped_cells, cell_bytes);
+  if (rc == 0) {
+    rc = vf_cuda_host_alloc_mapped((void**)&d->mask_staged, (void**)&d->mapped_mask,
+                                   (size_t)d->ncells);
+  }
   if (rc == 0) rc = vf_cuda_event_create(&d->mask_event);
   if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_detector_create: page-locked staging");
   uint32_t lut[VF_FAST_LUT_WORDS];
@@ -198,7 +204,6 @@ void vf_detector_destroy(vf_detector* d) {
 #ifdef VF_HAVE_CUDA
     vf_device_free(d->cells);
     vf_device_free(d->lut);
-    vf_device_free(d->mask);
     if (d->staged != NULL) vf_cuda_host_free(d->staged);
     if (d->mask_staged != NULL) vf_cuda_host_free(d->mask_staged);
     if (d->mask_event != NULL) vf_cuda_event_destroy(d->mask_event);
@@ -258,22 +263,18 @@ static vf_status vf_detector_detect_cuda(vf_detector* d, const uint8_t* occupanc
                                          vf_memory location) {
   void* stream = d->ctx->stream;
   int rc = 0;
+  const int host_mask = occupancy != NULL && location == VF_MEMORY_HOST;
   d->job.occupancy = occupancy;
-  if (occupancy != NULL && location == VF_MEMORY_HOST) {
-    /* The previous upload must have left the staging buffer before it is overwritten. */
+  if (host_mask) {
+    /* The kernel that read the mask last must have finished before it is overwritten. */
     rc = vf_cuda_event_synchronize(d->mask_event);
-    if (rc == 0) {
-      memcpy(d->mask_staged, occupancy, (size_t)d->ncells);
-      rc = vf_cuda_copy_async(d->mask, d->mask_staged, (size_t)d->ncells, stream);
-    }
-    if (rc == 0) rc = vf_cuda_event_record(d->mask_event, stream);
-    d->job.occupancy = d->mask;
+    if (rc == 0) memcpy(d->mask_staged, occupancy, (size_t)d->ncells);
+    d->job.occupancy = d->mapped_mask;
   }
+  d->job.cells = d->config.host_results ? d->mapped_cells : d->cells;
   if (rc == 0) rc = vf_cuda_fast_detect(&d->job, stream);
-  if (rc == 0 && d->config.host_results) {
-    rc = vf_cuda_copy_async(d->staged, d->cells, (size_t)d->ncells * sizeof(vf_keypoint), stream);
-    if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
-  }
+  if (rc == 0 && host_mask) rc = vf_cuda_event_record(d->mask_event, stream);
+  if (rc == 0 && d->config.host_results) rc = vf_cuda_stream_synchronize(stream);
   if (rc != 0) return vf_cuda_fail(&d->err, rc, "vf_detector_detect");
   if (d->config.host_results) vf_detector_compact(d, d->staged);
   return VF_OK;

@@ -196,9 +196,9 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   /* Requests and results live in mapped pinned memory that the kernel reads and writes: one
    * launch per call and no copies (copies each way measured slower, docs/perf/tracker.md). */
   vf_status s = VF_OK;
-  int rc = vf_cuda_lk_host_alloc((void**)&t->h_requests, (void**)&t->m_requests, req_bytes);
+  int rc = vf_cuda_host_alloc_mapped((void**)&t->h_requests, (void**)&t->m_requests, req_bytes);
   if (s == VF_OK && rc == 0) {
-    rc = vf_cuda_lk_host_alloc((void**)&t->h_results, (void**)&t->m_results, res_bytes);
+    rc = vf_cuda_host_alloc_mapped((void**)&t->h_results, (void**)&t->m_results, res_bytes);
   }
   if (s == VF_OK && rc == 0) rc = vf_cuda_event_create(&t->staging_free);
   if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: pinned staging and event");
@@ -241,8 +241,8 @@ void vf_tracker_destroy(vf_tracker* t) {
     vf_device_free(t->params.slot_levels);
     vf_device_free(t->refine.slot);
     vf_device_free(t->refine.samples);
-    if (t->h_requests != NULL) vf_cuda_lk_host_free(t->h_requests);
-    if (t->h_results != NULL) vf_cuda_lk_host_free(t->h_results);
+    if (t->h_requests != NULL) vf_cuda_host_free(t->h_requests);
+    if (t->h_results != NULL) vf_cuda_host_free(t->h_results);
     if (t->staging_free != NULL) vf_cuda_event_destroy(t->staging_free);
 #endif
   }

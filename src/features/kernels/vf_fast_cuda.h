@@ -16,10 +16,6 @@ extern "C" {
  * into job->cells: one launch, no response maps in global memory (cuda/features/vf_fast.cu). */
 int vf_cuda_fast_detect(const vf_fast_job* job, void* stream);
 
-/* Page-locked host memory, so that result and mask copies run asynchronously. */
-int vf_cuda_host_alloc(void** ptr, size_t bytes);
-int vf_cuda_host_free(void* ptr);
-
 #ifdef __cplusplus
 }
 #endif

@@ -16,11 +16,6 @@ extern "C" {
 int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_request* requests,
                      vf_track_result* results, int count, void* stream);
 
-/* Pinned host memory mapped into the device's address space: *host for the CPU, *device for
- * kernels. */
-int vf_cuda_lk_host_alloc(void** host, void** device, size_t bytes);
-int vf_cuda_lk_host_free(void* ptr);
-
 #ifdef __cplusplus
 }
 #endif
