@@ -24,6 +24,7 @@ typedef struct replay_options {
   int decode_threads; /* reader and ground-truth decoding threads, -1 = the reader's default */
   int prefetch;       /* pairs decoded ahead, -1 = max(8, 2 x decode threads) */
   int read_only;      /* 1: only read the sequence (no frontend): the reader's own speed */
+  int no_eval;        /* 1: no evaluation even where the sequence has ground truth */
 } replay_options;
 
 /* Per-frame statistics kept during the replay and summarised at the end. */

@@ -10,10 +10,11 @@ static int usage(void) {
           "usage: vf_replay SEQUENCE [--config FILE] [--backend auto|cpu|cuda] [--realtime]\n"
           "                 [--max-frames N] [--csv FILE] [--disparity-dir DIR]\n"
           "                 [--overlay-dir DIR] [--overlay N[,N...]] [--quiet]\n"
-          "                 [--decode-threads N] [--prefetch N] [--read-only]\n"
+          "                 [--decode-threads N] [--prefetch N] [--read-only] [--no-eval]\n"
           "SEQUENCE is an EuRoC ASL folder (holding mav0), real or written by vf_synth.\n"
           "--decode-threads: threads decoding images (and ground truth) ahead, 0..64;\n"
-          "--prefetch: pairs decoded ahead, 0..64; --read-only: read, no frontend.\n");
+          "--prefetch: pairs decoded ahead, 0..64; --read-only: read the images (and the\n"
+          "ground-truth files), no frontend; --no-eval: no ground-truth evaluation.\n");
   return -1;
 }
 
@@ -43,8 +44,8 @@ int replay_parse_args(int argc, char** argv, replay_options* opt) {
       opt->quiet = 1;
       continue;
     }
-    if (strcmp(a, "--read-only") == 0) {
-      opt->read_only = 1;
+    if (strcmp(a, "--read-only") == 0 || strcmp(a, "--no-eval") == 0) {
+      *(a[2] == 'r' ? &opt->read_only : &opt->no_eval) = 1;
       continue;
     }
     if (a[0] != '-') {

@@ -330,6 +330,11 @@ void replay_eval_print(replay_eval* e, FILE* out) {
   }
 }
 
+void replay_eval_fetch(replay_eval* e, int64_t t_ns) {
+  replay_ahead_get(e->files, t_ns, EVAL_DEPTH);
+  replay_ahead_get(e->files, t_ns, EVAL_DISPARITY);
+}
+
 double replay_eval_wait_s(const replay_eval* e) {
   return e != NULL ? replay_ahead_wait_s(e->files) : 0.0;
 }

@@ -144,9 +144,10 @@ static int replay(const replay_options* opt, vf_frontend* fe, vf_euroc* reader, 
     }
     if (ev.type == VF_EUROC_END) break;
     if (opt->read_only) {
-      if (ev.type == VF_EUROC_STEREO && opt->max_frames > 0 && frames >= opt->max_frames) break;
-      frames += ev.type == VF_EUROC_STEREO;
-      st->stats.read_frames = frames;
+      if (ev.type != VF_EUROC_STEREO) continue;
+      if (opt->max_frames > 0 && frames >= opt->max_frames) break;
+      if (st->eval != NULL) replay_eval_fetch(st->eval, ev.t_ns);
+      st->stats.read_frames = ++frames;
       continue;
     }
     if (ev.type == VF_EUROC_IMU) {
@@ -203,8 +204,8 @@ static int setup(const replay_options* opt, vf_context* ctx, vf_frontend_config*
     fprintf(stderr, "vf_replay: cannot write %s\n", opt->csv);
     return -1;
   }
-  if (!opt->read_only && replay_eval_open(opt->sequence, *reader, st->decode_threads,
-                                          st->prefetch > 2 ? st->prefetch : 2, &st->eval) != 0) {
+  if (!opt->no_eval && replay_eval_open(opt->sequence, *reader, st->decode_threads,
+                                        st->prefetch > 2 ? st->prefetch : 2, &st->eval) != 0) {
     fprintf(stderr, "vf_replay: cannot load the ground truth of %s\n", opt->sequence);
     return -1;
   }
@@ -252,7 +253,7 @@ int main(int argc, char** argv) {
     if (!opt.read_only) replay_stats_print(&st.stats, stdout);
     replay_stats_print_reader(&st.stats, st.decode_threads, st.prefetch,
                               replay_eval_wait_s(st.eval), stdout);
-    if (st.eval != NULL) replay_eval_print(st.eval, stdout);
+    if (st.eval != NULL && !opt.read_only) replay_eval_print(st.eval, stdout);
   }
   if (st.failed) rc = 1;
   vf_frontend_destroy(fe);

@@ -107,6 +107,12 @@ void replay_stats_print_reader(const replay_stats* st, int decode_threads, int p
             "frontend: %.3f ms per frame in vf_frontend_process (callbacks included; of it %.3f ms "
             "waiting for ground-truth files)\n",
             1e3 * st->process_s / n, 1e3 * eval_wait_s / n);
+  } else {
+    fprintf(out,
+            "read only: %ld pairs in %.3f s (%.1f pairs/s), of it %.3f ms per pair waiting for "
+            "ground-truth files\n",
+            st->read_frames, st->wall_s, st->wall_s > 0 ? st->read_frames / st->wall_s : 0.0,
+            1e3 * eval_wait_s / n);
   }
 }
 
