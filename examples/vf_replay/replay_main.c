@@ -112,7 +112,8 @@ static int load_config(const replay_options* opt, vf_context* ctx, vf_frontend_c
   return 0;
 }
 
-/* The sequence's cameras unless the file named its own; host disparity when it is read back. */
+/* The sequence's cameras unless the file named its own; host disparity when it is read back
+ * (written, drawn or evaluated). */
 static int configure(const replay_options* opt, vf_euroc* reader, int has_cameras,
                      vf_frontend_config* fc) {
   if (!has_cameras && (vf_euroc_camera(reader, 0, &fc->cam0) != VF_OK ||
@@ -121,7 +122,7 @@ static int configure(const replay_options* opt, vf_euroc* reader, int has_camera
     return -1;
   }
   if (opt->disparity_dir != NULL || opt->overlay_dir != NULL ||
-      vf_euroc_groundtruth_count(reader) > 0)
+      (vf_euroc_groundtruth_count(reader) > 0 && !opt->no_eval))
     fc->disparity_location = VF_MEMORY_HOST;
   return 0;
 }
