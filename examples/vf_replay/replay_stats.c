@@ -101,7 +101,8 @@ void replay_stats_print_reader(const replay_stats* st, int decode_threads, int p
           "reader: %ld pairs, %.3f ms per pair waiting for decoded images (%.1f pairs/s if that "
           "were all; %d decode threads, %d pairs ahead)\n",
           st->read_frames, 1e3 * st->read_s / n,
-          st->read_s > 0 ? st->read_frames / st->read_s : 0.0, decode_threads, prefetch);
+          st->read_s > 0 ? st->read_frames / st->read_s : 0.0, prefetch > 0 ? decode_threads : 0,
+          prefetch);
   if (st->process_s > 0) {
     fprintf(out,
             "frontend: %.3f ms per frame in vf_frontend_process (callbacks included; of it %.3f ms "
