@@ -21,6 +21,10 @@ typedef struct replay_options {
   int overlay_frames[16];    /* frame numbers to draw */
   int overlay_count;
   int quiet;
+  int decode_threads; /* reader and ground-truth decoding threads, -1 = the reader's default */
+  int prefetch;       /* pairs decoded ahead, -1 = max(8, 2 x decode threads) */
+  int read_only;      /* 1: only read the sequence (no frontend): the reader's own speed */
+  int no_eval;        /* 1: no evaluation even where the sequence has ground truth */
 } replay_options;
 
 /* Per-frame statistics kept during the replay and summarised at the end. */
@@ -38,6 +42,9 @@ typedef struct replay_stats {
   size_t track_cap;
   vf_stage_times sum;
   double wall_s;
+  long read_frames; /* stereo pairs the reader handed out */
+  double read_s;    /* time spent in vf_euroc_next (waiting for decoded pairs) */
+  double process_s; /* time spent in vf_frontend_process, callbacks and evaluation included */
 } replay_stats;
 
 int replay_parse_args(int argc, char** argv, replay_options* opt);
@@ -45,6 +52,10 @@ int replay_parse_args(int argc, char** argv, replay_options* opt);
 /* Records one feature frame; 0 on success, -1 when out of memory. */
 int replay_stats_add(replay_stats* st, const vf_feature_frame* frame);
 void replay_stats_print(const replay_stats* st, FILE* out);
+/* The reader's own time: waiting for decoded pairs against the frontend's, with the evaluation's
+ * wait for its ground-truth files (eval_wait_s). */
+void replay_stats_print_reader(const replay_stats* st, int decode_threads, int prefetch,
+                               double eval_wait_s, FILE* out);
 void replay_stats_free(replay_stats* st);
 
 /* Features CSV: "t_ns,id,cam,u,v,x,y,vx,vy,disparity,depth,u_rect,v_rect,flags" (VINS-style,

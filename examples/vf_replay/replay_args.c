@@ -10,7 +10,11 @@ static int usage(void) {
           "usage: vf_replay SEQUENCE [--config FILE] [--backend auto|cpu|cuda] [--realtime]\n"
           "                 [--max-frames N] [--csv FILE] [--disparity-dir DIR]\n"
           "                 [--overlay-dir DIR] [--overlay N[,N...]] [--quiet]\n"
-          "SEQUENCE is an EuRoC ASL folder (holding mav0), real or written by vf_synth.\n");
+          "                 [--decode-threads N] [--prefetch N] [--read-only] [--no-eval]\n"
+          "SEQUENCE is an EuRoC ASL folder (holding mav0), real or written by vf_synth.\n"
+          "--decode-threads: threads decoding images (and ground truth) ahead, 0..64;\n"
+          "--prefetch: pairs decoded ahead, 0..64; --read-only: read the images (and the\n"
+          "ground-truth files), no frontend; --no-eval: no ground-truth evaluation.\n");
   return -1;
 }
 
@@ -29,6 +33,7 @@ static int parse_frames(const char* s, replay_options* opt) {
 int replay_parse_args(int argc, char** argv, replay_options* opt) {
   memset(opt, 0, sizeof *opt);
   opt->backend = VF_BACKEND_AUTO;
+  opt->decode_threads = opt->prefetch = -1;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     if (strcmp(a, "--realtime") == 0) {
@@ -37,6 +42,10 @@ int replay_parse_args(int argc, char** argv, replay_options* opt) {
     }
     if (strcmp(a, "--quiet") == 0) {
       opt->quiet = 1;
+      continue;
+    }
+    if (strcmp(a, "--read-only") == 0 || strcmp(a, "--no-eval") == 0) {
+      *(a[2] == 'r' ? &opt->read_only : &opt->no_eval) = 1;
       continue;
     }
     if (a[0] != '-') {
@@ -51,6 +60,7 @@ int replay_parse_args(int argc, char** argv, replay_options* opt) {
     } else if (strcmp(a, "--backend") == 0) {
       if (strcmp(v, "auto") == 0) {
         opt->backend = VF_BACKEND_AUTO;
+        opt->decode_threads = opt->prefetch = -1;
       } else if (strcmp(v, "cpu") == 0) {
         opt->backend = VF_BACKEND_CPU;
       } else if (strcmp(v, "cuda") == 0) {
@@ -61,6 +71,11 @@ int replay_parse_args(int argc, char** argv, replay_options* opt) {
     } else if (strcmp(a, "--max-frames") == 0) {
       opt->max_frames = atoi(v);
       if (opt->max_frames < 0) return usage();
+    } else if (strcmp(a, "--decode-threads") == 0 || strcmp(a, "--prefetch") == 0) {
+      char* end = NULL;
+      long n = strtol(v, &end, 10);
+      if (end == v || *end != '\0' || n < 0 || n > 64) return usage();
+      *(a[2] == 'd' ? &opt->decode_threads : &opt->prefetch) = (int)n;
     } else if (strcmp(a, "--csv") == 0) {
       opt->csv = v;
     } else if (strcmp(a, "--disparity-dir") == 0) {

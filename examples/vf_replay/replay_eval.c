@@ -8,8 +8,10 @@
  * compared with the projection into camera 1 of its left feature's point (the exact right pixel
  * of our left pixel, so the left tracking error does not count). Disparity maps are
  * compared with disparity/<t>.png (1/256 px) when the ground truth was rendered for the same
- * rectification. */
+ * rectification. Both files of a frame are decoded ahead on worker threads (replay_ahead.c). */
 #include "replay_eval.h"
+
+#include "replay_ahead.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,7 +40,10 @@ struct replay_eval {
   long left[2], records[2];  /* left features and camera-1 records: all, depth-edge ones */
   double gt_f, gt_cx, gt_cy; /* rectification of the disparity ground truth */
   long disparity_frames, gt_pixels, valid, bad[3];
+  replay_ahead* files; /* depth0 (0) and disparity (1) PNGs decoded ahead */
 };
+
+enum { EVAL_DEPTH, EVAL_DISPARITY };
 
 /* The pose of raw cam0 in the world at t: X_w = R X_c + p. */
 static int eval_pose(const replay_eval* e, int64_t t_ns, double R[9], double p[3]) {
@@ -70,7 +75,8 @@ static void read_rectification(replay_eval* e) {
   fclose(f);
 }
 
-int replay_eval_open(const char* sequence, const vf_euroc* reader, replay_eval** out) {
+int replay_eval_open(const char* sequence, const vf_euroc* reader, int threads, int depth,
+                     replay_eval** out) {
   *out = NULL;
   struct stat sb;
   char dir[2100];
@@ -85,6 +91,11 @@ int replay_eval_open(const char* sequence, const vf_euroc* reader, replay_eval**
   snprintf(e->root, sizeof e->root, "%s", sequence);
   e->reader = reader;
   read_rectification(e);
+  const char* const kinds[2] = {"depth0", "disparity"};
+  if (replay_ahead_open(sequence, reader, kinds, 2, threads, depth, &e->files) != 0) {
+    free(e);
+    return -1;
+  }
   *out = e;
   return 0;
 }
@@ -178,10 +189,9 @@ static void eval_right(replay_eval* e, const vf_image* depth, const vf_feature_f
 void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
   double R[9], p[3];
   if (e == NULL || eval_pose(e, fr->t_ns, R, p) != 0) return;
-  vf_image depth = {0};
-  char path[2200];
-  snprintf(path, sizeof path, "%s/groundtruth/depth0/%lld.png", e->root, (long long)fr->t_ns);
-  if (vf_png_read_gray16(path, &depth) != VF_OK) memset(&depth, 0, sizeof depth);
+  /* No file (or a damaged one): no observation of this frame has a 3-D point. */
+  const vf_image none = {0}, *found = replay_ahead_get(e->files, fr->t_ns, EVAL_DEPTH);
+  const vf_image depth = found != NULL ? *found : none;
   for (int i = 0; i < fr->count; ++i) {
     const vf_feature* f = &fr->features[i];
     eval_point* pt = f->camera == 0 ? eval_slot(e, f->id) : NULL;
@@ -200,7 +210,6 @@ void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
     pt->last_valid = eval_backproject(&depth, R, p, f, pt->last);
   }
   eval_right(e, &depth, fr);
-  vf_image_free(&depth);
 }
 
 void replay_eval_disparity(replay_eval* e, const vf_disparity_frame* fr) {
@@ -209,10 +218,9 @@ void replay_eval_disparity(replay_eval* e, const vf_disparity_frame* fr) {
   if (fabs(e->gt_f - fr->f) > 1e-6 * fr->f || fabs(e->gt_cx - fr->cx) > 1e-6 * fr->f ||
       fabs(e->gt_cy - fr->cy) > 1e-6 * fr->f)
     return;
-  char path[2200];
-  snprintf(path, sizeof path, "%s/groundtruth/disparity/%lld.png", e->root, (long long)fr->t_ns);
-  vf_image gt = {0};
-  if (vf_png_read_gray16(path, &gt) != VF_OK) return;
+  const vf_image* found = replay_ahead_get(e->files, fr->t_ns, EVAL_DISPARITY);
+  if (found == NULL) return;
+  const vf_image gt = *found;
   const vf_image* d = &fr->disparity;
   const double scale = 1.0 / (1 << fr->fractional_bits);
   if (gt.width == d->width && gt.height == d->height) {
@@ -231,7 +239,6 @@ void replay_eval_disparity(replay_eval* e, const vf_disparity_frame* fr) {
       }
     }
   }
-  vf_image_free(&gt);
 }
 
 static int cmp_double(const void* a, const void* b) {
@@ -323,8 +330,18 @@ void replay_eval_print(replay_eval* e, FILE* out) {
   }
 }
 
+void replay_eval_fetch(replay_eval* e, int64_t t_ns) {
+  replay_ahead_get(e->files, t_ns, EVAL_DEPTH);
+  replay_ahead_get(e->files, t_ns, EVAL_DISPARITY);
+}
+
+double replay_eval_wait_s(const replay_eval* e) {
+  return e != NULL ? replay_ahead_wait_s(e->files) : 0.0;
+}
+
 void replay_eval_close(replay_eval* e) {
   if (e == NULL) return;
+  replay_ahead_close(e->files);
   free(e->points);
   free(e->step.v);
   free(e->drift.v);

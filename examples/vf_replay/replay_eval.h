@@ -11,11 +11,17 @@
 
 typedef struct replay_eval replay_eval;
 
-/* *out = NULL (and 0 returned) when the sequence has no ground truth; -1 on errors. */
-int replay_eval_open(const char* sequence, const vf_euroc* reader, replay_eval** out);
+/* *out = NULL (and 0 returned) when the sequence has no ground truth; -1 on errors. The
+ * ground-truth files are decoded ahead by `threads` threads, up to `depth` frames ahead. */
+int replay_eval_open(const char* sequence, const vf_euroc* reader, int threads, int depth,
+                     replay_eval** out);
 void replay_eval_features(replay_eval* e, const vf_feature_frame* frame);
 void replay_eval_disparity(replay_eval* e, const vf_disparity_frame* frame);
 void replay_eval_print(replay_eval* e, FILE* out);
+/* Takes the frame's decoded ground-truth files without evaluating anything (for measuring). */
+void replay_eval_fetch(replay_eval* e, int64_t t_ns);
+/* Seconds the evaluation waited for its decoded files. */
+double replay_eval_wait_s(const replay_eval* e);
 void replay_eval_close(replay_eval* e);
 
 /* Tracking errors over the tracked observations (age >= 2) that have ground truth. */

@@ -19,7 +19,8 @@ typedef struct replay_state {
   replay_eval* eval;
   FILE* csv;
   long total_pairs;
-  vf_feature* last_features; /* copy of the last feature frame, for the overlay */
+  int decode_threads, prefetch; /* the reader's, for the summary */
+  vf_feature* last_features;    /* copy of the last feature frame, for the overlay */
   vf_feature_frame last_frame;
   int failed;
 } replay_state;
@@ -111,7 +112,8 @@ static int load_config(const replay_options* opt, vf_context* ctx, vf_frontend_c
   return 0;
 }
 
-/* The sequence's cameras unless the file named its own; host disparity when it is read back. */
+/* The sequence's cameras unless the file named its own; host disparity when it is read back
+ * (written, drawn or evaluated). */
 static int configure(const replay_options* opt, vf_euroc* reader, int has_cameras,
                      vf_frontend_config* fc) {
   if (!has_cameras && (vf_euroc_camera(reader, 0, &fc->cam0) != VF_OK ||
@@ -120,7 +122,7 @@ static int configure(const replay_options* opt, vf_euroc* reader, int has_camera
     return -1;
   }
   if (opt->disparity_dir != NULL || opt->overlay_dir != NULL ||
-      vf_euroc_groundtruth_count(reader) > 0)
+      (vf_euroc_groundtruth_count(reader) > 0 && !opt->no_eval))
     fc->disparity_location = VF_MEMORY_HOST;
   return 0;
 }
@@ -133,13 +135,22 @@ static int replay(const replay_options* opt, vf_frontend* fe, vf_euroc* reader, 
   int rc = 0;
   for (;;) {
     vf_euroc_event ev;
+    double t_read = now_s();
     vf_status s = vf_euroc_next(reader, &ev);
+    st->stats.read_s += now_s() - t_read;
     if (s != VF_OK) {
       /* A damaged image is reported and skipped; the replay goes on. */
       fprintf(stderr, "\nvf_replay: %s\n", vf_euroc_last_error(reader));
       continue;
     }
     if (ev.type == VF_EUROC_END) break;
+    if (opt->read_only) {
+      if (ev.type != VF_EUROC_STEREO) continue;
+      if (opt->max_frames > 0 && frames >= opt->max_frames) break;
+      if (st->eval != NULL) replay_eval_fetch(st->eval, ev.t_ns);
+      st->stats.read_frames = ++frames;
+      continue;
+    }
     if (ev.type == VF_EUROC_IMU) {
       s = vf_frontend_push_imu(fe, ev.t_ns, ev.imu.gyro, ev.imu.acc);
     } else {
@@ -152,9 +163,11 @@ static int replay(const replay_options* opt, vf_frontend* fe, vf_euroc* reader, 
           nanosleep(&ts, NULL);
         }
       }
+      double t_process = now_s();
       s = vf_frontend_process(fe, ev.t_ns, &ev.left, &ev.right);
       st->stats.wall_s = now_s() - t_start;
-      ++frames;
+      st->stats.process_s += now_s() - t_process;
+      st->stats.read_frames = ++frames;
     }
     if (s != VF_OK) {
       fprintf(stderr, "\nvf_replay: %s\n", vf_frontend_last_error(fe));
@@ -171,6 +184,14 @@ static int replay(const replay_options* opt, vf_frontend* fe, vf_euroc* reader, 
 static int setup(const replay_options* opt, vf_context* ctx, vf_frontend_config* fc,
                  int has_cameras, vf_euroc** reader, replay_state* st, vf_frontend** fe) {
   vf_euroc_config ec = vf_euroc_config_default();
+  if (opt->decode_threads >= 0) ec.decode_threads = opt->decode_threads;
+  /* Twice as many pairs queued as threads decode, so none waits for the consumer. */
+  ec.prefetch = opt->prefetch >= 0 ? opt->prefetch
+                : 2 * ec.decode_threads > 8
+                    ? (2 * ec.decode_threads < 64 ? 2 * ec.decode_threads : 64)
+                    : 8;
+  st->decode_threads = ec.decode_threads > 1 ? ec.decode_threads : 1;
+  st->prefetch = ec.prefetch;
   if (vf_euroc_open(opt->sequence, &ec, ctx, reader) != VF_OK) {
     fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
     return -1;
@@ -184,7 +205,8 @@ static int setup(const replay_options* opt, vf_context* ctx, vf_frontend_config*
     fprintf(stderr, "vf_replay: cannot write %s\n", opt->csv);
     return -1;
   }
-  if (replay_eval_open(opt->sequence, *reader, &st->eval) != 0) {
+  if (!opt->no_eval && replay_eval_open(opt->sequence, *reader, st->decode_threads,
+                                        st->prefetch > 2 ? st->prefetch : 2, &st->eval) != 0) {
     fprintf(stderr, "vf_replay: cannot load the ground truth of %s\n", opt->sequence);
     return -1;
   }
@@ -229,8 +251,10 @@ int main(int argc, char** argv) {
   if (rc == 0) {
     rc = replay(&opt, fe, reader, &st);
     if (!opt.quiet) fprintf(stderr, "\n");
-    replay_stats_print(&st.stats, stdout);
-    if (st.eval != NULL) replay_eval_print(st.eval, stdout);
+    if (!opt.read_only) replay_stats_print(&st.stats, stdout);
+    replay_stats_print_reader(&st.stats, st.decode_threads, st.prefetch,
+                              replay_eval_wait_s(st.eval), stdout);
+    if (st.eval != NULL && !opt.read_only) replay_eval_print(st.eval, stdout);
   }
   if (st.failed) rc = 1;
   vf_frontend_destroy(fe);

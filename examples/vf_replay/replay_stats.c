@@ -94,6 +94,29 @@ void replay_stats_print(const replay_stats* st, FILE* out) {
           s->features_ms / n, s->total_ms / n);
 }
 
+void replay_stats_print_reader(const replay_stats* st, int decode_threads, int prefetch,
+                               double eval_wait_s, FILE* out) {
+  const double n = st->read_frames > 0 ? (double)st->read_frames : 1.0;
+  fprintf(out,
+          "reader: %ld pairs, %.3f ms per pair waiting for decoded images (%.1f pairs/s if that "
+          "were all; %d decode threads, %d pairs ahead)\n",
+          st->read_frames, 1e3 * st->read_s / n,
+          st->read_s > 0 ? st->read_frames / st->read_s : 0.0, prefetch > 0 ? decode_threads : 0,
+          prefetch);
+  if (st->process_s > 0) {
+    fprintf(out,
+            "frontend: %.3f ms per frame in vf_frontend_process (callbacks included; of it %.3f ms "
+            "waiting for ground-truth files)\n",
+            1e3 * st->process_s / n, 1e3 * eval_wait_s / n);
+  } else {
+    fprintf(out,
+            "read only: %ld pairs in %.3f s (%.1f pairs/s), of it %.3f ms per pair waiting for "
+            "ground-truth files\n",
+            st->read_frames, st->wall_s, st->wall_s > 0 ? st->read_frames / st->wall_s : 0.0,
+            1e3 * eval_wait_s / n);
+  }
+}
+
 void replay_stats_free(replay_stats* st) {
   free(st->track_age);
   free(st->per_frame);

@@ -8,7 +8,8 @@
  * Stereo pairs are matched by timestamp within a tolerance; rows naming missing image files
  * are dropped and reported (counted in vf_euroc_info, each warned through the context log).
  * Replay is a time-ordered stream of IMU and stereo events over the image span (IMU samples
- * outside it are skipped); images are decoded ahead on a second thread. */
+ * outside it are skipped); images are decoded ahead on a pool of threads into a bounded queue
+ * and handed out in time order. */
 #ifndef VF_EUROC_H
 #define VF_EUROC_H
 
@@ -25,8 +26,11 @@ extern "C" {
 /** Reader options (vf_euroc_config_default()). */
 typedef struct vf_euroc_config {
   int64_t stereo_tolerance_ns; /**< |t0 - t1| at most this pairs two images; default 1 ms */
-  int prefetch;                /**< stereo pairs decoded ahead on a second thread, 0..64; 0 = in
-                                  vf_euroc_next itself; default 8 */
+  int prefetch;                /**< stereo pairs decoded ahead (the queue's depth, which bounds
+                                  the memory: two images a pair), 0..64; 0 = in vf_euroc_next
+                                  itself, no thread; default 8 */
+  int decode_threads;          /**< threads decoding the queued pairs in parallel, 0..64 (0 and 1:
+                                  one thread); at most `prefetch` are used; default min(cores, 8) */
 } vf_euroc_config;
 
 /** IMU calibration from imu0/sensor.yaml (continuous-time noise densities, Kalibr's convention). */
@@ -83,17 +87,18 @@ typedef struct vf_euroc_event {
 /** An open EuRoC sequence (opaque). */
 typedef struct vf_euroc vf_euroc;
 
-/** 1 ms tolerance, 8 pairs of prefetch. */
+/** 1 ms tolerance, 8 pairs of prefetch, min(online cores, 8) decoding threads. */
 VF_API vf_euroc_config vf_euroc_config_default(void);
 
 /** Opens a sequence: `path` is the folder holding mav0 (or mav0 itself). Reads and validates
  * every CSV and sensor.yaml, pairs the images, checks each listed image file exists, and starts
- * the prefetch thread. `log` (may be NULL) receives warnings: missing files, unknown YAML keys.
+ * the decoding threads. `log` (may be NULL) receives warnings: missing files, unknown YAML keys.
  * Fails on missing folders or files, malformed rows (naming file and line), timestamps that do
  * not increase, no stereo pair at all, or bad calibration. */
 VF_API vf_status vf_euroc_open(const char* path, const vf_euroc_config* config,
                                const vf_context* log, vf_euroc** out);
-/** Stops the prefetch thread and frees everything; safe on NULL. */
+/** Stops the decoding threads (waiting for the pairs they are decoding) and frees everything;
+ * safe on NULL. */
 VF_API void vf_euroc_close(vf_euroc* reader);
 
 /** What the reader found (counts, span). */
@@ -107,12 +112,17 @@ VF_API vf_status vf_euroc_imu_calib(const vf_euroc* reader, vf_imu_calib* out);
  * An image that fails to load (truncated, not 8-bit grey, not the calibrated size) gives its
  * error here once, naming the file; the next call continues with the following event. */
 VF_API vf_status vf_euroc_next(vf_euroc* reader, vf_euroc_event* event);
-/** Back to the first event. */
+/** Back to the first event: the decoding threads are stopped, the queue emptied, and decoding
+ * starts again from the first pair (its buffers are kept). */
 VF_API vf_status vf_euroc_rewind(vf_euroc* reader);
 
 /** Stereo pair `pair` loaded synchronously into new host images (free with vf_image_free). */
 VF_API vf_status vf_euroc_load_pair(const vf_euroc* reader, int pair, int64_t* t_ns, vf_image* left,
                                     vf_image* right);
+
+/** The timestamp of stereo pair `pair` (camera 0's), 0..stereo_pairs-1, without loading it: for
+ * callers that prepare per-frame files of their own ahead of the replay. */
+VF_API vf_status vf_euroc_pair_time(const vf_euroc* reader, int pair, int64_t* t_ns);
 
 /** Ground truth: the number of states (0 without a file). */
 VF_API int vf_euroc_groundtruth_count(const vf_euroc* reader);

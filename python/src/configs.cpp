@@ -159,7 +159,8 @@ static void register_frontend_configs(nb::module_& m) {
   config_class<vf_euroc_config>(m, "EurocConfig", vf_euroc_config_default,
                                 "EuRoC reader settings (vf_euroc_config).")
       .RW(vf_euroc_config, stereo_tolerance_ns)
-      .RW(vf_euroc_config, prefetch);
+      .RW(vf_euroc_config, prefetch)
+      .RW(vf_euroc_config, decode_threads);
 }
 
 void register_configs(nb::module_& m) {

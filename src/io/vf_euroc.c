@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "io/vf_euroc_internal.h"
 #include "viofront/vf_config.h"
@@ -13,7 +14,8 @@
 #define VF_EUROC_MAX_WARNINGS 10
 
 vf_euroc_config vf_euroc_config_default(void) {
-  vf_euroc_config c = {1000000, 8};
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  vf_euroc_config c = {1000000, 8, cores < 1 ? 1 : cores > 8 ? 8 : (int)cores};
   return c;
 }
 
@@ -145,6 +147,10 @@ vf_status vf_euroc_open(const char* path, const vf_euroc_config* config, const v
                    "of range",
                    (long long)cfg.stereo_tolerance_ns, cfg.prefetch, VF_EUROC_MAX_PREFETCH);
   }
+  if (cfg.decode_threads < 0 || cfg.decode_threads > VF_EUROC_MAX_THREADS) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_open: decode_threads %d is outside 0..%d",
+                   cfg.decode_threads, VF_EUROC_MAX_THREADS);
+  }
   vf_euroc* e = calloc(1, sizeof *e);
   if (e == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_euroc_open: out of memory");
   e->config = cfg;
@@ -209,7 +215,11 @@ vf_status vf_euroc_load_pair(const vf_euroc* e, int pair, int64_t* t_ns, vf_imag
   vf_euroc_slot slot;
   memset(&slot, 0, sizeof slot);
   vf_euroc_decode(e, pair, &slot);
-  if (slot.status != VF_OK) return vf_fail(NULL, slot.status, "%s", slot.message);
+  if (slot.status != VF_OK) {
+    vf_image_free(&slot.image[0]);
+    vf_image_free(&slot.image[1]);
+    return vf_fail(NULL, slot.status, "%s", slot.message);
+  }
   if (t_ns != NULL) *t_ns = e->pair[pair].t_ns;
   *left = slot.image[0];
   *right = slot.image[1];

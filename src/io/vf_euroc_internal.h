@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* The EuRoC reader's state, shared by its files: vf_euroc.c (open, pairing, accessors),
- * vf_euroc_csv.c (the CSV files), vf_euroc_stream.c (events, prefetch thread),
+ * vf_euroc_csv.c (the CSV files), vf_euroc_stream.c (events, decoding threads),
  * vf_euroc_gt.c (ground truth). */
 #ifndef VF_EUROC_INTERNAL_H
 #define VF_EUROC_INTERNAL_H
@@ -12,6 +12,7 @@
 #include "viofront/vf_euroc.h"
 
 #define VF_EUROC_MAX_PREFETCH 64
+#define VF_EUROC_MAX_THREADS 64
 
 /* One row of a camera's data.csv (name points into the kept CSV text). */
 typedef struct vf_euroc_image {
@@ -24,7 +25,7 @@ typedef struct vf_euroc_pair {
   const char* name[2];
 } vf_euroc_pair;
 
-/* A decoded pair, in the prefetch ring. */
+/* A decoded pair, in the prefetch ring; its images are reused from pair to pair. */
 typedef struct vf_euroc_slot {
   int pair;  /* which pair it holds, -1 = none */
   int ready; /* loaded (or failed) */
@@ -54,11 +55,11 @@ struct vf_euroc {
   int nslots;
   vf_euroc_slot* slots;
   int sync_ready; /* lock and changed are initialized */
-  pthread_t thread;
-  int thread_running;
+  pthread_t thread[VF_EUROC_MAX_THREADS];
+  int thread_running; /* decoding threads started, 0 = decode in vf_euroc_next */
   pthread_mutex_t lock;
   pthread_cond_t changed;
-  int load_next; /* worker: next pair to decode */
+  int load_next; /* workers: next pair to claim for decoding */
   int released;  /* pairs below this are no longer used by the consumer */
   int stop;
 };
@@ -71,13 +72,13 @@ vf_status vf_euroc_read_imu_csv(vf_euroc* e, int64_t t0, int64_t t1);
 vf_status vf_euroc_read_gt_csv(vf_euroc* e);
 
 /* vf_euroc_stream.c */
-/* Starts replay from the first event (allocating the slots and starting the worker). */
+/* Starts replay from the first event (allocating the slots and starting the workers). */
 vf_status vf_euroc_stream_start(vf_euroc* e);
-/* Stops the worker and frees the decoded images; start again to rewind. */
+/* Stops the workers and empties the queue (keeping its buffers); start again to rewind. */
 void vf_euroc_stream_stop(vf_euroc* e);
-/* Stop, then free the slots and the lock. */
+/* Stop, then free the slots, their images and the lock. */
 void vf_euroc_stream_destroy(vf_euroc* e);
-/* Decodes pair `pair` into the slot's images (freeing what they held) and sets its status and
+/* Decodes pair `pair` into the slot's images (reusing their buffers) and sets its status and
  * message; leaves slot->pair and slot->ready to the caller. */
 void vf_euroc_decode(const vf_euroc* e, int pair, vf_euroc_slot* slot);
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* EuRoC replay: the time-ordered stream of IMU and stereo events, and the prefetch thread
- * that decodes stereo pairs ahead into a ring of slots (pair k in slot k % nslots; the worker
- * stays at most nslots pairs ahead of what the consumer has released). */
+/* EuRoC replay: the time-ordered stream of IMU and stereo events, and the pool of decoding
+ * threads that fill a ring of slots ahead of the consumer (pair k in slot k % nslots). Each
+ * worker claims the next pair under the lock and decodes it outside; no worker goes more than
+ * nslots pairs past what the consumer has released, so the ring bounds the memory, and the
+ * consumer takes pair k only once its slot says it is done, so the order is the file's whatever
+ * order the workers finish in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +13,12 @@
 #include "viofront/vf_png.h"
 
 void vf_euroc_decode(const vf_euroc* e, int pair, vf_euroc_slot* slot) {
-  vf_image_free(&slot->image[0]);
-  vf_image_free(&slot->image[1]);
   slot->status = VF_OK;
   slot->message[0] = '\0';
   for (int k = 0; k < 2; ++k) {
     char path[2048];
     snprintf(path, sizeof path, "%s/cam%d/data/%s", e->root, k, e->pair[pair].name[k]);
-    vf_status s = vf_png_read_gray8(path, &slot->image[k]);
+    vf_status s = vf_png_read_gray_into(path, 8, &slot->image[k]);
     const vf_camera* cam = &e->cam[k];
     if (s == VF_OK &&
         (slot->image[k].width != cam->width || slot->image[k].height != cam->height)) {
@@ -25,10 +26,9 @@ void vf_euroc_decode(const vf_euroc* e, int pair, vf_euroc_slot* slot) {
                   slot->image[k].width, slot->image[k].height, k, cam->width, cam->height);
     }
     if (s != VF_OK) {
+      /* The buffers stay for the next pair; a failed slot hands out no image. */
       slot->status = s;
       snprintf(slot->message, sizeof slot->message, "%s", vf_last_error_message());
-      vf_image_free(&slot->image[0]);
-      vf_image_free(&slot->image[1]);
       return;
     }
   }
@@ -58,6 +58,12 @@ static void* vf_euroc_worker(void* arg) {
   return NULL;
 }
 
+/* The workers to start: decode_threads (0 counts as 1), no more than there are slots. */
+static int vf_euroc_worker_count(const vf_euroc* e) {
+  int n = e->config.decode_threads > 1 ? e->config.decode_threads : 1;
+  return n < e->nslots ? n : e->nslots;
+}
+
 vf_status vf_euroc_stream_start(vf_euroc* e) {
   e->next_imu = e->next_pair = 0;
   e->held_pair = -1;
@@ -79,32 +85,39 @@ vf_status vf_euroc_stream_start(vf_euroc* e) {
     }
     e->sync_ready = 1;
   }
+  e->thread_running = 0;
   if (e->config.prefetch > 0) {
-    e->thread_running = pthread_create(&e->thread, NULL, vf_euroc_worker, e) == 0;
-    if (!e->thread_running) {
+    int want = vf_euroc_worker_count(e);
+    while (e->thread_running < want &&
+           pthread_create(&e->thread[e->thread_running], NULL, vf_euroc_worker, e) == 0)
+      ++e->thread_running;
+    if (e->thread_running == 0) {
       vf_log(e->log, VF_LOG_WARN, "EuRoC: no prefetch thread, images are decoded on demand");
+    } else if (e->thread_running < want) {
+      vf_log(e->log, VF_LOG_WARN, "EuRoC: %d of %d decoding threads started", e->thread_running,
+             want);
     }
   }
   return VF_OK;
 }
 
 void vf_euroc_stream_stop(vf_euroc* e) {
-  if (e->thread_running) {
+  if (e->thread_running > 0) {
     pthread_mutex_lock(&e->lock);
     e->stop = 1;
     pthread_cond_broadcast(&e->changed);
     pthread_mutex_unlock(&e->lock);
-    pthread_join(e->thread, NULL);
+    for (int i = 0; i < e->thread_running; ++i) pthread_join(e->thread[i], NULL);
     e->thread_running = 0;
-  }
-  for (int i = 0; e->slots != NULL && i < e->nslots; ++i) {
-    vf_image_free(&e->slots[i].image[0]);
-    vf_image_free(&e->slots[i].image[1]);
   }
 }
 
 void vf_euroc_stream_destroy(vf_euroc* e) {
   vf_euroc_stream_stop(e);
+  for (int i = 0; e->slots != NULL && i < e->nslots; ++i) {
+    vf_image_free(&e->slots[i].image[0]);
+    vf_image_free(&e->slots[i].image[1]);
+  }
   free(e->slots);
   e->slots = NULL;
   if (e->sync_ready) {
@@ -117,7 +130,7 @@ void vf_euroc_stream_destroy(vf_euroc* e) {
 /* The slot of pair k, decoded: waits for the worker, or decodes here without one. */
 static vf_euroc_slot* vf_euroc_acquire(vf_euroc* e, int k) {
   vf_euroc_slot* slot = &e->slots[k % e->nslots];
-  if (!e->thread_running) {
+  if (e->thread_running == 0) {
     vf_euroc_decode(e, k, slot);
     slot->pair = k;
     slot->ready = 1;
@@ -131,7 +144,7 @@ static vf_euroc_slot* vf_euroc_acquire(vf_euroc* e, int k) {
 
 static void vf_euroc_release(vf_euroc* e) {
   if (e->held_pair < 0) return;
-  if (e->thread_running) {
+  if (e->thread_running > 0) {
     pthread_mutex_lock(&e->lock);
     e->released = e->held_pair + 1;
     pthread_cond_broadcast(&e->changed);
@@ -173,4 +186,15 @@ vf_status vf_euroc_rewind(vf_euroc* e) {
   if (e == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_rewind: reader is NULL");
   vf_euroc_stream_stop(e);
   return vf_euroc_stream_start(e);
+}
+
+vf_status vf_euroc_pair_time(const vf_euroc* e, int pair, int64_t* t_ns) {
+  if (e == NULL || t_ns == NULL)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_pair_time: NULL argument");
+  if (pair < 0 || pair >= e->info.stereo_pairs) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_pair_time: pair %d is outside 0..%d", pair,
+                   e->info.stereo_pairs - 1);
+  }
+  *t_ns = e->pair[pair].t_ns;
+  return VF_OK;
 }

@@ -77,8 +77,13 @@ static vf_status vf_png_read_body(vf_png_read_state* st) {
   }
   png_read_update_info(st->png, st->info);
   vf_pixel_format format = depth == 16 ? VF_PIXEL_U16 : VF_PIXEL_U8;
-  vf_status s = vf_image_alloc(&st->image, (int)w, (int)h, format, VF_MEMORY_HOST);
-  if (s != VF_OK) return s;
+  /* A buffer of the right shape (a reused one) is decoded into as it is. */
+  if (st->image.data == NULL || st->image.width != (int)w || st->image.height != (int)h ||
+      st->image.format != format) {
+    vf_image_free(&st->image);
+    vf_status s = vf_image_alloc(&st->image, (int)w, (int)h, format, VF_MEMORY_HOST);
+    if (s != VF_OK) return s;
+  }
   st->rows = malloc(sizeof(png_bytep) * h);
   if (st->rows == NULL) {
     return vf_fail(NULL, VF_ERR_NOMEM, "%s: row table for %s", st->fn, st->path);
@@ -92,8 +97,8 @@ static vf_status vf_png_read_body(vf_png_read_state* st) {
 }
 
 /* Creates the libpng structures, reads, and frees everything but the image, which goes to out
- * on success and is freed on failure. */
-static vf_status vf_png_read_run(vf_png_read_state* st, vf_image* out) {
+ * on success; on failure it is freed, or with `keep` (a caller's reused buffer) handed back. */
+static vf_status vf_png_read_run(vf_png_read_state* st, vf_image* out, int keep) {
   st->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, vf_png_on_error, vf_png_on_warning);
   if (st->png != NULL) st->info = png_create_info_struct(st->png);
   vf_status s = st->info != NULL ? vf_png_read_body(st)
@@ -101,7 +106,7 @@ static vf_status vf_png_read_run(vf_png_read_state* st, vf_image* out) {
   if (st->png != NULL) png_destroy_read_struct(&st->png, st->info != NULL ? &st->info : NULL, NULL);
   if (st->file != NULL) fclose(st->file);
   free(st->rows);
-  if (s == VF_OK) {
+  if (s == VF_OK || keep) {
     *out = st->image;
   } else {
     vf_image_free(&st->image);
@@ -109,17 +114,20 @@ static vf_status vf_png_read_run(vf_png_read_state* st, vf_image* out) {
   return s;
 }
 
-/* Reads a grey PNG file of the given bit depth (8 or 16) for the entry point fn. */
-static vf_status vf_png_read_file(const char* fn, const char* path, int depth, vf_image* out) {
+/* Reads a grey PNG file of the given bit depth (8 or 16) for the entry point fn into `out`,
+ * which holds a buffer to reuse when `keep` (else it is cleared first). */
+static vf_status vf_png_read_file(const char* fn, const char* path, int depth, vf_image* out,
+                                  int keep) {
   if (path == NULL || out == NULL) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn, path == NULL ? "path" : "out");
   }
-  memset(out, 0, sizeof *out);
+  if (!keep) memset(out, 0, sizeof *out);
   vf_png_read_state st;
   memset(&st, 0, sizeof st);
   st.fn = fn;
   st.path = path;
   st.depth = depth;
+  st.image = *out;
   st.file = fopen(path, "rb");
   if (st.file == NULL) return vf_fail(NULL, VF_ERR_IO, "%s: cannot open %s", fn, path);
   unsigned char sig[8];
@@ -128,16 +136,26 @@ static vf_status vf_png_read_file(const char* fn, const char* path, int depth, v
     return vf_fail(NULL, VF_ERR_FORMAT, "%s: %s is not a PNG file", fn, path);
   }
   rewind(st.file);
-  return vf_png_read_run(&st, out);
+  return vf_png_read_run(&st, out, keep);
 }
 
 vf_status vf_png_read_gray8(const char* path, vf_image* out) {
-  return vf_png_read_file("vf_png_read_gray8", path, 8, out);
+  return vf_png_read_file("vf_png_read_gray8", path, 8, out, 0);
 }
 
 /* Declared with the disparity files (vf_disparity_io.h): KITTI ground truth is 16-bit grey. */
 vf_status vf_png_read_gray16(const char* path, vf_image* out) {
-  return vf_png_read_file("vf_png_read_gray16", path, 16, out);
+  return vf_png_read_file("vf_png_read_gray16", path, 16, out, 0);
+}
+
+vf_status vf_png_read_gray_into(const char* path, int bits, vf_image* image) {
+  if (bits != 8 && bits != 16) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_png_read_gray_into: bits %d is not 8 or 16", bits);
+  }
+  if (image != NULL && image->data != NULL && image->location != VF_MEMORY_HOST) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_png_read_gray_into: image is not in host memory");
+  }
+  return vf_png_read_file("vf_png_read_gray_into", path, bits, image, 1);
 }
 
 vf_status vf_png_decode_gray8(const void* data, size_t size, vf_image* out) {
@@ -156,7 +174,7 @@ vf_status vf_png_decode_gray8(const void* data, size_t size, vf_image* out) {
   st.depth = 8;
   st.mem = data;
   st.mem_size = size;
-  return vf_png_read_run(&st, out);
+  return vf_png_read_run(&st, out, 0);
 }
 
 typedef struct vf_png_write_state {

@@ -86,8 +86,10 @@ static vf_status vf_read_dataset(vf_config_reader* r, yaml_node_t* n) {
        0, 0, 0, NULL, NULL, NULL, 0},
       {VF_KEY("prefetch", VF_YAML_INT, vf_euroc_config, prefetch), 0, 64, 0, 0, 0, NULL, NULL, NULL,
        0},
+      {VF_KEY("decode_threads", VF_YAML_INT, vf_euroc_config, decode_threads), 0, 64, 0, 0, 0, NULL,
+       NULL, NULL, 0},
   };
-  return vf_yaml_read_map(r->y, n, "dataset", keys, 2, &r->cfg->dataset, NULL);
+  return vf_yaml_read_map(r->y, n, "dataset", keys, 3, &r->cfg->dataset, NULL);
 }
 
 /* A sensor entry: either `sensor_yaml: <path>` alone (read from that file, relative to the

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <viofront/viofront.h>
 
@@ -71,9 +72,9 @@ static void remove_tree(const char* path) {
   rmdir(path);
 }
 
-/* A valid sequence of PAIRS stereo pairs, IMU at 200 Hz from 10 ms before to 20 ms after the
- * images, and a ground-truth file. */
-static const char* make_sequence(const char* name) {
+/* A valid sequence of `pairs` stereo pairs (at most 32), IMU at 200 Hz from 10 ms before to 20 ms
+ * after the images, and a ground-truth file. */
+static const char* make_sequence_of(const char* name, int pairs) {
   static char root[512];
   snprintf(root, sizeof root, "test_euroc_bad_%s", name);
   remove_tree(root);
@@ -86,7 +87,7 @@ static const char* make_sequence(const char* name) {
     mkdir(d, 0755);
   }
   char csv[4096] = "#timestamp [ns],filename\n";
-  for (int i = 0; i < PAIRS; ++i) {
+  for (int i = 0; i < pairs; ++i) {
     char rel[128], row[128];
     long long t = T0 + i * FRAME_NS;
     for (int k = 0; k < 2; ++k) {
@@ -105,9 +106,9 @@ static const char* make_sequence(const char* name) {
       "sensor_type: imu\nT_BS: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]\nrate_hz: 200\n"
       "gyroscope_noise_density: 1e-4\ngyroscope_random_walk: 1e-5\n"
       "accelerometer_noise_density: 2e-3\naccelerometer_random_walk: 3e-3\n");
-  static char imu[16384];
+  static char imu[65536];
   snprintf(imu, sizeof imu, "#timestamp [ns],w_x,w_y,w_z,a_x,a_y,a_z\n");
-  for (long long t = T0 - 10000000; t <= T0 + (PAIRS - 1) * FRAME_NS + 20000000; t += 5000000) {
+  for (long long t = T0 - 10000000; t <= T0 + (pairs - 1) * FRAME_NS + 20000000; t += 5000000) {
     char row[160];
     snprintf(row, sizeof row, "%lld,0.01,-0.02,0.03,9.8,0.1,-0.2\n", t);
     strcat(imu, row);
@@ -126,6 +127,8 @@ static const char* make_sequence(const char* name) {
   return root;
 }
 
+static const char* make_sequence(const char* name) { return make_sequence_of(name, PAIRS); }
+
 /* Opening fails with `status` and a message containing `fragment`. */
 static void expect_open_error(const char* root, vf_status status, const char* fragment) {
   vf_euroc* e = NULL;
@@ -138,23 +141,32 @@ static void expect_open_error(const char* root, vf_status status, const char* fr
 }
 
 /* Replays to the end; returns the number of stereo events that failed, with their messages
- * holding `fragment`. */
-static int replay_errors(vf_euroc* e, const char* fragment, int* good_pairs) {
-  int errors = 0;
+ * holding `fragment`, and the bit mask of the pairs that failed (pairs below 32). Checks that
+ * every pair comes once, in order. */
+static int replay_errors_at(vf_euroc* e, const char* fragment, int* good_pairs, uint32_t* failed) {
+  int errors = 0, next_pair = 0;
   *good_pairs = 0;
-  for (int guard = 0; guard < 1000; ++guard) {
+  *failed = 0;
+  for (int guard = 0; guard < 10000; ++guard) {
     vf_euroc_event ev;
     vf_status s = vf_euroc_next(e, &ev);
+    if (s == VF_OK && ev.type == VF_EUROC_END) break;
+    if (s != VF_OK || ev.type == VF_EUROC_STEREO) CHECK(ev.pair == next_pair++);
     if (s != VF_OK) {
       ++errors;
+      if (ev.pair < 32) *failed |= 1u << ev.pair;
       CHECK(ev.type == VF_EUROC_STEREO && ev.left.data == NULL);
       CHECK(strstr(vf_euroc_last_error(e), fragment) != NULL);
       continue;
     }
-    if (ev.type == VF_EUROC_END) break;
     *good_pairs += ev.type == VF_EUROC_STEREO;
   }
   return errors;
+}
+
+static int replay_errors(vf_euroc* e, const char* fragment, int* good_pairs) {
+  uint32_t failed = 0;
+  return replay_errors_at(e, fragment, good_pairs, &failed);
 }
 
 static void check_valid(void) {
@@ -210,7 +222,15 @@ static void check_structure(void) {
   vf_euroc_config cfg = vf_euroc_config_default();
   cfg.prefetch = 65;
   CHECK_FAILS(vf_euroc_open(root, &cfg, NULL, &e), VF_ERR_INVALID_ARG);
+  for (int bad = -1; bad <= 65; bad += 66) {
+    cfg = vf_euroc_config_default();
+    cfg.decode_threads = bad;
+    CHECK_FAILS(vf_euroc_open(root, &cfg, NULL, &e), VF_ERR_INVALID_ARG);
+    CHECK(e == NULL && strstr(vf_last_error_message(), "decode_threads") != NULL);
+  }
   CHECK_FAILS(vf_euroc_next(NULL, NULL), VF_ERR_INVALID_ARG);
+  int64_t t = 0;
+  CHECK_FAILS(vf_euroc_pair_time(NULL, 0, &t), VF_ERR_INVALID_ARG);
 }
 
 static void check_csv(void) {
@@ -327,9 +347,12 @@ static void check_images(void) {
     } else {
       write_png(root, rel, c == 1 ? W : W + 1, H, c == 1 ? VF_PIXEL_RGB8 : VF_PIXEL_U8);
     }
-    for (int prefetch = 0; prefetch <= 2; prefetch += 2) {
+    /* Synchronous, one thread, and pools of 2 and 8 threads (8 capped by 3 slots). */
+    static const int prefetch[4] = {0, 2, 4, 3}, threads[4] = {1, 1, 2, 8};
+    for (int m = 0; m < 4; ++m) {
       vf_euroc_config cfg = vf_euroc_config_default();
-      cfg.prefetch = prefetch;
+      cfg.prefetch = prefetch[m];
+      cfg.decode_threads = threads[m];
       CHECK_OK(vf_euroc_open(root, &cfg, NULL, &e));
       if (e == NULL) continue;
       CHECK(replay_errors(e, says[c], &good) == 1 && good == PAIRS - 1);
@@ -342,11 +365,89 @@ static void check_images(void) {
   vf_context_destroy(ctx);
 }
 
+/* Truncates pair `pair`'s cam`cam` image so that decoding it fails. */
+static void break_image(const char* root, int pair, int cam) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/mav0/cam%d/data/%lld.png", root, cam, T0 + pair * FRAME_NS);
+  CHECK(truncate(path, 40) == 0);
+}
+
+/* The decoding pool on a longer sequence: every pair once and in order, each broken image
+ * reported once at its own pair, however many threads and slots; destroy and rewind with
+ * decodes in flight. */
+static void check_pool(void) {
+  enum { N = 24 };
+  const char* root = make_sequence_of("pool", N);
+  break_image(root, 5, 0);
+  break_image(root, 6, 1);
+  break_image(root, 17, 0);
+  const uint32_t broken = (1u << 5) | (1u << 6) | (1u << 17);
+  static const int prefetch[5] = {0, 1, 2, 8, 16}, threads[5] = {0, 4, 2, 8, 3};
+  for (int m = 0; m < 5; ++m) {
+    vf_euroc_config cfg = vf_euroc_config_default();
+    cfg.prefetch = prefetch[m];
+    cfg.decode_threads = threads[m];
+    vf_euroc* e = NULL;
+    CHECK_OK(vf_euroc_open(root, &cfg, NULL, &e));
+    if (e == NULL) continue;
+    for (int lap = 0; lap < 2; ++lap) {
+      int good = 0;
+      uint32_t failed = 0;
+      CHECK(replay_errors_at(e, "corrupt or truncated", &good, &failed) == 3);
+      CHECK(good == N - 3 && failed == broken);
+      /* Rewinds with decodes in flight, a few pairs in; the next lap starts afresh. */
+      CHECK_OK(vf_euroc_rewind(e));
+      vf_euroc_event ev;
+      for (int i = 0; i < 3 * (lap + 1); ++i) CHECK_OK(vf_euroc_next(e, &ev));
+      CHECK_OK(vf_euroc_rewind(e));
+    }
+    int64_t t = 0;
+    CHECK_OK(vf_euroc_pair_time(e, N - 1, &t));
+    CHECK(t == T0 + (N - 1) * FRAME_NS);
+    CHECK_FAILS(vf_euroc_pair_time(e, N, &t), VF_ERR_INVALID_ARG);
+    /* Closed with the workers mid-stream. */
+    vf_euroc_event ev;
+    for (int i = 0; i < 40; ++i) vf_euroc_next(e, &ev);
+    vf_euroc_close(e);
+  }
+}
+
+/* The queue's bound: holding pair 0 with 2 slots, no worker may touch pair 2, so an image of
+ * pair 2 broken now (after the pool had time to run ahead) must still fail when it comes. */
+static void check_pool_bound(void) {
+  const char* root = make_sequence_of("bound", 12);
+  vf_euroc_config cfg = vf_euroc_config_default();
+  cfg.prefetch = 2;
+  cfg.decode_threads = 8;
+  vf_euroc* e = NULL;
+  CHECK_OK(vf_euroc_open(root, &cfg, NULL, &e));
+  if (e == NULL) return;
+  vf_euroc_event ev;
+  do {
+    CHECK_OK(vf_euroc_next(e, &ev));
+  } while (ev.type == VF_EUROC_IMU);
+  CHECK(ev.type == VF_EUROC_STEREO && ev.pair == 0);
+  struct timespec pause = {0, 50000000};
+  nanosleep(&pause, NULL);
+  break_image(root, 2, 1);
+  int errors = 0, pair2_failed = 0;
+  for (int guard = 0; guard < 1000; ++guard) {
+    vf_status s = vf_euroc_next(e, &ev);
+    if (s == VF_OK && ev.type == VF_EUROC_END) break;
+    errors += s != VF_OK;
+    pair2_failed |= s != VF_OK && ev.pair == 2;
+  }
+  CHECK(errors == 1 && pair2_failed);
+  vf_euroc_close(e);
+}
+
 int main(void) {
   check_valid();
   check_structure();
   check_csv();
   check_yaml();
   check_images();
+  check_pool();
+  check_pool_bound();
   VF_TEST_END("test_euroc_bad");
 }

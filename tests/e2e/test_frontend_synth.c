@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   if (reader == NULL) VF_TEST_END("test_frontend_synth");
   static sink s;
   s.order_ok = s.ids_ok = 1;
-  CHECK(replay_eval_open(argv[1], reader, &s.eval) == 0 && s.eval != NULL);
+  CHECK(replay_eval_open(argv[1], reader, 2, 4, &s.eval) == 0 && s.eval != NULL);
   vf_frontend_config fc = vf_frontend_config_default();
   CHECK_OK(vf_euroc_camera(reader, 0, &fc.cam0));
   CHECK_OK(vf_euroc_camera(reader, 1, &fc.cam1));

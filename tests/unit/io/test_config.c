@@ -193,6 +193,7 @@ static void check_config(void) {
   CHECK(cfg.rectify.alpha == 0 && cfg.rectify.focal_rule == VF_RECTIFY_FOCAL_OPENCV4);
   CHECK(cfg.pyramid.levels == 4 && cfg.pyramid.width == 752 && cfg.pyramid.height == 480);
   CHECK(cfg.dataset.prefetch == 8 && cfg.dataset.stereo_tolerance_ns == 1000000);
+  CHECK(cfg.dataset.decode_threads == vf_euroc_config_default().decode_threads);
   CHECK(cfg.context.backend == VF_BACKEND_AUTO && cfg.context.log_level == VF_LOG_WARN);
   snprintf(path, sizeof path, "%s/config/jetson_tx2.yaml", VF_SOURCE_DIR);
   CHECK_OK(vf_config_load(path, ctx, &cfg));
@@ -230,6 +231,11 @@ static void check_config(void) {
   expect_config_error("pyramid:\n  levels: 9\n", "pyramid.levels");
   expect_config_error("dataset:\n  prefetch: many\n",
                       "cfg.yaml:2: dataset.prefetch: 'many' is not an integer");
+  expect_config_error("dataset:\n  decode_threads: 65\n",
+                      "dataset.decode_threads: 65 is outside 0..64");
+  const char* pool = "dataset:\n  decode_threads: 3\n";
+  CHECK_OK(vf_config_parse(pool, strlen(pool), "cfg.yaml", ".", ctx, &cfg));
+  CHECK(cfg.dataset.decode_threads == 3 && cfg.dataset.prefetch == 8);
   expect_config_error("pyramid: {levels: 3}\npyramid: {levels: 2}\n", "appears twice");
   expect_config_error("imu:\n  rate_hz: 200\n", "imu.T_BS: missing key");
   expect_config_error("[1, 2]\n", "mapping of sections");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* EuRoC reader on the real V1_01_easy excerpt: 95 pairs, the 4 rows of cam1/data.csv that name
  * missing files reported, IMU outside the image span skipped, a time-ordered stream whose values
- * match the files, identical replays with and without prefetch and after rewind. Skips when the
- * shared data is absent. */
+ * match the files, identical replays with and without prefetch, with pools of 2 to 16 decoding
+ * threads, and after rewind. Skips when the shared data is absent. */
 #include <stdint.h>
 #include <viofront/viofront.h>
 
@@ -156,8 +156,32 @@ int main(void) {
   CHECK_OK(vf_euroc_open(root, &cfg, NULL, &e));
   uint64_t c = e != NULL ? replay(e, &stereo, &imu) : 0;
   CHECK(a == c && stereo == 95);
-  /* Stop halfway: closing with decoded pairs in flight frees everything. */
   vf_euroc_close(e);
+  /* Pools of decoding threads, with queues shorter and longer than the pool: the same events
+   * in the same order; a rewind in the middle starts the same stream again. */
+  static const int pool_threads[4] = {2, 4, 8, 16}, pool_slots[4] = {8, 2, 16, 5};
+  for (int m = 0; m < 4; ++m) {
+    cfg.prefetch = pool_slots[m];
+    cfg.decode_threads = pool_threads[m];
+    CHECK_OK(vf_euroc_open(root, &cfg, NULL, &e));
+    if (e == NULL) continue;
+    uint64_t d = replay(e, &stereo, &imu);
+    CHECK(a == d && stereo == 95);
+    CHECK_OK(vf_euroc_rewind(e));
+    for (int i = 0; i < 60; ++i) CHECK_OK(vf_euroc_next(e, &ev));
+    CHECK_OK(vf_euroc_rewind(e));
+    d = replay(e, &stereo, &imu);
+    CHECK(a == d && stereo == 95);
+    int64_t t_pair = 0;
+    CHECK_OK(vf_euroc_pair_time(e, 94, &t_pair));
+    CHECK(t_pair == info.t_last_ns);
+    /* Closed with a pool mid-stream. */
+    CHECK_OK(vf_euroc_rewind(e));
+    for (int i = 0; i < 25; ++i) CHECK_OK(vf_euroc_next(e, &ev));
+    vf_euroc_close(e);
+  }
+  /* Stop halfway: closing with decoded pairs in flight frees everything. */
+  cfg.decode_threads = 1;
   cfg.prefetch = 3;
   CHECK_OK(vf_euroc_open(root, &cfg, NULL, &e));
   for (int i = 0; i < 40; ++i) CHECK_OK(vf_euroc_next(e, &ev));

@@ -73,6 +73,36 @@ int main(void) {
   CHECK_FAILS(vf_png_read_gray8("test_png_rgb.png", &back), VF_ERR_FORMAT);
   vf_image_free(&rgb);
 
+  /* Reading into a reused buffer: the same pixels in place when the size and format match, a
+   * new buffer when they do not, the buffer kept (still the caller's) when a read fails. */
+  vf_image reuse = {0};
+  CHECK_OK(vf_png_read_gray_into(gray, 8, &reuse));
+  void* first = reuse.data;
+  CHECK(reuse.width == 37 && reuse.height == 21 && reuse.format == VF_PIXEL_U8);
+  memset(reuse.data, 0, reuse.stride_bytes * 21);
+  CHECK_OK(vf_png_read_gray_into(gray, 8, &reuse));
+  same = reuse.data == first;
+  for (int y = 0; y < 21; ++y) {
+    same &= memcmp((uint8_t*)img.data + y * img.stride_bytes,
+                   (uint8_t*)reuse.data + y * reuse.stride_bytes, 37) == 0;
+  }
+  CHECK(same);
+  CHECK_FAILS(vf_png_read_gray_into(cut, 8, &reuse), VF_ERR_FORMAT);
+  CHECK(reuse.data == first);
+  CHECK_FAILS(vf_png_read_gray_into("no/such/file.png", 8, &reuse), VF_ERR_IO);
+  CHECK_FAILS(vf_png_read_gray_into("test_png_16.png", 8, &reuse), VF_ERR_FORMAT);
+  CHECK(reuse.data == first && reuse.width == 37);
+  CHECK_OK(vf_png_read_gray_into("test_png_16.png", 16, &reuse));
+  CHECK(reuse.width == 8 && reuse.height == 4 && reuse.format == VF_PIXEL_U16 &&
+        ((uint16_t*)reuse.data)[3] == 0x1212);
+  CHECK_FAILS(vf_png_read_gray_into(gray, 12, &reuse), VF_ERR_INVALID_ARG);
+  CHECK_FAILS(vf_png_read_gray_into(NULL, 8, &reuse), VF_ERR_INVALID_ARG);
+  CHECK_FAILS(vf_png_read_gray_into(gray, 8, NULL), VF_ERR_INVALID_ARG);
+  vf_image device = reuse;
+  device.location = VF_MEMORY_DEVICE;
+  CHECK_FAILS(vf_png_read_gray_into(gray, 8, &device), VF_ERR_INVALID_ARG);
+  vf_image_free(&reuse);
+
   CHECK_FAILS(vf_png_write("no/such/dir/x.png", &img), VF_ERR_IO);
   vf_image_free(&img);
 
