@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "vf_context_internal.h"
+#include "vf_fault.h"
 #include "viofront/vf_version.h"
 #ifdef VF_HAVE_CUDA
 #include "vf_cuda_api.h"
@@ -138,7 +139,7 @@ vf_status vf_context_create(const vf_context_config* config, vf_context** out) {
   vf_status s = vf_context_validate(&c);
   if (s != VF_OK) return s;
 
-  vf_context* ctx = calloc(1, sizeof *ctx);
+  vf_context* ctx = vf_calloc(1, sizeof *ctx);
   if (ctx == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_context_create: out of memory");
   ctx->log_fn = c.log_fn;
   ctx->log_user = c.log_user;

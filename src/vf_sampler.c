@@ -4,6 +4,7 @@
 
 #include "cpu/vf_sample_cpu.h"
 #include "vf_context_internal.h"
+#include "vf_fault.h"
 #include "viofront/vf_sampler.h"
 #ifdef VF_HAVE_CUDA
 #include "vf_cuda_api.h"
@@ -29,7 +30,7 @@ vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_sampler_create: max_points %d is outside 1..%d",
                    max_points, VF_SAMPLER_MAX_POINTS);
   }
-  vf_sampler* s = calloc(1, sizeof *s);
+  vf_sampler* s = vf_calloc(1, sizeof *s);
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_sampler_create: out of memory");
   s->ctx = ctx;
   s->max_points = max_points;

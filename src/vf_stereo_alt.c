@@ -8,6 +8,7 @@
 #include "cpu/vf_stereo_alt_cpu.h"
 #include "cpu/vf_stereo_cpu.h"
 #include "vf_context_internal.h"
+#include "vf_fault.h"
 #include "vf_stereo_alt.h"
 #include "vf_stereo_alt_internal.h"
 
@@ -24,7 +25,7 @@ static void vf_fastdt_weights(const vf_fastdt_config* f, uint16_t table[256]) {
 
 vf_status vf_alt_buffer(vf_stereo_alt* s, void** ptr, size_t bytes, const char* what) {
   if (s->on_device) return vf_device_alloc(NULL, ptr, bytes, what);
-  *ptr = malloc(bytes > 0 ? bytes : 1);
+  *ptr = vf_malloc(bytes > 0 ? bytes : 1);
   if (*ptr == NULL) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_alt_create: %s: %zu bytes", what, bytes);
   }
@@ -83,7 +84,7 @@ vf_status vf_stereo_alt_create(vf_context* ctx, const vf_stereo_alt_config* conf
   if (config == NULL) return VF_ALT_FAIL("config is NULL");
   vf_status st = vf_stereo_alt_validate(config, "vf_stereo_alt_create");
   if (st != VF_OK) return st;
-  vf_stereo_alt* s = calloc(1, sizeof *s);
+  vf_stereo_alt* s = vf_calloc(1, sizeof *s);
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_alt_create: out of memory");
   s->ctx = ctx;
   s->config = *config;
