@@ -174,7 +174,7 @@ static void frontend_create(world* w, reader* r) {
   if (opt & 128) fc.pyramid_levels = 9 - fc.pyramid_levels; /* sometimes too many for the size */
   fc.imu_capacity = (int)(byte(r) % 64);
   fc.stereo.disparities = 64;
-  fc.stereo.paths = opt & 32 ? 4 : 8;
+  fc.stereo.paths = opt & 32 ? 2 : 4; /* 8 paths cost the most and add no API behaviour */
   vf_frontend_callbacks cb = {on_features, on_disparity, &w->sink};
   vf_frontend* fe = (vf_frontend*)&w->sink; /* must be overwritten either way */
   vf_status s = checked(vf_frontend_create(w->ctx, &fc, opt & 64 ? NULL : &cb, &fe));
