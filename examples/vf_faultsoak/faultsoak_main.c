@@ -2,6 +2,7 @@
 /* vf_faultsoak: see faultsoak.h. Usage:
  *   vf_faultsoak SEQUENCE --work DIR [--frames N] [--backend cpu|cuda] [--seed S]
  *                [--sample K] [--threads T] [--max-seconds S] [--csv FILE] [--csv-every L]
+ *                [--config YAML]
  * Per lap (the reader reopened on the lap folder, timestamps shifted so that time goes on): one
  * lap in L (8) has a truncated CSV row (the open must fail naming the file); the others have two
  * corrupted and two truncated images and a missing one, and in the stream a dropped frame, a
@@ -88,7 +89,7 @@ static void unexpected(run* r, const char* what) {
 }
 
 typedef struct opts {
-  const char *sequence, *work, *csv;
+  const char *sequence, *work, *csv, *config;
   long frames, sample, csv_every;
   unsigned seed;
   int threads;
@@ -123,6 +124,8 @@ static int parse(int argc, char** argv, opts* o) {
       o->csv = v;
     else if (strcmp(k, "--csv-every") == 0)
       o->csv_every = atol(v);
+    else if (strcmp(k, "--config") == 0)
+      o->config = v;
     else if (strcmp(k, "--backend") == 0)
       o->backend = strcmp(v, "cuda") == 0   ? VF_BACKEND_CUDA
                    : strcmp(v, "auto") == 0 ? VF_BACKEND_AUTO
@@ -232,7 +235,7 @@ int main(int argc, char** argv) {
     fprintf(stderr,
             "usage: vf_faultsoak SEQUENCE --work DIR [--frames N] [--backend cpu|cuda] "
             "[--seed S] [--sample K] [--threads T] [--max-seconds S] [--csv FILE] "
-            "[--csv-every L]\n");
+            "[--csv-every L] [--config YAML]\n");
     return 2;
   }
   static run r;
@@ -251,9 +254,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   vf_frontend_config fc = vf_frontend_config_default();
-  fc.imu_max_gap_ns = 30000000;
   vf_frontend_callbacks cb = {on_features, NULL, &r};
   vf_status s = vf_context_create(&cc, &ctx);
+  if (s == VF_OK && o.config != NULL) s = vf_frontend_config_load(o.config, ctx, &fc, NULL);
+  fc.imu_max_gap_ns = 30000000;
   if (s == VF_OK) s = vf_euroc_open(o.sequence, NULL, ctx, &e);
   vf_euroc_info info;
   memset(&info, 0, sizeof info);
