@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "../src/vf_cuda_stereo.h"
+#include "vf_cuda_fault.cuh"
 #include "vf_sgm_warp.cuh"
 
 namespace {
@@ -75,5 +76,5 @@ extern "C" int vf_cuda_census(const vf_sgm_params* p, const uint8_t* left, size_
                                                    p->height, (uint32_t*)census_l,
                                                    (uint32_t*)census_r);
   }
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

@@ -8,6 +8,7 @@
 
 #include "../src/vf_cuda_stereo_alt.h"
 #include "../src/vf_stereo_rules.h"
+#include "vf_cuda_fault.cuh"
 
 namespace {
 
@@ -29,6 +30,9 @@ __global__ void census_cost_kernel(vf_alt_pair p, const Word* census_l, const Wo
   vf_cost_store(vol, PACK, row * nd + i, code);
 }
 
+// The launch below, one fault-injection site for all its instantiations.
+VF_CUDA_SITE(vf_launch_site);
+
 template <class Word>
 int launch(const vf_alt_pair* p, const void* census_l, const void* census_r, int bits, void* vol,
            int pack8, cudaStream_t s) {
@@ -40,7 +44,7 @@ int launch(const vf_alt_pair* p, const void* census_l, const void* census_r, int
   } else {
     census_cost_kernel<Word, false><<<grid, 256, 0, s>>>(*p, cl, cr, bits, vol);
   }
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "../src/vf_cuda_fast.h"
+#include "vf_cuda_fault.cuh"
 #include "viofront/vf_detector.h"
 
 namespace {
@@ -296,10 +297,12 @@ extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
   } else {
     vf_fast_detect_kernel<VF_FAST_SCORE_MAX_THRESHOLD><<<cells, kThreads, 0, s>>>(*job);
   }
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }
 
 extern "C" int vf_cuda_host_alloc(void** ptr, size_t bytes) {
+  *ptr = NULL;
+  VF_CUDA_FAULT_RETURN(VF_FAULT_PINNED, cudaErrorMemoryAllocation);
   return (int)cudaMallocHost(ptr, bytes);
 }
 

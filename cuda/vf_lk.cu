@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../src/vf_cuda_lk.h"
+#include "vf_cuda_fault.cuh"
 #include "vf_warp_sums.cuh"
 
 namespace {
@@ -539,11 +540,12 @@ extern "C" int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_reque
   const int warps = 1;
   const int blocks = (count + warps - 1) / warps;
   vf_lk_kernel<<<blocks, 32 * warps, 0, (cudaStream_t)stream>>>(*params, requests, results, count);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }
 
 extern "C" int vf_cuda_lk_host_alloc(void** host, void** device, size_t bytes) {
   *host = *device = NULL;
+  VF_CUDA_FAULT_RETURN(VF_FAULT_PINNED, cudaErrorMemoryAllocation);
   int rc = (int)cudaHostAlloc(host, bytes, cudaHostAllocMapped);
   if (rc == 0) rc = (int)cudaHostGetDevicePointer(device, *host, 0);
   return rc;
