@@ -23,7 +23,7 @@
 static vf_backend g_backend = VF_BACKEND_CPU;
 static uint8_t* g_texture;
 /* The test's own images, made before the walk (the library's allocator counts them too). */
-static vf_image g_left, g_right, g_small[3];
+static vf_image g_left, g_right, g_small[4]; /* left, right, disparity U16 and F32 */
 static char g_gt_seq[1024];
 
 static vf_context* make_context(walk_run* r) {
@@ -90,7 +90,7 @@ static void stereo_alone(walk_run* r, vf_stereo_method method) {
   vf_stereo* st = NULL;
   if (walk_step(r, vf_stereo_create(ctx, &sc, &st))) {
     for (int k = 0; k < 2; ++k) {
-      walk_step(r, vf_stereo_compute(st, &g_small[0], &g_small[1], &g_small[2], NULL));
+      walk_step(r, vf_stereo_compute(st, &g_small[0], &g_small[1], &g_small[2], &g_small[3]));
     }
   } else {
     CHECK(st == NULL);
@@ -121,7 +121,14 @@ static void sc_small_handles(walk_run* r) {
   vf_imu_buffer* imu = NULL;
   if (!walk_step(r, vf_imu_buffer_create(64, 10000000, &imu))) CHECK(imu == NULL);
   vf_sampler* sa = NULL;
-  if (!walk_step(r, vf_sampler_create(ctx, 16, &sa))) CHECK(sa == NULL);
+  if (walk_step(r, vf_sampler_create(ctx, 16, &sa))) {
+    float xy[4] = {10.5f, 20.0f, 100.0f, 50.25f};
+    uint16_t values[2];
+    walk_step(r, vf_sampler_gather_u16(sa, &g_small[2], xy, 2, 0, values));
+  } else {
+    CHECK(sa == NULL);
+  }
+  walk_step(r, vf_context_synchronize(ctx));
   vf_feature_set_config fsc = vf_feature_set_config_default();
   fsc.width = fsc.grid.cols * fsc.grid.cell_width;
   fsc.height = fsc.grid.rows * fsc.grid.cell_height;
@@ -239,9 +246,9 @@ int main(int argc, char** argv) {
   if (g_texture == NULL) VF_TEST_END("test_fault_alloc");
   CHECK_OK(vf_image_alloc(&g_left, 752, 480, VF_PIXEL_U8, VF_MEMORY_HOST));
   CHECK_OK(vf_image_alloc(&g_right, 752, 480, VF_PIXEL_U8, VF_MEMORY_HOST));
-  for (int i = 0; i < 3; ++i) {
-    CHECK_OK(
-        vf_image_alloc(&g_small[i], 192, 96, i < 2 ? VF_PIXEL_U8 : VF_PIXEL_U16, VF_MEMORY_HOST));
+  const vf_pixel_format small_format[4] = {VF_PIXEL_U8, VF_PIXEL_U8, VF_PIXEL_U16, VF_PIXEL_F32};
+  for (int i = 0; i < 4; ++i) {
+    CHECK_OK(vf_image_alloc(&g_small[i], 192, 96, small_format[i], VF_MEMORY_HOST));
   }
   scene_frame(g_texture, 0, 0, &g_small[0]);
   scene_frame(g_texture, 0, 1, &g_small[1]);
@@ -272,7 +279,7 @@ int main(int argc, char** argv) {
   walk_check_sites(kinds);
   vf_image_free(&g_left);
   vf_image_free(&g_right);
-  for (int i = 0; i < 3; ++i) vf_image_free(&g_small[i]);
+  for (int i = 0; i < 4; ++i) vf_image_free(&g_small[i]);
   free(g_texture);
   VF_TEST_END(cuda ? "test_fault_alloc (cuda)" : "test_fault_alloc");
 }
