@@ -63,11 +63,42 @@ static int make_link(const char* target, const char* path) {
   return symlink(target, path);
 }
 
+/* The image name of a camera data.csv row ("t,name"), or NULL for a comment. */
+static const char* row_name(const char* line, char* buf, size_t size) {
+  const char* c = strchr(line, ',');
+  if (line[0] == '#' || c == NULL) return NULL;
+  snprintf(buf, size, "%s", c + 1);
+  return buf;
+}
+
+/* Links every image of the lap folder to its original: those `f` replaced, or all (f NULL). */
+static int relink(fs_lap_dir* d, const fs_file_faults* f) {
+  char path[2048], target[2048], name[64];
+  for (int k = 0; k < 2; ++k) {
+    for (int i = 0; i < d->cam[k].count; ++i) {
+      if (row_name(d->cam[k].line[i], name, sizeof name) == NULL) continue;
+      int bad = f == NULL || (k == 1 && strcmp(name, f->missing) == 0);
+      for (int j = 0; f != NULL && j < 4; ++j)
+        bad |= f->bad_cam[j] == k && strcmp(name, f->bad_png[j]) == 0;
+      snprintf(target, sizeof target, "%s/cam%d/data/%s", d->src, k, name);
+      snprintf(path, sizeof path, "%s/mav0/cam%d/data/%s", d->root, k, name);
+      struct stat st;
+      if (!bad && lstat(path, &st) == 0) continue; /* already a link */
+      if (access(target, F_OK) != 0) continue;     /* listed but absent in the original too */
+      if (make_link(target, path) != 0) return -1;
+    }
+  }
+  return 0;
+}
+
 /* mav0/cam0, cam1 (data/ with a link per image), imu0; sensor.yaml linked. */
 int fs_lap_dir_create(const char* sequence, const char* work, fs_lap_dir* d) {
   memset(d, 0, sizeof *d);
-  char path[2048], target[2048];
-  snprintf(d->src, sizeof d->src, "%s/mav0", sequence);
+  char path[2048], target[2048], cwd[256] = "";
+  /* The links must name the originals from anywhere: an absolute path. */
+  if (sequence[0] != '/' && getcwd(cwd, sizeof cwd) == NULL) return -1;
+  if (strlen(sequence) > 700) return -1;
+  snprintf(d->src, sizeof d->src, "%s%s%s/mav0", cwd, cwd[0] != '\0' ? "/" : "", sequence);
   snprintf(d->root, sizeof d->root, "%s/lap", work);
   const char* dirs[] = {"",           "/mav0",           "/mav0/cam0", "/mav0/cam0/data",
                         "/mav0/cam1", "/mav0/cam1/data", "/mav0/imu0"};
@@ -88,24 +119,13 @@ int fs_lap_dir_create(const char* sequence, const char* work, fs_lap_dir* d) {
   }
   snprintf(path, sizeof path, "%s/imu0/data.csv", d->src);
   if (fs_lines_read(path, &d->imu) != 0) return -1;
-  fs_file_faults none;
-  memset(&none, 0, sizeof none);
-  none.csv_cam = -1;
-  return fs_lap_restore(d, &none);
+  return relink(d, NULL);
 }
 
 void fs_lap_dir_free(fs_lap_dir* d) {
   fs_lines_free(&d->cam[0]);
   fs_lines_free(&d->cam[1]);
   fs_lines_free(&d->imu);
-}
-
-/* The image name of a camera data.csv row ("t,name"), or NULL for a comment. */
-static const char* row_name(const char* line, char* buf, size_t size) {
-  const char* c = strchr(line, ',');
-  if (line[0] == '#' || c == NULL) return NULL;
-  snprintf(buf, size, "%s", c + 1);
-  return buf;
 }
 
 static int write_csv(const char* path, const fs_lines* l, int cut_row) {
@@ -196,20 +216,4 @@ int fs_lap_prepare(fs_lap_dir* d, unsigned* seed, int with_csv_fault, fs_file_fa
   return 0;
 }
 
-int fs_lap_restore(fs_lap_dir* d, const fs_file_faults* f) {
-  char path[2048], target[2048], name[64];
-  for (int k = 0; k < 2; ++k) {
-    for (int i = 0; i < d->cam[k].count; ++i) {
-      if (row_name(d->cam[k].line[i], name, sizeof name) == NULL) continue;
-      int bad = k == 1 && strcmp(name, f->missing) == 0;
-      for (int j = 0; j < 4; ++j) bad |= f->bad_cam[j] == k && strcmp(name, f->bad_png[j]) == 0;
-      snprintf(target, sizeof target, "%s/cam%d/data/%s", d->src, k, name);
-      snprintf(path, sizeof path, "%s/mav0/cam%d/data/%s", d->root, k, name);
-      struct stat st;
-      if (!bad && lstat(path, &st) == 0) continue; /* already a link */
-      if (access(target, F_OK) != 0) continue;     /* listed but absent in the original too */
-      if (make_link(target, path) != 0) return -1;
-    }
-  }
-  return 0;
-}
+int fs_lap_restore(fs_lap_dir* d, const fs_file_faults* f) { return relink(d, f); }

@@ -283,8 +283,10 @@ int main(int argc, char** argv) {
       fprintf(stderr, "vf_faultsoak: cannot write lap %ld under %s\n", laps, o.work);
       break;
     }
-    stream_faults sf = {5 + (int)(fs_rand(&o.seed) % 20), 30 + (int)(fs_rand(&o.seed) % 20),
-                        55 + (int)(fs_rand(&o.seed) % 20)};
+    /* In the first, second and last third of the lap's pairs (n of them, 95 in the excerpt). */
+    const unsigned n = (unsigned)(d.cam[0].count > 30 ? d.cam[0].count : 30) / 4;
+    stream_faults sf = {2 + (int)(fs_rand(&o.seed) % n), (int)(n + 1 + fs_rand(&o.seed) % n),
+                        (int)(2 * n + 1 + fs_rand(&o.seed) % n)};
     s = lap(&r, ctx, fe, &d, &ff, &sf, (int64_t)laps * lap_ns, o.frames);
     if (fs_lap_restore(&d, &ff) != 0) break;
     laps++;
