@@ -167,7 +167,7 @@ void vf_context_destroy(vf_context* ctx) {
   if (ctx == NULL) return;
 #ifdef VF_HAVE_CUDA
   if (ctx->owns_stream && ctx->stream != NULL) {
-    vf_cuda_stream_synchronize(ctx->stream);
+    vf_cuda_stream_drain(ctx->stream);
     vf_cuda_stream_destroy(ctx->stream);
   }
 #endif
