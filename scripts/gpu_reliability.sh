@@ -60,10 +60,11 @@ step build 300 cmake --build "$build" -j"$(nproc)" || { tail -30 "$out/build.log
 ex=$build/examples
 
 if [ "${VF_GPU_FAULTS:-0}" = 1 ]; then
-  step fault_walk_cs 240 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 \
+  step fault_walk 150 "$build/tests/test_fault_alloc" cuda
+  step fault_walk_cs 300 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 \
     "$build/tests/test_fault_alloc" cuda
-  grep -E "calls failed in turn|sites:|checks|SKIP|ERROR SUMMARY|LEAK SUMMARY" \
-    "$out/fault_walk_cs.log" | tee -a "$summary"
+  grep -E "calls failed in turn|sites:|checks|SKIP|never failed|wrong|ERROR SUMMARY|LEAK SUMMARY" \
+    "$out/fault_walk.log" "$out/fault_walk_cs.log" | tee -a "$summary"
   seq=$data/euroc/V1_01_easy_micro
   if [ ! -f "$seq/mav0/cam0/data.csv" ]; then
     seq=$build/seq_fault
