@@ -91,6 +91,7 @@ The programs built on viofront: vf_replay (a EuRoC sequence through the
 frontend, CSV and overlays), vf_synth (synthetic sequences with ground
 truth), vf_bench (stage benchmarks), vf_stereo (disparity of one pair),
 vf_vo (a minimal stereo odometry), vf_soak (long-run resource checks),
+vf_faultsoak (a replay with injected faults, each to be reported once),
 vf_features (the callback API in one page), vf_drift (tracking drift) and
 vf_minimal (a pyramid on the best backend: a check of the installation).")
 

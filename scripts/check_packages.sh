@@ -47,7 +47,7 @@ has "$dev" "^\./usr/lib/[^/]+/pkgconfig/viofront\.pc$"
 has "$dev" "^\./usr/share/doc/libviofront-dev/copyright$"
 hasnt "$dev" "libviofront\.so\.[0-9]"
 # Tools: the example programs under their own names.
-for t in vf_replay vf_synth vf_bench vf_stereo vf_vo vf_soak vf_features vf_drift; do
+for t in vf_replay vf_synth vf_bench vf_stereo vf_vo vf_soak vf_faultsoak vf_features vf_drift; do
   has "$tools" "^\./usr/bin/$t$"
 done
 has "$tools" "^\./usr/share/doc/viofront-tools/copyright$"

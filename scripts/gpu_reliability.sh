@@ -7,6 +7,13 @@
 # initcheck and synccheck, then the GPU soak (10^5 frames) alone on the GPU (its memory is read
 # device-wide) in the time left. Logs and CSVs go to $OUT (else ./gpu_out), a summary at the end. Every
 # step has a time limit so that the whole ends within VF_DEADLINE_S (default 450) seconds.
+# Issue 17: the build has fault injection compiled in (-DVF_FAULT_INJECTION=ON: an atomic load
+# per allocation and CUDA call when not armed). VF_GPU_FAULTS=walk runs instead, after the build,
+# the CUDA failure walk (test_fault_alloc cuda) plainly and under compute-sanitizer memcheck with
+# leak check; VF_GPU_FAULTS=soak runs vf_faultsoak on CUDA under compute-sanitizer memcheck
+# (VF_FAULTSOAK_FRAMES, default 100000, within the time left) on the real EuRoC excerpt when
+# $VF_DATA_DIR has it, else on a vf_synth sequence; VF_GPU_FAULTS=1 both (one device call of
+# 10 minutes holds the build and one of them; the build folder stays for the next call).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu_out}
@@ -46,10 +53,38 @@ export PATH="$PATH:/usr/local/cuda/bin"
 note "commit $(cat .staged_commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo none)" \
   "$(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)" \
   "$(nproc) cores"
+data=${VF_DATA_DIR:-$PWD/.gpu/data}
 step configure 120 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CUDA_ARCHITECTURES="${VF_CUDA_ARCH:-90}" -DVF_DATA_DIR="$PWD/.gpu/data" || exit 1
+  -DCMAKE_CUDA_ARCHITECTURES="${VF_CUDA_ARCH:-90}" -DVF_DATA_DIR="$data" -DVF_FAULT_INJECTION=ON ||
+  exit 1
 step build 300 cmake --build "$build" -j"$(nproc)" || { tail -30 "$out/build.log"; exit 1; }
 ex=$build/examples
+
+faults=${VF_GPU_FAULTS:-0}
+if [ "$faults" = walk ] || [ "$faults" = 1 ]; then
+  step fault_walk 150 "$build/tests/test_fault_alloc" cuda
+  step fault_walk_cs 300 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 \
+    "$build/tests/test_fault_alloc" cuda
+  grep -E "calls failed in turn|sites:|checks|SKIP|never failed|wrong|ERROR SUMMARY|LEAK SUMMARY" \
+    "$out/fault_walk.log" "$out/fault_walk_cs.log" | tee -a "$summary"
+fi
+if [ "$faults" = soak ] || [ "$faults" = 1 ]; then
+  seq=$data/euroc/V1_01_easy_micro
+  if [ ! -f "$seq/mav0/cam0/data.csv" ]; then
+    seq=$build/seq_fault
+    step synth_fault 60 "$ex/vf_synth" --out "$seq" --frames 60 --seed 2 --threads "$(nproc)"
+  fi
+  soak_limit=$(($(left) - 15))
+  step faultsoak_cs "$soak_limit" compute-sanitizer --tool memcheck --leak-check full \
+    --error-exitcode 99 "$ex/vf_faultsoak" "$seq" --work "$build/faultsoak" --backend cuda \
+    --frames "${VF_FAULTSOAK_FRAMES:-100000}" --sample 500 --max-seconds $((soak_limit - 30)) \
+    --csv "$out/faultsoak_cuda.csv"
+  grep -E "^vf_faultsoak|^  |ERROR SUMMARY|LEAK SUMMARY" "$out/faultsoak_cs.log" | tee -a "$summary"
+fi
+if [ "$faults" != 0 ]; then
+  note "done, $(left) s before the deadline"
+  exit 0
+fi
 
 step synth 60 "$ex/vf_synth" --out "$build/seq_soak" --frames 60 --seed 2 --threads "$(nproc)"
 step synth_cs 30 "$ex/vf_synth" --out "$build/seq_cs" --frames 4 --seed 4 --threads "$(nproc)"

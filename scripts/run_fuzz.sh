@@ -23,7 +23,8 @@ for name in $targets; do
   cp tests/fuzz/corpus/"${name#fuzz_}"/* "$work"/
   start=$(date +%s)
   rc=0
-  (cd build-fuzz && TMPDIR=$PWD "./tests/fuzz/$name" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
+  # UBSan reports are failures too (the fuzz build's checks recover unless told to halt).
+  (cd build-fuzz && TMPDIR=$PWD UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "./tests/fuzz/$name" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$PWD/$name-" "corpus/$name") >"$work.log" 2>&1 || rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work.log")
   done_line=$(grep -E "^#[0-9]+[[:space:]]+DONE" "$work.log" | tail -1 || true)

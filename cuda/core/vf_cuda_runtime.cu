@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "core/vf_cuda_runtime.h"
 
 extern "C" {
@@ -44,6 +45,8 @@ int vf_cuda_versions(int* runtime, int* driver) {
 
 int vf_cuda_stream_create(void** stream) {
   cudaStream_t s = nullptr;
+  *stream = nullptr;
+  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorMemoryAllocation);
   cudaError_t e = cudaStreamCreate(&s);
   *stream = s;
   return (int)e;
@@ -51,18 +54,32 @@ int vf_cuda_stream_create(void** stream) {
 
 int vf_cuda_stream_destroy(void* stream) { return (int)cudaStreamDestroy((cudaStream_t)stream); }
 
+// The wait of a destroy, which cannot report: no fault-injection site (a failure injected there
+// would be swallowed, and the failure walk would count it as unreported).
+int vf_cuda_stream_drain(void* stream) { return (int)cudaStreamSynchronize((cudaStream_t)stream); }
+
+// An injected failure of a wait still waits: the host must not touch buffers in flight.
 int vf_cuda_stream_synchronize(void* stream) {
-  return (int)cudaStreamSynchronize((cudaStream_t)stream);
+  cudaError_t e = cudaStreamSynchronize((cudaStream_t)stream);
+  return VF_FAULT(VF_FAULT_CUDA) ? (int)cudaErrorInvalidValue : (int)e;
 }
 
-int vf_cuda_malloc(void** ptr, size_t bytes) { return (int)cudaMalloc(ptr, bytes); }
+int vf_cuda_malloc(void** ptr, size_t bytes) {
+  VF_CUDA_FAULT_RETURN(VF_FAULT_DEVICE, cudaErrorMemoryAllocation);
+  return (int)cudaMalloc(ptr, bytes);
+}
 
 int vf_cuda_free(void* ptr) { return (int)cudaFree(ptr); }
 
-int vf_cuda_host_alloc(void** ptr, size_t bytes) { return (int)cudaMallocHost(ptr, bytes); }
+int vf_cuda_host_alloc(void** ptr, size_t bytes) {
+  *ptr = NULL;
+  VF_CUDA_FAULT_RETURN(VF_FAULT_PINNED, cudaErrorMemoryAllocation);
+  return (int)cudaMallocHost(ptr, bytes);
+}
 
 int vf_cuda_host_alloc_mapped(void** host, void** device, size_t bytes) {
   *host = *device = NULL;
+  VF_CUDA_FAULT_RETURN(VF_FAULT_PINNED, cudaErrorMemoryAllocation);
   int rc = (int)cudaHostAlloc(host, bytes, cudaHostAllocMapped);
   if (rc == 0) rc = (int)cudaHostGetDevicePointer(device, *host, 0);
   return rc;
@@ -71,21 +88,26 @@ int vf_cuda_host_alloc_mapped(void** host, void** device, size_t bytes) {
 int vf_cuda_host_free(void* ptr) { return (int)cudaFreeHost(ptr); }
 
 int vf_cuda_memset_async(void* ptr, int value, size_t bytes, void* stream) {
+  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorInvalidValue);
   return (int)cudaMemsetAsync(ptr, value, bytes, (cudaStream_t)stream);
 }
 
 int vf_cuda_copy_2d_async(void* dst, size_t dst_stride, const void* src, size_t src_stride,
                           size_t width_bytes, size_t height, void* stream) {
+  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorInvalidValue);
   return (int)cudaMemcpy2DAsync(dst, dst_stride, src, src_stride, width_bytes, height,
                                 cudaMemcpyDefault, (cudaStream_t)stream);
 }
 
 int vf_cuda_copy_async(void* dst, const void* src, size_t bytes, void* stream) {
+  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorInvalidValue);
   return (int)cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, (cudaStream_t)stream);
 }
 
 int vf_cuda_event_create(void** event) {
   cudaEvent_t e = nullptr;
+  *event = nullptr;
+  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorMemoryAllocation);
   cudaError_t rc = cudaEventCreate(&e);
   *event = e;
   return (int)rc;
@@ -94,15 +116,20 @@ int vf_cuda_event_create(void** event) {
 int vf_cuda_event_destroy(void* event) { return (int)cudaEventDestroy((cudaEvent_t)event); }
 
 int vf_cuda_event_record(void* event, void* stream) {
+  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorInvalidValue);
   return (int)cudaEventRecord((cudaEvent_t)event, (cudaStream_t)stream);
 }
 
 int vf_cuda_event_elapsed_ms(void* start, void* stop, float* ms) {
+  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorInvalidValue);
   return (int)cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)stop);
 }
 
-int vf_cuda_event_synchronize(void* event) { return (int)cudaEventSynchronize((cudaEvent_t)event); }
+int vf_cuda_event_synchronize(void* event) {
+  cudaError_t e = cudaEventSynchronize((cudaEvent_t)event);
+  return VF_FAULT(VF_FAULT_CUDA) ? (int)cudaErrorInvalidValue : (int)e;
+}
 
-int vf_cuda_last_launch_error(void) { return (int)cudaGetLastError(); }
+int vf_cuda_last_launch_error(void) { return VF_CUDA_LAUNCH_STATUS(); }
 
 }  // extern "C"

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "features/kernels/vf_affine_cuda.h"
 #include "vf_warp_sums.cuh"
 
@@ -406,9 +407,12 @@ extern "C" int vf_cuda_affine_refine(const vf_affine_params* params,
   cfg.attrs = attr;
   cfg.numAttrs = 1;
   int rc = (int)cudaLaunchKernelEx(&cfg, kernel, *params, requests, results, count);
-  if (rc != 0) return rc;
+  if (rc != 0) {
+    cudaGetLastError();
+    return rc;
+  }
 #else
   kernel<<<count, kThreads, 0, (cudaStream_t)stream> > >(*params, requests, results, count);
 #endif
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

@@ -18,6 +18,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "features/kernels/vf_fast_cuda.h"
 #include "viofront/vf_detector.h"
 
@@ -296,5 +297,5 @@ extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
   } else {
     vf_fast_detect_kernel<VF_FAST_SCORE_MAX_THRESHOLD><<<cells, kThreads, 0, s>>>(*job);
   }
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

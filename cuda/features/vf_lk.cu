@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "features/kernels/vf_lk_cuda.h"
 #include "vf_warp_sums.cuh"
 
@@ -540,5 +541,5 @@ extern "C" int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_reque
   const int warps = 1;
   const int blocks = (count + warps - 1) / warps;
   vf_lk_kernel<<<blocks, 32 * warps, 0, (cudaStream_t)stream>>>(*params, requests, results, count);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

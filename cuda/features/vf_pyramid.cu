@@ -6,6 +6,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
+#include "core/vf_cuda_runtime.h"
 #include "features/kernels/vf_pyramid_cuda.h"
 
 namespace {
@@ -72,12 +74,15 @@ __global__ void vf_pyramid_kernel(const uint8_t* __restrict__ src, size_t src_st
   }
 }
 
+// The launch below, one fault-injection site for all its instantiations.
+VF_CUDA_SITE(vf_launch_site);
+
 template <int TILE>
 int vf_launch(const uint8_t* src, size_t src_stride, const vf_cuda_pyramid_levels* lv,
               int copy_level0, cudaStream_t stream) {
   dim3 grid((lv->width[0] + TILE - 1) / TILE, (lv->height[0] + TILE - 1) / TILE);
   vf_pyramid_kernel<TILE><<<grid, kThreads, 0, stream>>>(src, src_stride, *lv, copy_level0);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
 
 }  // namespace

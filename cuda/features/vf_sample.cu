@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "features/kernels/vf_sample_cpu.h"
 #include "features/kernels/vf_sample_cuda.h"
 
@@ -42,7 +43,7 @@ extern "C" int vf_cuda_gather_u16(const uint16_t* image, size_t stride_bytes, in
   const int threads = 128;
   vf_gather_kernel<<<(count + threads - 1) / threads, threads, 0, (cudaStream_t)stream>>>(
       image, stride_bytes, width, height, (const float2*)xy, count, outside, values);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }
 
 extern "C" int vf_cuda_probe_disparity(const uint16_t* image, size_t stride_bytes, int width,
@@ -53,5 +54,5 @@ extern "C" int vf_cuda_probe_disparity(const uint16_t* image, size_t stride_byte
   const int threads = 64;
   vf_probe_kernel<<<(count + threads - 1) / threads, threads, 0, (cudaStream_t)stream>>>(
       image, stride_bytes, width, height, (const float2*)xy, count, *config, out);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "geometry/kernels/vf_remap_cuda.h"
 
 namespace {
@@ -57,5 +58,5 @@ extern "C" int vf_cuda_remap_u8(const uint8_t* src, size_t src_stride, int src_w
   vf_remap_kernel<<<grid, block, 0, (cudaStream_t)stream>>>(
       src, src_stride, src_w, src_h, reinterpret_cast<const int4*>(map), map_stride, dst,
       dst_stride, dst_w, dst_h, fill);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

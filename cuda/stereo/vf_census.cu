@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_sgm_cuda.h"
 #include "vf_sgm_warp.cuh"
 
@@ -75,5 +76,5 @@ extern "C" int vf_cuda_census(const vf_sgm_params* p, const uint8_t* left, size_
                                                    p->height, (uint32_t*)census_l,
                                                    (uint32_t*)census_r);
   }
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_local_cuda.h"
 #include "stereo/kernels/vf_sgm_rules.h"
 
@@ -30,6 +31,9 @@ __global__ void census_cost_kernel(vf_local_pair p, const Word* census_l, const 
   vf_cost_store(vol, PACK, row * nd + i, code);
 }
 
+// The launch below, one fault-injection site for all its instantiations.
+VF_CUDA_SITE(vf_launch_site);
+
 template <class Word>
 int launch(const vf_local_pair* p, const void* census_l, const void* census_r, int bits, void* vol,
            int pack8, cudaStream_t s) {
@@ -41,7 +45,7 @@ int launch(const vf_local_pair* p, const void* census_l, const void* census_r, i
   } else {
     census_cost_kernel<Word, false><<<grid, 256, 0, s>>>(*p, cl, cr, bits, vol);
   }
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_local_cuda.h"
 
 namespace {
@@ -173,12 +174,12 @@ extern "C" int vf_cuda_cyclops(const vf_local_pair* p, const vf_local_cyclops* c
     const dim3 block(32, 4), grid((p->width + 31) / 32, (p->height + 3) / 4);
     cyclops_global_kernel<<<grid, block, 0, s>>>(*p, *c, disparity, disparity_stride);
   }
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }
 
 extern "C" int vf_cuda_median3(const uint16_t* src, size_t src_stride, int w, int h, uint16_t* dst,
                                size_t dst_stride, void* stream) {
   const dim3 block(32, 4), grid((w + 31) / 32, (h + 3) / 4);
   median3_kernel<<<grid, block, 0, (cudaStream_t)stream>>>(src, src_stride, w, h, dst, dst_stride);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

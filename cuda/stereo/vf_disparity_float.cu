@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_local_cuda.h"
 #include "viofront/vf_stereo.h"
 
@@ -26,5 +27,5 @@ extern "C" int vf_cuda_disparity_float(const uint16_t* in, size_t in_stride, int
   const dim3 block(32, 8), grid((w + 31) / 32, (h + 7) / 8);
   disparity_float_kernel<<<grid, block, 0, (cudaStream_t)stream>>>(in, in_stride, w, h, out,
                                                                    out_stride);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

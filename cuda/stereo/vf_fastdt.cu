@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_local_cuda.h"
 
 namespace {
@@ -151,13 +152,16 @@ __global__ void wta_kernel(vf_local_pair p, const void* vol, uint16_t* disp, siz
   }
 }
 
+// The launch below, one fault-injection site for all its instantiations.
+VF_CUDA_SITE(vf_launch_fastdt_site);
+
 template <bool PACK>
 int launch_fastdt(const vf_local_pair* p, const uint16_t* weights, void* vol, uint16_t* disp,
                   size_t disp_stride, cudaStream_t s) {
   const int threads = (p->disparities + 31) / 32 * 32;
   dt_rows_kernel<PACK><<<p->height, threads, 0, s>>>(*p, weights, vol);
   dt_columns_kernel<PACK><<<p->width, threads, 0, s>>>(*p, weights, vol, disp, disp_stride);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_fastdt_site);
 }
 
 }  // namespace
@@ -180,5 +184,5 @@ extern "C" int vf_cuda_wta(const vf_local_pair* p, const void* volume, int pack8
   } else {
     wta_kernel<false><<<blocks, 256, 0, s>>>(*p, volume, disparity, disparity_stride);
   }
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

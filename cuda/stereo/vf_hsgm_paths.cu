@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_hsgm_cuda.h"
 #include "vf_sgm_common.cuh"
 #include "vf_sgm_warp.cuh"
@@ -169,6 +170,9 @@ __global__ void __launch_bounds__(kWarps * 32) vf_hsgm_paths_kernel(
   }
 }
 
+// The launch below, one fault-injection site for all its instantiations.
+VF_CUDA_SITE(vf_launch_site);
+
 template <int SRC>
 int vf_launch(const vf_sgm_params* p, const void* census_l, const void* census_r,
               const uint16_t* zncc, const uint8_t* left, size_t left_stride, const uint32_t* range,
@@ -179,7 +183,7 @@ int vf_launch(const vf_sgm_params* p, const void* census_l, const void* census_r
   vf_hsgm_paths_kernel<SRC>
       <<<blocks, kWarps * 32, 0, stream>>>(*p, t, (const CT*)census_l, (const CT*)census_r, zncc,
                                            left, left_stride, range, offset, volumes, plane);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
 
 }  // namespace

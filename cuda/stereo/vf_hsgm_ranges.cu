@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_hsgm_cuda.h"
 
 namespace {
@@ -71,5 +72,5 @@ extern "C" int vf_cuda_hsgm_ranges(const vf_sgm_params* p, const uint16_t* coars
                                    void* stream) {
   vf_ranges_kernel<<<p->height, kThreads, 0, (cudaStream_t)stream>>>(*p, coarse, cw, ch, radius,
                                                                      margin, range, offset);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

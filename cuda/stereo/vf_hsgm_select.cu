@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_hsgm_cuda.h"
 #include "vf_sgm_common.cuh"
 #include "vf_sgm_warp.cuh"
@@ -106,5 +107,5 @@ extern "C" int vf_cuda_hsgm_select(const vf_sgm_params* p, const uint32_t* range
   const size_t smem = 2 * (size_t)p->width * sizeof(uint32_t);
   vf_hsgm_select_kernel<<<p->height, kThreads, smem, (cudaStream_t)stream>>>(
       *p, range, offset, volumes, plane, out16, out16_stride, outf, outf_stride);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_sgm_cuda.h"
 
 namespace {
@@ -65,5 +66,5 @@ extern "C" int vf_cuda_sgm_median(const vf_sgm_params* p, const uint16_t* in, ui
   dim3 grid((p->width + 31) / 32, (p->height + 7) / 8);
   vf_median_kernel<<<grid, block, 0, (cudaStream_t)stream>>>(
       in, p->width, p->height, p->subpixel, out16, out16_stride, outf, outf_stride);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }

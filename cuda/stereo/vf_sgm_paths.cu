@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_sgm_cuda.h"
 #include "vf_sgm_common.cuh"
 #include "vf_sgm_warp.cuh"
@@ -146,6 +147,9 @@ __global__ void __launch_bounds__(kWarps * 32)
   }
 }
 
+// The launch below, one fault-injection site for all its instantiations.
+VF_CUDA_SITE(vf_launch_site);
+
 template <int G, int SLOTS, bool FULL>
 int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
               size_t left_stride, cudaStream_t stream) {
@@ -154,7 +158,7 @@ int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_
   const int blocks = vf_sgm::make_walk_table(p, kWarps * (32 / G), &t);
   vf_paths_kernel<G, SLOTS, FULL><<<blocks, kWarps * 32, 0, stream>>>(
       *p, t, (const CT*)b->census_l, (const CT*)b->census_r, left, left_stride, b->volumes);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
 
 template <bool FULL>

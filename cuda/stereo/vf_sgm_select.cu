@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_sgm_cuda.h"
 #include "vf_sgm_common.cuh"
 #include "vf_sgm_warp.cuh"
@@ -133,6 +134,9 @@ __global__ void __launch_bounds__(kThreads)
   vf_sgm::write_row(p, y, right, best_left, out16, out16_stride, outf, outf_stride);
 }
 
+// The launch below, one fault-injection site for all its instantiations.
+VF_CUDA_SITE(vf_launch_site);
+
 template <int G, int SLOTS>
 int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
               size_t out16_stride, float* outf, size_t outf_stride, cudaStream_t stream) {
@@ -151,7 +155,7 @@ int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* ou
     vf_select_kernel<G, SLOTS, 16>
         <<<grid, block, smem, stream>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
   }
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
 
 }  // namespace

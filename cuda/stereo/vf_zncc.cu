@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_local_cuda.h"
 
 namespace {
@@ -204,6 +205,9 @@ __global__ void __launch_bounds__(kDisp)
   }
 }
 
+// The launch below, one fault-injection site for all its instantiations.
+VF_CUDA_SITE(vf_launch_zncc_site);
+
 template <int R>
 int launch_zncc(const vf_local_pair* p, const uint16_t* sums, const uint32_t* vars, void* vol,
                 int pack8, cudaStream_t stream) {
@@ -214,7 +218,7 @@ int launch_zncc(const vf_local_pair* p, const uint16_t* sums, const uint32_t* va
   } else {
     zncc_kernel<R, false><<<grid, kDisp, 0, stream>>>(*p, sums, vars, vol);
   }
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_zncc_site);
 }
 
 }  // namespace
@@ -227,13 +231,13 @@ extern "C" int vf_cuda_zncc_window_sums(const vf_local_pair* p, int radius, int 
   const dim3 grid((p->width + 31) / 32, (p->height + 7) / 8, 2);
   if (!integral) {
     sums_direct_kernel<<<grid, block, 0, s>>>(*p, radius, sums, vars);
-    return (int)cudaGetLastError();
+    return VF_CUDA_LAUNCH_STATUS();
   }
   const int warps = p->height + 1;
   sat_rows_kernel<<<dim3((warps * 32 + 255) / 256, 2), 256, 0, s>>>(*p, sat);
   sat_columns_kernel<<<dim3((p->width + 1 + 255) / 256, 4), 256, 0, s>>>(p->width, p->height, sat);
   sums_integral_kernel<<<grid, block, 0, s>>>(*p, radius, sat, sums, vars);
-  return (int)cudaGetLastError();
+  return VF_CUDA_LAUNCH_STATUS();
 }
 
 extern "C" int vf_cuda_zncc_costs(const vf_local_pair* p, int radius, const uint16_t* sums,

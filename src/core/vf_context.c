@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "viofront/vf_version.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
@@ -138,7 +139,7 @@ vf_status vf_context_create(const vf_context_config* config, vf_context** out) {
   vf_status s = vf_context_validate(&c);
   if (s != VF_OK) return s;
 
-  vf_context* ctx = calloc(1, sizeof *ctx);
+  vf_context* ctx = vf_calloc(1, sizeof *ctx);
   if (ctx == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_context_create: out of memory");
   ctx->log_fn = c.log_fn;
   ctx->log_user = c.log_user;
@@ -166,7 +167,7 @@ void vf_context_destroy(vf_context* ctx) {
   if (ctx == NULL) return;
 #ifdef VF_HAVE_CUDA
   if (ctx->owns_stream && ctx->stream != NULL) {
-    vf_cuda_stream_synchronize(ctx->stream);
+    vf_cuda_stream_drain(ctx->stream);
     vf_cuda_stream_destroy(ctx->stream);
   }
 #endif

@@ -24,6 +24,8 @@ int vf_cuda_versions(int* runtime, int* driver);
 int vf_cuda_stream_create(void** stream);
 int vf_cuda_stream_destroy(void* stream);
 int vf_cuda_stream_synchronize(void* stream);
+/* cudaStreamSynchronize for destroy paths (never a fault-injection site). */
+int vf_cuda_stream_drain(void* stream);
 int vf_cuda_malloc(void** ptr, size_t bytes);
 int vf_cuda_free(void* ptr);
 /* Page-locked host memory (asynchronous copies); vf_cuda_host_free releases it. */

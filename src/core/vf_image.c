@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "viofront/vf_image.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
@@ -66,7 +67,7 @@ vf_status vf_image_alloc(vf_image* image, int width, int height, vf_pixel_format
   size_t bytes = probe.stride_bytes * (size_t)height;
   void* data = NULL;
   if (location == VF_MEMORY_HOST) {
-    data = aligned_alloc(128, bytes);
+    data = vf_aligned_alloc(128, bytes);
     if (data == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_image_alloc: %zu bytes", bytes);
   } else {
     s = vf_device_alloc(NULL, &data, bytes, "vf_image_alloc");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/vf_error.h"
+#include "core/vf_fault.h"
 #include "viofront/vf_imu.h"
 
 struct vf_imu_buffer {
@@ -28,8 +29,8 @@ vf_status vf_imu_buffer_create(int capacity, int64_t max_gap_ns, vf_imu_buffer**
   if (max_gap_ns <= 0) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_imu_buffer_create: max_gap_ns must be > 0");
   }
-  vf_imu_buffer* b = calloc(1, sizeof *b);
-  if (b != NULL) b->samples = calloc((size_t)capacity, sizeof *b->samples);
+  vf_imu_buffer* b = vf_calloc(1, sizeof *b);
+  if (b != NULL) b->samples = vf_calloc((size_t)capacity, sizeof *b->samples);
   if (b == NULL || b->samples == NULL) {
     free(b);
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_imu_buffer_create: %d samples", capacity);

@@ -36,7 +36,17 @@ void vf_stage_clock_release(vf_stage_clock* c) {
   c->marks = 0;
 }
 
-void vf_stage_clock_reset(vf_stage_clock* c) { c->recorded = 0; }
+void vf_stage_clock_reset(vf_stage_clock* c) {
+  c->recorded = 0;
+  c->err.status = VF_OK;
+}
+
+/* A mark that failed this frame is the frame's error (after the wait). */
+static vf_status vf_stage_clock_result(const vf_stage_clock* c, vf_status s) {
+  if (s == VF_OK && c->err.status != VF_OK)
+    return vf_fail(NULL, c->err.status, "%s", c->err.message);
+  return s;
+}
 
 vf_status vf_stage_clock_mark(vf_stage_clock* c, int mark) {
   if (mark < 0 || mark >= c->marks) {
@@ -46,7 +56,10 @@ vf_status vf_stage_clock_mark(vf_stage_clock* c, int mark) {
 #ifdef VF_HAVE_CUDA
   if (c->event[mark] != NULL) {
     int rc = vf_cuda_event_record(c->event[mark], c->ctx->stream);
-    return rc == 0 ? VF_OK : vf_cuda_fail(NULL, rc, "vf_stage_clock_mark");
+    if (rc == 0) return VF_OK;
+    /* An event that was not recorded has no time; the frame must not pass without a word. */
+    c->recorded &= ~(1u << mark);
+    return vf_cuda_fail(c->err.status == VF_OK ? &c->err : NULL, rc, "vf_stage_clock_mark");
   }
 #endif
   clock_gettime(CLOCK_MONOTONIC, &c->time[mark]);
@@ -73,7 +86,8 @@ vf_status vf_stage_clock_read(vf_stage_clock* c, double* ms) {
       if (j >= 0) rc = vf_cuda_event_elapsed_ms(c->event[i], c->event[j], &f);
       ms[i] = f;
     }
-    return rc == 0 ? VF_OK : vf_cuda_fail(NULL, rc, "vf_stage_clock_read");
+    return vf_stage_clock_result(c,
+                                 rc == 0 ? VF_OK : vf_cuda_fail(NULL, rc, "vf_stage_clock_read"));
   }
 #endif
   for (int i = 0; i < c->marks; ++i) {
@@ -82,5 +96,5 @@ vf_status vf_stage_clock_read(vf_stage_clock* c, double* ms) {
     ms[i] = (double)(c->time[j].tv_sec - c->time[i].tv_sec) * 1e3 +
             (double)(c->time[j].tv_nsec - c->time[i].tv_nsec) * 1e-6;
   }
-  return VF_OK;
+  return vf_stage_clock_result(c, VF_OK);
 }

@@ -18,6 +18,7 @@ typedef struct vf_stage_clock {
   void* event[VF_STAGE_CLOCK_MAX_MARKS]; /* CUDA */
   struct timespec time[VF_STAGE_CLOCK_MAX_MARKS];
   unsigned recorded; /* bit i: mark i was set this frame */
+  vf_error err;      /* the frame's first failed mark: vf_stage_clock_read reports it */
 } vf_stage_clock;
 
 /* marks: 2..VF_STAGE_CLOCK_MAX_MARKS. */
@@ -27,7 +28,7 @@ void vf_stage_clock_release(vf_stage_clock* c);
 void vf_stage_clock_reset(vf_stage_clock* c);
 vf_status vf_stage_clock_mark(vf_stage_clock* c, int mark);
 /* ms[i] = time from mark i to the next recorded mark after it (0 when either is missing).
- * Waits for the last recorded mark on CUDA. */
+ * Waits for the last recorded mark on CUDA; fails when a mark of this frame failed. */
 vf_status vf_stage_clock_read(vf_stage_clock* c, double* ms);
 
 #endif

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "viofront/vf_timer.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
@@ -23,7 +24,7 @@ vf_status vf_timer_create(vf_context* ctx, vf_timer** out) {
                    ctx == NULL ? "ctx" : "out");
   }
   *out = NULL;
-  vf_timer* t = calloc(1, sizeof *t);
+  vf_timer* t = vf_calloc(1, sizeof *t);
   if (t == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_timer_create: out of memory");
   t->ctx = ctx;
 #ifdef VF_HAVE_CUDA

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "features/kernels/vf_fast_cpu.h"
 #include "viofront/vf_detector.h"
 #ifdef VF_HAVE_CUDA
@@ -134,8 +135,8 @@ static vf_status vf_detector_create_host(vf_detector* d) {
     offset[l] = total;
     total += (size_t)j->level[l].pitch * (size_t)j->level[l].height * sizeof(float);
   }
-  d->response = calloc(1, total);
-  d->cells = malloc((size_t)d->ncells * sizeof(vf_keypoint));
+  d->response = vf_calloc(1, total);
+  d->cells = vf_malloc((size_t)d->ncells * sizeof(vf_keypoint));
   if (d->response == NULL || d->cells == NULL) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_detector_create: %zu bytes of response maps", total);
   }
@@ -155,7 +156,7 @@ vf_status vf_detector_create(vf_context* ctx, const vf_detector_config* config, 
   vf_status s = vf_detector_validate(config);
   if (s != VF_OK) return s;
 
-  vf_detector* d = calloc(1, sizeof *d);
+  vf_detector* d = vf_calloc(1, sizeof *d);
   if (d == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_detector_create: out of memory");
   d->ctx = ctx;
   d->config = *config;
@@ -179,7 +180,7 @@ vf_status vf_detector_create(vf_context* ctx, const vf_detector_config* config, 
     j->level[l].width = config->width >> (config->min_level + l);
     j->level[l].height = config->height >> (config->min_level + l);
   }
-  d->list = malloc((size_t)d->ncells * sizeof(vf_keypoint));
+  d->list = vf_malloc((size_t)d->ncells * sizeof(vf_keypoint));
   s = d->list != NULL ? VF_OK : vf_fail(NULL, VF_ERR_NOMEM, "vf_detector_create: out of memory");
 #ifdef VF_HAVE_CUDA
   if (s == VF_OK && ctx->backend == VF_BACKEND_CUDA) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/vf_error.h"
+#include "core/vf_fault.h"
 #include "viofront/vf_feature_set.h"
 
 typedef struct vf_candidate {
@@ -140,29 +141,29 @@ vf_status vf_feature_set_create(const vf_feature_set_config* config, vf_feature_
   }
   vf_status st = vf_feature_set_validate(config);
   if (st != VF_OK) return st;
-  vf_feature_set* s = calloc(1, sizeof *s);
+  vf_feature_set* s = vf_calloc(1, sizeof *s);
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_feature_set_create: out of memory");
   s->config = *config;
   s->cells = config->grid.cols * config->grid.rows;
   s->next_id = 1;
   const size_t n = (size_t)config->max_features, cells = (size_t)s->cells;
-  s->features = calloc(n, sizeof *s->features);
-  s->new_template = calloc(n, 1);
-  s->free_slots = calloc(n, sizeof *s->free_slots);
-  s->lost = calloc(n, sizeof *s->lost);
-  s->requests = calloc(n, sizeof *s->requests);
-  s->results = calloc(n, sizeof *s->results);
-  s->back_requests = calloc(n, sizeof *s->back_requests);
-  s->back_results = calloc(n, sizeof *s->back_results);
-  s->back_index = calloc(n, sizeof *s->back_index);
-  s->drop = calloc(n, 1);
-  s->cell_head = calloc(cells, sizeof *s->cell_head);
-  s->next_in_cell = calloc(n, sizeof *s->next_in_cell);
-  s->bucket_xy = calloc(2 * n, sizeof *s->bucket_xy);
-  s->best = calloc(cells, sizeof *s->best);
-  s->candidates = calloc(cells, sizeof *s->candidates);
-  s->cell_added = calloc(cells, sizeof *s->cell_added);
-  s->cell_resume = calloc(cells, sizeof *s->cell_resume);
+  s->features = vf_calloc(n, sizeof *s->features);
+  s->new_template = vf_calloc(n, 1);
+  s->free_slots = vf_calloc(n, sizeof *s->free_slots);
+  s->lost = vf_calloc(n, sizeof *s->lost);
+  s->requests = vf_calloc(n, sizeof *s->requests);
+  s->results = vf_calloc(n, sizeof *s->results);
+  s->back_requests = vf_calloc(n, sizeof *s->back_requests);
+  s->back_results = vf_calloc(n, sizeof *s->back_results);
+  s->back_index = vf_calloc(n, sizeof *s->back_index);
+  s->drop = vf_calloc(n, 1);
+  s->cell_head = vf_calloc(cells, sizeof *s->cell_head);
+  s->next_in_cell = vf_calloc(n, sizeof *s->next_in_cell);
+  s->bucket_xy = vf_calloc(2 * n, sizeof *s->bucket_xy);
+  s->best = vf_calloc(cells, sizeof *s->best);
+  s->candidates = vf_calloc(cells, sizeof *s->candidates);
+  s->cell_added = vf_calloc(cells, sizeof *s->cell_added);
+  s->cell_resume = vf_calloc(cells, sizeof *s->cell_resume);
   if (!s->features || !s->new_template || !s->free_slots || !s->lost || !s->requests ||
       !s->results || !s->back_requests || !s->back_results || !s->back_index || !s->drop ||
       !s->cell_head || !s->next_in_cell || !s->bucket_xy || !s->best || !s->candidates ||

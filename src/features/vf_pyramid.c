@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "features/kernels/vf_pyramid_cpu.h"
 #include "viofront/vf_pyramid.h"
 #ifdef VF_HAVE_CUDA
@@ -50,7 +51,7 @@ vf_status vf_pyramid_create(vf_context* ctx, const vf_pyramid_config* config, vf
   vf_status s = vf_pyramid_validate(config);
   if (s != VF_OK) return s;
 
-  vf_pyramid* p = calloc(1, sizeof *p);
+  vf_pyramid* p = vf_calloc(1, sizeof *p);
   if (p == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_pyramid_create: out of memory");
   p->ctx = ctx;
   p->config = *config;
@@ -70,7 +71,7 @@ vf_status vf_pyramid_create(vf_context* ctx, const vf_pyramid_config* config, vf
   /* Cleared once: the padding at the end of each row is never written, and readers that load
    * whole aligned words (the tracker) must not see uninitialised bytes. */
   if (where == VF_MEMORY_HOST) {
-    p->storage = aligned_alloc(128, total);
+    p->storage = vf_aligned_alloc(128, total);
     s = p->storage != NULL ? VF_OK
                            : vf_fail(NULL, VF_ERR_NOMEM, "vf_pyramid_create: %zu bytes", total);
     if (s == VF_OK) memset(p->storage, 0, total);

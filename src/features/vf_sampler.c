@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "features/kernels/vf_sample_cpu.h"
 #include "viofront/vf_sampler.h"
 #ifdef VF_HAVE_CUDA
@@ -29,7 +30,7 @@ vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_sampler_create: max_points %d is outside 1..%d",
                    max_points, VF_SAMPLER_MAX_POINTS);
   }
-  vf_sampler* s = calloc(1, sizeof *s);
+  vf_sampler* s = vf_calloc(1, sizeof *s);
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_sampler_create: out of memory");
   s->ctx = ctx;
   s->max_points = max_points;

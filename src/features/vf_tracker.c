@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "features/kernels/vf_affine_cpu.h"
 #include "features/kernels/vf_lk_cpu.h"
 #include "features/kernels/vf_lk_rules.h"
@@ -168,21 +169,21 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   const size_t tpl_bytes = (size_t)p->slots * p->slot_floats * sizeof(float);
   const size_t lvl_bytes = (size_t)p->slots * sizeof(uint32_t);
   if (t->ctx->backend == VF_BACKEND_CPU) {
-    t->h_results = calloc((size_t)t->config.max_features, sizeof *t->h_results);
+    t->h_results = vf_calloc((size_t)t->config.max_features, sizeof *t->h_results);
     if (t->h_results == NULL) {
       return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %d results", t->config.max_features);
     }
     if (t->refine.slots > 0) {
-      t->refine.slot = calloc((size_t)t->refine.slots, sizeof *t->refine.slot);
-      t->refine.samples = malloc(vf_tracker_ref_floats(&t->refine) * sizeof(float));
+      t->refine.slot = vf_calloc((size_t)t->refine.slots, sizeof *t->refine.slot);
+      t->refine.samples = vf_malloc(vf_tracker_ref_floats(&t->refine) * sizeof(float));
       if (t->refine.slot == NULL || t->refine.samples == NULL) {
         return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %d reference slots",
                        t->refine.slots);
       }
     }
     if (p->slots == 0) return VF_OK;
-    p->templates = malloc(tpl_bytes);
-    p->slot_levels = calloc((size_t)p->slots, sizeof(uint32_t));
+    p->templates = vf_malloc(tpl_bytes);
+    p->slot_levels = vf_calloc((size_t)p->slots, sizeof(uint32_t));
     if (p->templates == NULL || p->slot_levels == NULL) {
       return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %zu bytes of templates", tpl_bytes);
     }
@@ -256,7 +257,7 @@ vf_status vf_tracker_create(vf_context* ctx, const vf_tracker_config* config, vf
   if (config == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_tracker_create: config is NULL");
   vf_status s = vf_tracker_validate(config);
   if (s != VF_OK) return s;
-  vf_tracker* t = calloc(1, sizeof *t);
+  vf_tracker* t = vf_calloc(1, sizeof *t);
   if (t == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: out of memory");
   t->ctx = ctx;
   t->config = *config;

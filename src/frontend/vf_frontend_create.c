@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vf_fault.h"
 #include "frontend/vf_frontend_internal.h"
 
 /* A reference patch is taken where a feature is born and needs its half side plus the
@@ -88,7 +89,7 @@ static void vf_frontend_body_rotation(vf_frontend* fe) {
   fe->K[3] = fe->rect.cy;
 }
 
-#define VF_ALLOC_ARRAY(ptr, n) ((ptr) = calloc((size_t)(n), sizeof *(ptr))) == NULL
+#define VF_ALLOC_ARRAY(ptr, n) ((ptr) = vf_calloc((size_t)(n), sizeof *(ptr))) == NULL
 
 static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
   int n = fe->cfg.features.max_features;
@@ -157,7 +158,7 @@ vf_status vf_frontend_create(vf_context* ctx, const vf_frontend_config* config,
   VF_CHECK_ARG_NOT_NULL(NULL, config);
   vf_status s = vf_frontend_validate(config);
   if (s != VF_OK) return s;
-  vf_frontend* fe = calloc(1, sizeof *fe);
+  vf_frontend* fe = vf_calloc(1, sizeof *fe);
   if (fe == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
   fe->ctx = ctx;
   fe->cfg = *config;

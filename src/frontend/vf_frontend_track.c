@@ -21,8 +21,13 @@ static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
     vf_saved_message saved;
     vf_thread_message_save(&saved);
     double R[9];
-    gyro = vf_tracker_gyro_rotation(fe->imu, fe->last_t_ns, t_ns, fe->R_b_c, R) == VF_OK &&
-           vf_tracker_predict_rotation(fe->K, R, fe->xy, n, fe->guess) == VF_OK;
+    vf_status imu = vf_tracker_gyro_rotation(fe->imu, fe->last_t_ns, t_ns, fe->R_b_c, R);
+    /* IMU is being fed but does not serve this interval: the user hears of it, once a frame. */
+    if (imu != VF_OK && vf_imu_buffer_size(fe->imu) > 0) {
+      vf_log(fe->ctx, VF_LOG_WARN, "frame %lld ns: no gyroscope seeding: %s", (long long)t_ns,
+             vf_last_error_message());
+    }
+    gyro = imu == VF_OK && vf_tracker_predict_rotation(fe->K, R, fe->xy, n, fe->guess) == VF_OK;
     /* The same rotation is the refinement's prior of each patch's shape. */
     if (gyro) gyro = vf_tracker_set_rotation(fe->tracker, fe->K, R) == VF_OK;
     if (!gyro) vf_thread_message_restore(&saved);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "geometry/kernels/vf_remap_cpu.h"
 #include "geometry/vf_rectify_math.h"
 #include "viofront/vf_rectify.h"
@@ -137,7 +138,7 @@ vf_status vf_remap_create(vf_context* ctx, const vf_remap_config* config, vf_rem
   double iKR[9];
   vf_status s = vf_remap_validate(config, iKR);
   if (s != VF_OK) return s;
-  vf_remap* r = calloc(1, sizeof *r);
+  vf_remap* r = vf_calloc(1, sizeof *r);
   if (r == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_remap_create: out of memory");
   r->ctx = ctx;
   r->config = *config;
@@ -145,7 +146,7 @@ vf_status vf_remap_create(vf_context* ctx, const vf_remap_config* config, vf_rem
   /* A whole number of 64-byte lines: aligned_alloc wants a multiple of the alignment. */
   size_t map_bytes =
       ((size_t)r->map_stride * config->out_height * 2 * sizeof(int32_t) + 63) & ~(size_t)63;
-  r->map_host = aligned_alloc(64, map_bytes);
+  r->map_host = vf_aligned_alloc(64, map_bytes);
   if (r->map_host != NULL) {
     vf_remap_build(r, iKR);
   } else {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* CSV reading for the EuRoC files: whole file in memory, strict number parsing. */
 #include "io/vf_csv.h"
+#include "core/vf_fault.h"
+#include "vf_csv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,7 +32,7 @@ vf_status vf_csv_open(vf_csv* c, const char* path, const char* display_name) {
     return vf_fail(NULL, size < 0 ? VF_ERR_IO : VF_ERR_FORMAT, "%s: %s", c->name,
                    size < 0 ? "cannot determine the size" : "larger than 1 GB");
   }
-  c->text = malloc((size_t)size + 1);
+  c->text = vf_malloc((size_t)size + 1);
   if (c->text == NULL) {
     fclose(f);
     return vf_fail(NULL, VF_ERR_NOMEM, "%s: %ld bytes", c->name, size);

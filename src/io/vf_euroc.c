@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/vf_fault.h"
 #include "io/vf_euroc_internal.h"
+#include "vf_euroc_internal.h"
 #include "viofront/vf_config.h"
 
 /* Missing files beyond this many are counted but not each warned about. */
@@ -80,7 +82,7 @@ static void vf_euroc_drop_missing(vf_euroc* e, int cam, vf_euroc_image* rows, in
 static vf_status vf_euroc_pair_up(vf_euroc* e, const vf_euroc_image* a, int na,
                                   const vf_euroc_image* b, int nb) {
   int cap = na < nb ? na : nb;
-  e->pair = malloc(sizeof *e->pair * (size_t)(cap > 0 ? cap : 1));
+  e->pair = vf_malloc(sizeof *e->pair * (size_t)(cap > 0 ? cap : 1));
   if (e->pair == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_euroc_open: %d pairs", cap);
   int i = 0, j = 0, n = 0;
   while (i < na && j < nb) {
@@ -151,7 +153,7 @@ vf_status vf_euroc_open(const char* path, const vf_euroc_config* config, const v
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_open: decode_threads %d is outside 0..%d",
                    cfg.decode_threads, VF_EUROC_MAX_THREADS);
   }
-  vf_euroc* e = calloc(1, sizeof *e);
+  vf_euroc* e = vf_calloc(1, sizeof *e);
   if (e == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_euroc_open: out of memory");
   e->config = cfg;
   e->log = log;

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vf_fault.h"
 #include "io/vf_euroc_internal.h"
+#include "vf_euroc_internal.h"
 
 /* Checks the field count and that the row's timestamp follows `last`. */
 static vf_status vf_row_start(const vf_csv* c, char** f, int n, int want_min, int want_max,
@@ -36,7 +38,7 @@ vf_status vf_euroc_read_camera_csv(vf_euroc* e, int cam, vf_euroc_image** rows, 
   vf_csv* c = &e->cam_csv[cam];
   vf_status s = vf_csv_open(c, path, path);
   if (s != VF_OK) return s;
-  vf_euroc_image* r = malloc(sizeof *r * (size_t)c->data_lines);
+  vf_euroc_image* r = vf_malloc(sizeof *r * (size_t)c->data_lines);
   if (r == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "%s: %d rows", c->name, c->data_lines);
   int n = 0, fields = 0;
   int64_t last = 0;
@@ -64,7 +66,7 @@ vf_status vf_euroc_read_imu_csv(vf_euroc* e, int64_t t0, int64_t t1) {
   vf_csv c;
   vf_status s = vf_csv_open(&c, path, path);
   if (s != VF_OK) return s;
-  e->imu = malloc(sizeof *e->imu * (size_t)c.data_lines);
+  e->imu = vf_malloc(sizeof *e->imu * (size_t)c.data_lines);
   if (e->imu == NULL) {
     vf_csv_close(&c);
     return vf_fail(NULL, VF_ERR_NOMEM, "%s: %d rows", c.name, c.data_lines);
@@ -106,7 +108,7 @@ vf_status vf_euroc_read_gt_csv(vf_euroc* e) {
   vf_csv c;
   vf_status s = vf_csv_open(&c, path, path);
   if (s != VF_OK) return s;
-  e->gt = calloc((size_t)c.data_lines, sizeof *e->gt);
+  e->gt = vf_calloc((size_t)c.data_lines, sizeof *e->gt);
   if (e->gt == NULL) {
     vf_csv_close(&c);
     return vf_fail(NULL, VF_ERR_NOMEM, "%s: %d rows", c.name, c.data_lines);

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vf_fault.h"
 #include "io/vf_euroc_internal.h"
+#include "vf_euroc_internal.h"
 #include "viofront/vf_png.h"
 
 void vf_euroc_decode(const vf_euroc* e, int pair, vf_euroc_slot* slot) {
@@ -71,7 +73,7 @@ vf_status vf_euroc_stream_start(vf_euroc* e) {
   e->stop = 0;
   if (e->slots == NULL) {
     e->nslots = e->config.prefetch > 0 ? e->config.prefetch : 1;
-    e->slots = calloc((size_t)e->nslots, sizeof *e->slots);
+    e->slots = vf_calloc((size_t)e->nslots, sizeof *e->slots);
     if (e->slots == NULL)
       return vf_fail(NULL, VF_ERR_NOMEM, "vf_euroc: %d prefetch slots", e->nslots);
   }

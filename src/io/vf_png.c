@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/vf_error.h"
+#include "core/vf_fault.h"
 #include "viofront/vf_disparity_io.h"
 #include "viofront/vf_png.h"
 
@@ -84,7 +85,7 @@ static vf_status vf_png_read_body(vf_png_read_state* st) {
     vf_status s = vf_image_alloc(&st->image, (int)w, (int)h, format, VF_MEMORY_HOST);
     if (s != VF_OK) return s;
   }
-  st->rows = malloc(sizeof(png_bytep) * h);
+  st->rows = vf_malloc(sizeof(png_bytep) * h);
   if (st->rows == NULL) {
     return vf_fail(NULL, VF_ERR_NOMEM, "%s: row table for %s", st->fn, st->path);
   }
@@ -221,7 +222,7 @@ vf_status vf_png_write(const char* path, const vf_image* image) {
   vf_png_write_state st;
   memset(&st, 0, sizeof st);
   if (image->format == VF_PIXEL_U16) {
-    st.row16 = malloc((size_t)image->width * 2);
+    st.row16 = vf_malloc((size_t)image->width * 2);
     if (st.row16 == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_png_write: row buffer");
   }
   st.file = fopen(path, "wb");

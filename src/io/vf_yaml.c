@@ -2,6 +2,8 @@
 /* YAML loading through libyaml's document API, and schema-driven reading of mappings with
  * validation of every key (type, range, count, duplicates, unknown keys). */
 #include "io/vf_yaml.h"
+#include "core/vf_fault.h"
+#include "vf_yaml.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,7 +35,7 @@ vf_status vf_yaml_load_text(vf_yaml* y, const char* text, size_t size, const cha
                    y->name, size, VF_YAML_MAX_BYTES);
   }
   /* OpenCV writes "%YAML:1.0", which libyaml rejects; as a comment it keeps the line count. */
-  char* copy = malloc(size + 1);
+  char* copy = vf_malloc(size + 1);
   if (copy == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "%s: out of memory", y->name);
   memcpy(copy, text, size);
   copy[size] = '\0';
@@ -63,7 +65,7 @@ vf_status vf_yaml_load_file(vf_yaml* y, const char* path, const vf_context* log)
   if (path == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "YAML path is NULL");
   FILE* f = fopen(path, "rb");
   if (f == NULL) return vf_fail(NULL, VF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-  char* buf = malloc(VF_YAML_MAX_BYTES + 1);
+  char* buf = vf_malloc(VF_YAML_MAX_BYTES + 1);
   if (buf == NULL) {
     fclose(f);
     return vf_fail(NULL, VF_ERR_NOMEM, "%s: out of memory", path);

@@ -2,6 +2,7 @@
 /* Hierarchical SGM stage: buffers allocated at create time (host or device memory by the
  * backend) and the CPU run over the levels; the CUDA run is cuda/stereo/vf_hsgm.cu. */
 #include "stereo/vf_hsgm.h"
+#include "core/vf_fault.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static size_t vf_hsgm_carve_cpu(vf_hsgm* h, uint8_t* base) {
 
 vf_status vf_hsgm_create(vf_context* ctx, const vf_hsgm_params* hp, vf_hsgm** out) {
   *out = NULL;
-  vf_hsgm* h = calloc(1, sizeof *h);
+  vf_hsgm* h = vf_calloc(1, sizeof *h);
   if (h == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_create: out of memory");
   h->ctx = ctx;
   h->hp = *hp;
@@ -96,7 +97,7 @@ vf_status vf_hsgm_create(vf_context* ctx, const vf_hsgm_params* hp, vf_hsgm** ou
 #endif
   {
     const size_t total = vf_hsgm_carve_cpu(h, NULL);
-    h->block = aligned_alloc(64, total);
+    h->block = vf_aligned_alloc(64, total);
     if (h->block == NULL) {
       st = vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_create: %zu bytes of host memory", total);
     } else {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "stereo/kernels/vf_sgm_cpu.h"
 #include "stereo/vf_hsgm.h"
 #include "stereo/vf_stereo_internal.h"
@@ -51,7 +52,7 @@ static vf_status vf_stereo_alloc_cpu(vf_stereo* s) {
   size_t sum = vf_round128(px * (size_t)s->p.disparities * sizeof(uint16_t));
   size_t scratch = vf_round128(vf_cpu_sgm_scratch_bytes(&s->p, s->ctx->cpu_threads));
   size_t total = 2 * census + sum + scratch + vf_round128(px * sizeof(uint16_t));
-  s->block = aligned_alloc(128, total);
+  s->block = vf_aligned_alloc(128, total);
   if (s->block == NULL) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_create: %zu bytes of host memory", total);
   }
@@ -130,7 +131,7 @@ vf_status vf_stereo_create(vf_context* ctx, const vf_stereo_config* config, vf_s
     hp.levels = 1; /* SGM with 16 paths on the CPU: HSGM's full-range level */
   }
   if (st != VF_OK) return st;
-  vf_stereo* s = calloc(1, sizeof *s);
+  vf_stereo* s = vf_calloc(1, sizeof *s);
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_create: out of memory");
   s->ctx = ctx;
   s->p = hp.sgm;

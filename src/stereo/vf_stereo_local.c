@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "stereo/kernels/vf_local_cpu.h"
 #include "stereo/kernels/vf_sgm_cpu.h"
 #include "stereo/vf_stereo_local.h"
@@ -68,7 +69,7 @@ vf_status vf_stereo_local_create(vf_context* ctx, const vf_stereo_local_config* 
   if (config == NULL) return VF_LOCAL_FAIL("config is NULL");
   vf_status st = vf_stereo_local_validate(config, "vf_stereo_local_create");
   if (st != VF_OK) return st;
-  vf_stereo_local* s = calloc(1, sizeof *s);
+  vf_stereo_local* s = vf_calloc(1, sizeof *s);
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_local_create: out of memory");
   s->ctx = ctx;
   s->config = *config;

@@ -4,11 +4,12 @@
 #include <stdlib.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_fault.h"
 #include "stereo/vf_stereo_local_internal.h"
 
 vf_status vf_local_buffer(vf_stereo_local* s, void** ptr, size_t bytes, const char* what) {
   if (s->on_device) return vf_device_alloc(NULL, ptr, bytes, what);
-  *ptr = malloc(bytes > 0 ? bytes : 1);
+  *ptr = vf_malloc(bytes > 0 ? bytes : 1);
   if (*ptr == NULL) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_stereo_local_create: %s: %zu bytes", what, bytes);
   }

@@ -69,11 +69,13 @@ static void vf_dt_vstep(const vf_dt_job* j, int begin, int end, int y, int from)
   const vf_local_pair* p = j->p;
   const int nd = p->disparities;
   const uint8_t* l = p->left + (size_t)y * p->left_stride;
-  const uint8_t* lf = p->left + (size_t)from * p->left_stride;
+  /* The first row of a pass has no row before it (from = -1 or height): no pointer is formed. */
+  const int inside = from >= 0 && from < p->height;
+  const uint8_t* lf = inside ? p->left + (size_t)from * p->left_stride : l;
   for (int x = begin; x < end; ++x) {
     const size_t i = ((size_t)y * p->width + x) * nd;
     uint32_t* a = j->acc + (size_t)x * nd;
-    if (from < 0 || from >= p->height) {
+    if (!inside) {
       for (int d = 0; d < nd; ++d) a[d] = vf_cost_load(j->volume, j->pack8, i + d);
       continue;
     }

@@ -77,7 +77,7 @@ static size_t vf_sweep_carve(const vf_sgm_params* p, uint8_t* b, vf_sweep* s) {
   uint8_t* part[sizeof sz / sizeof sz[0]];
   size_t at = 0;
   for (size_t i = 0; i < sizeof sz / sizeof sz[0]; ++i) {
-    part[i] = b + at;
+    part[i] = b != NULL ? b + at : NULL; /* NULL + offset is undefined even when only measuring */
     at += vf_align64(sz[i]);
   }
   if (s == NULL) return at;
