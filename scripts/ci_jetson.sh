@@ -10,6 +10,14 @@ cd "$(dirname "$0")/.."
 build=${1:-build-jetson}
 . scripts/ci_apt.sh
 vf_apt_components
+# Debian's toolkit puts nvcc 11.8 (and ptxas, cuobjdump) in /usr/bin, where builds that look for
+# nvcc on the PATH before /usr/local/cuda/bin (scripts/run_main.sh, .ci/run) would take it
+# instead of the machine's own toolkit: if this step installs the package that holds them, it
+# removes it again on exit (its libraries and headers stay for the next run; VF_KEEP_CUDA118=1
+# keeps it all).
+if ! dpkg -s nvidia-cuda-toolkit >/dev/null 2>&1 && [ "${VF_KEEP_CUDA118:-0}" != 1 ]; then
+  trap 'vf_apt remove nvidia-cuda-toolkit >/dev/null && echo "jetson toolchain: nvcc 11.8 removed again"' EXIT
+fi
 vf_apt_install nvidia-cuda-toolkit g++-11
 nvcc=/usr/bin/nvcc
 # nvcc runs ptxas, fatbinary and nvlink through PATH: 11.8's (/usr/bin) before any newer ones.
