@@ -8,11 +8,12 @@
   t_dram      = bytes / (bandwidth * efficiency), bytes between the DRAM count (lower bound:
                 the H100's 50 MB L2 keeps intermediates that the TX2's 512 KB L2 cannot) and
                 the L2 traffic (upper bound: every L2 access misses)
-  stage       = sum over its kernels' launches / runs
+  stage       = sum over its kernels' launches / timed iterations
 
 TX2 (Jetson TX2, GP10B): 2 SMs, 1.30 GHz GPU clock, 59.7 GB/s LPDDR4 shared with the CPU.
 Parameters marked ASSUMED are not measured; docs/perf/tx2.md says how to calibrate them.
 Usage: tx2_model.py [--runs N] FILE.csv... [--json OUT] [--markdown OUT]
+(FILE.out beside FILE.csv: vf_bench's JSON, which gives the timed iterations of the file.)
 """
 import argparse
 import csv
@@ -73,6 +74,16 @@ def kernels(path):
     return per
 
 
+def bench_iterations(path):
+    """Timed iterations in a vf_bench JSON: every row's runs and the warm-up before it."""
+    try:
+        with open(path) as f:
+            run = json.loads("".join(line for line in f if not line.startswith("==")))
+    except (OSError, ValueError):
+        return 0
+    return sum(r.get("runs", 0) + run.get("warmup", 0) for r in run.get("results", []))
+
+
 def estimate(k, p):
     issue = k["inst"] / (p["sms"] * p["issue_per_sm_per_cycle"] * p["clock_hz"])
     bw = p["dram_bytes_per_s"] * p["dram_efficiency"]
@@ -88,7 +99,8 @@ def estimate(k, p):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("csv", nargs="+")
-    ap.add_argument("--runs", type=int, default=5, help="vf_bench runs per row in the profile")
+    ap.add_argument("--runs", type=int, default=5,
+                    help="timed iterations per file when its vf_bench JSON (<stage>.out) is absent")
     ap.add_argument("--json")
     ap.add_argument("--markdown")
     a = ap.parse_args()
@@ -97,12 +109,15 @@ def main():
           "|---|---|---|---|---|---|"]
     for path in a.csv:
         stage = os.path.basename(path).split(".")[0]
+        if stage == "gpu":
+            continue
         per = kernels(path)
+        iterations = bench_iterations(os.path.splitext(path)[0] + ".out") or a.runs
         tot = [0.0, 0.0]
         rows = {}
         for name, k in sorted(per.items(), key=lambda kv: -kv[1]["inst"]):
             lo, hi, limit, issue, dram, launch = estimate(k, TX2)
-            n = a.runs
+            n = iterations
             rows[name] = {"launches": k["launches"] / n, "inst": k["inst"] / n,
                           "dram_bytes": (k["dram_read"] + k["dram_write"]) / n,
                           "l2_bytes": k["l2"] / n, "h100_s": k["time"] / n,

@@ -5,6 +5,7 @@
 # stage of the TX2 profile, the executed instructions (warp level), DRAM bytes read and written,
 # the duration and the launch count, as CSV and one JSON, then the model's estimate.
 #   scripts/tx2_profile.sh [OUT_DIR]     (default $OUT, else ./tx2_profile)
+#   VF_TX2_MPS=1 scripts/tx2_profile.sh  also the SM-limited vf_bench run (MPS, see below)
 # ncu serialises and replays kernels: its durations are not vf_bench's; only counts are used.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,17 +27,41 @@ run() { # name, env and vf_bench arguments...
   local name=$1
   shift
   echo "== $name"
-  "$ncu" --metrics "$metrics" --csv --page raw --log-file "$out/$name.ncu.log" \
-    env "$@" >"$out/$name.csv" 2>"$out/$name.err" || { tail -5 "$out/$name.err"; return 1; }
+  "$ncu" --target-processes all --metrics "$metrics" --csv --page raw \
+    --log-file "$out/$name.csv" env "$@" >"$out/$name.out" 2>"$out/$name.err" ||
+    { tail -5 "$out/$name.err"; return 1; }
 }
 rc=0
 run detector "${bench[@]}" --stage detector --size 752x480 || rc=1
-run tracker VF_BENCH_FEATURES=100,200,500 "${bench[@]}" --stage tracker || rc=1
-run stereo "${bench[@]}" --stage stereo --size 752x480 || rc=1
+for n in 100 200 500; do
+  run "tracker$n" VF_BENCH_FEATURES=$n VF_BENCH_REFINE=0 "${bench[@]}" --stage tracker || rc=1
+  run "tracker${n}_refine" VF_BENCH_FEATURES=$n VF_BENCH_REFINE=1 "${bench[@]}" --stage tracker ||
+    rc=1
+done
+run stereo VF_BENCH_STEREO=sgm "${bench[@]}" --stage stereo --size 752x480 || rc=1
 run frontend "${bench[@]}" --stage frontend || rc=1
-# Every launch of a stage file counts (set-up kernels too, so the estimate is an upper bound);
-# the model divides by the runs vf_bench made (--runs 5 per row, no warm-up).
+# The SM-limited check (opt-in, VF_TX2_MPS=1): the TX2 profile's vf_bench rows on a few SMs
+# through an MPS daemon of this user (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE, default 1.5% = 2 of the
+# H100's 132 SMs); the JSON's "multiprocessors" is what the runtime reported inside the limit.
+if [ "${VF_TX2_MPS:-0}" = 1 ] && command -v nvidia-cuda-mps-control >/dev/null; then
+  export CUDA_MPS_PIPE_DIRECTORY="$out/mps" CUDA_MPS_LOG_DIRECTORY="$out/mps"
+  mkdir -p "$out/mps"
+  nvidia-cuda-mps-control -d && trap 'echo quit | nvidia-cuda-mps-control' EXIT
+  export CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=${VF_MPS_PERCENT:-1.5}
+  for st in detector stereo frontend; do
+    VF_BENCH_STEREO=sgm "$build/examples/vf_bench" --backend cuda --quiet --stage $st \
+      $([ $st = frontend ] || echo --size 752x480) --json "$out/mps_$st.json" 2>>"$out/mps.txt"
+  done
+  VF_BENCH_FEATURES=100,200,500 "$build/examples/vf_bench" --backend cuda --quiet \
+    --stage tracker --json "$out/mps_tracker.json" 2>>"$out/mps.txt"
+  unset CUDA_MPS_ACTIVE_THREAD_PERCENTAGE
+  grep -h '"multiprocessors"' "$out"/mps_*.json | sort | uniq -c
+  cat "$out/mps.txt"
+fi
+
+# Per stage file: every launch (set-up kernels too, so a little high), divided by the timed
+# iterations vf_bench made (its JSON, <stage>.out: runs and warm-up of every row).
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv >"$out/gpu.csv" 2>&1
-python3 scripts/tx2_model.py --runs 5 "$out"/detector.csv "$out"/tracker.csv "$out"/stereo.csv \
-  "$out"/frontend.csv --json "$out/tx2_estimate.json" --markdown "$out/tx2_estimate.md" || rc=1
+python3 scripts/tx2_model.py "$out"/*.csv --json "$out/tx2_estimate.json" \
+  --markdown "$out/tx2_estimate.md" || rc=1
 exit $rc

@@ -239,9 +239,12 @@ static int bench_tracker_on(vf_context* ctx, const bench_options* opt, bench_out
       list = *end == ',' ? end + 1 : end;
     }
   }
+  /* VF_BENCH_REFINE=0 or 1: the rows without or with reference refinement alone. */
+  const char* only = getenv("VF_BENCH_REFINE");
+  const int r0 = only != NULL && *only == '1', r1 = only != NULL && *only == '0' ? 1 : 2;
   for (int c = 0; !failed && c < ncounts; ++c) {
     j.count = bench_features(img0, counts[c], xy);
-    for (int refine = 0; refine < 2 && j.count > 0 && !failed; ++refine)
+    for (int refine = r0; refine < r1 && j.count > 0 && !failed; ++refine)
       failed |= bench_tracker_count(ctx, opt, out, &j, xy, counts[c], image, refine);
   }
   if (s != VF_OK) fprintf(stderr, "tracker: %s\n", vf_last_error_message());
