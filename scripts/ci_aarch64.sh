@@ -31,8 +31,9 @@ echo "aarch64: not run under qemu (reasons in scripts/ci_aarch64.sh): ${skip//|/
 build() { # folder, extra cmake options...
   local dir=$1
   shift
+  mkdir -p "$dir"
   cmake -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
-    -DCMAKE_BUILD_TYPE=Release "$@" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
+    -DCMAKE_BUILD_TYPE=Release "$@" >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; exit 1; }
 }
 
 t0=$(date +%s)
@@ -63,8 +64,9 @@ echo "-- aarch64 plain C build and tests under qemu: $(($(date +%s) - t0)) s"
 # The x86 build: VF_X86_BUILD (e.g. .ci/run's build-tests), else a CPU-only one made here.
 x86=${VF_X86_BUILD:-$prefix-x86}
 if [ ! -x "$x86/tests/test_cpu_digest" ]; then
+  mkdir -p "$x86"
   cmake -S . -B "$x86" -DCMAKE_BUILD_TYPE=Release -DVF_ENABLE_CUDA=OFF -DVF_BUILD_EXAMPLES=OFF \
-    >"$prefix-x86.configure.log" 2>&1 || { cat "$prefix-x86.configure.log"; exit 1; }
+    >"$x86/configure.log" 2>&1 || { cat "$x86/configure.log"; exit 1; }
   cmake --build "$x86" -j"$jobs" --target test_cpu_digest >/dev/null
 fi
 ref=$("$x86/tests/test_cpu_digest" | grep '^digest:')
