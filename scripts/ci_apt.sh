@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Helpers for the CI steps that need Debian packages beyond main (sourced, not run):
 #   vf_apt_components  add contrib non-free non-free-firmware to the Debian apt sources
-#   vf_apt_install PKG...  apt-get install what dpkg does not list as installed
+#   vf_apt_installed PKG   whether PKG is installed
+#   vf_apt_install PKG...  apt-get install what is not installed
 # apt waits for the dpkg lock (other jobs on the machine may hold it).
 vf_apt() {
   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 -y -qq "$@"
@@ -22,10 +23,15 @@ vf_apt_components() {
   [ "$changed" = 0 ] || vf_apt update
 }
 
+# Installed, not only known to dpkg (a removed package keeps its configuration files).
+vf_apt_installed() {
+  [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
 vf_apt_install() {
   local missing=() p
   for p in "$@"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+    vf_apt_installed "$p" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] || vf_apt install --no-install-recommends "${missing[@]}"
 }

@@ -15,8 +15,8 @@ vf_apt_components
 # instead of the machine's own toolkit: if this step installs the package that holds them, it
 # removes it again on exit (its libraries and headers stay for the next run; VF_KEEP_CUDA118=1
 # keeps it all).
-if ! dpkg -s nvidia-cuda-toolkit >/dev/null 2>&1 && [ "${VF_KEEP_CUDA118:-0}" != 1 ]; then
-  trap 'vf_apt remove nvidia-cuda-toolkit >/dev/null && echo "jetson toolchain: nvcc 11.8 removed again"' EXIT
+if ! vf_apt_installed nvidia-cuda-toolkit && [ "${VF_KEEP_CUDA118:-0}" != 1 ]; then
+  trap 'vf_apt purge nvidia-cuda-toolkit >/dev/null && echo "jetson toolchain: nvcc 11.8 removed again"' EXIT
 fi
 vf_apt_install nvidia-cuda-toolkit g++-11
 nvcc=/usr/bin/nvcc
