@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 out=${1:-${OUT:-$PWD/tx2_profile}}
 mkdir -p "$out"
 build=${VF_GPU_BUILD:-build-gpu}
+. scripts/gpu_deps.sh
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
 [ -n "$ncu" ] || { echo "tx2_profile: ncu (Nsight Compute) not found"; exit 1; }
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
