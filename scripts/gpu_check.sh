@@ -4,22 +4,14 @@
 # (ctest -L gpu) and vf_bench, and print a short table. Used through the device tool:
 #   scripts/gpu_check.sh [bench args...]      (results in $OUT when set, else ./gpu_out)
 # Libraries missing on the GPU machine (libyaml, libpng, cglm) are taken from .deps/*.deb
-# (Debian packages fetched with `apt-get download`) unpacked into a scratch prefix.
+# (Debian packages fetched with `apt-get download`) unpacked into a scratch prefix (gpu_deps.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu_out}
 mkdir -p "$out"
 build=${VF_GPU_BUILD:-build-gpu}
 
-if ! echo '#include <yaml.h>
-#include <png.h>
-#include <cglm/cglm.h>' | cc -E -x c - >/dev/null 2>&1 && ls .deps/*.deb >/dev/null 2>&1; then
-  prefix=/tmp/vfdeps
-  for deb in .deps/*.deb; do dpkg -x "$deb" "$prefix"; done
-  export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
-  export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  echo "gpu_check: dependencies unpacked from .deps into $prefix"
-fi
+. scripts/gpu_deps.sh
 
 arch=${VF_CUDA_ARCH:-native}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" \

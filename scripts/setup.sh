@@ -5,7 +5,10 @@ set -euo pipefail
 pkgs="cmake gcc make pkg-config libcglm-dev libyaml-dev libpng-dev"
 missing=""
 for p in $pkgs; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+  # This machine's architecture: with multiarch (scripts/ci_aarch64.sh's arm64 -dev packages)
+  # `dpkg -s NAME` is ambiguous and fails.
+  dpkg-query -W -f='${Architecture} ${Status}\n' "$p" 2>/dev/null |
+    grep -qE "^($(dpkg --print-architecture)|all) install ok installed$" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
   sudo=""

@@ -24,9 +24,11 @@ namespace {
 constexpr int kWin = 64;
 
 // The parameter block is read in place by the helpers that take it by reference; without
-// __grid_constant__ (before CUDA 11.7, e.g. JetPack 4's 10.2) the kernel copies it to the stack.
-#if defined(__CUDACC_VER_MAJOR__) && \
-    (__CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 7))
+// __grid_constant__ (before CUDA 11.7, e.g. JetPack 4's 10.2, and below sm_70, e.g. the TX2's
+// sm_62, where nvcc rejects it) the kernel copies it to the stack.
+#if defined(__CUDACC_VER_MAJOR__) &&                                                            \
+    (__CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 7)) && \
+    (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700)
 #define VF_GRID_CONSTANT __grid_constant__
 #else
 #define VF_GRID_CONSTANT

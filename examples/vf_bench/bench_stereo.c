@@ -7,6 +7,7 @@
  * up to 640x480. Then the other methods (ZNCC + FastDT, census + FastDT, Cyclops2) with their
  * defaults on the Cones, EuRoC and (GPU only) 720p sizes, and hierarchical SGM and 16 paths
  * (bench_hsgm.c). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -171,6 +172,9 @@ int bench_stereo(vf_context* ctx, const bench_options* opt, bench_out* out) {
     }
     failed |= bench_stereo_row(ctx, opt, out, &row);
   }
+  /* VF_BENCH_STEREO=sgm: these SGM rows alone (scripts/tx2_profile.sh counts their kernels). */
+  const char* only = getenv("VF_BENCH_STEREO");
+  if (only != NULL && strcmp(only, "sgm") == 0) return failed;
   /* Cones, EuRoC, and 720p with 128 disparities (GPU only: seconds per frame on a CPU). */
   static const int sizes[][3] = {{450, 375, 64}, {752, 480, 64}, {1280, 720, 128}};
   for (int i = 0; i < 3; ++i) {

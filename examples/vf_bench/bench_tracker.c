@@ -227,10 +227,24 @@ static int bench_tracker_on(vf_context* ctx, const bench_options* opt, bench_out
   j.requests = calloc(BENCH_MAX_FEATURES, sizeof *j.requests);
   j.results = calloc(BENCH_MAX_FEATURES, sizeof *j.results);
   int failed = s != VF_OK || j.requests == NULL || j.results == NULL;
-  static const int counts[] = {200, 1000, 4000};
-  for (int c = 0; !failed && c < 3; ++c) {
+  /* VF_BENCH_FEATURES="100,200,500" picks other counts (scripts/jetson_bench.sh, a TX2). */
+  int counts[8] = {200, 1000, 4000}, ncounts = 3;
+  const char* list = getenv("VF_BENCH_FEATURES");
+  if (list != NULL) {
+    for (ncounts = 0; ncounts < 8 && *list != '\0'; ++ncounts) {
+      char* end = NULL;
+      const long n = strtol(list, &end, 10);
+      if (end == list || n < 1 || n > BENCH_MAX_FEATURES) break;
+      counts[ncounts] = (int)n;
+      list = *end == ',' ? end + 1 : end;
+    }
+  }
+  /* VF_BENCH_REFINE=0 or 1: the rows without or with reference refinement alone. */
+  const char* only = getenv("VF_BENCH_REFINE");
+  const int r0 = only != NULL && *only == '1', r1 = only != NULL && *only == '0' ? 1 : 2;
+  for (int c = 0; !failed && c < ncounts; ++c) {
     j.count = bench_features(img0, counts[c], xy);
-    for (int refine = 0; refine < 2 && j.count > 0 && !failed; ++refine)
+    for (int refine = r0; refine < r1 && j.count > 0 && !failed; ++refine)
       failed |= bench_tracker_count(ctx, opt, out, &j, xy, counts[c], image, refine);
   }
   if (s != VF_OK) fprintf(stderr, "tracker: %s\n", vf_last_error_message());

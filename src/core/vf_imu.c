@@ -100,6 +100,19 @@ static void vf_imu_rate_at(const vf_imu_sample* a, const vf_imu_sample* c, int64
   for (int i = 0; i < 3; ++i) w[i] = (float)(a->gyro[i] + u * (c->gyro[i] - a->gyro[i]));
 }
 
+/* dest = p q (Hamilton product, cglm's x, y, z, w order). Written out rather than glm_quat_mul:
+ * cglm 0.8's NEON version (Debian 12's, taken on AArch64) loses the unit norm by 6e-6 a step. */
+static void vf_quat_mul(const versor p, const versor q, versor dest) {
+  const float x = p[3] * q[0] + p[0] * q[3] + p[1] * q[2] - p[2] * q[1];
+  const float y = p[3] * q[1] - p[0] * q[2] + p[1] * q[3] + p[2] * q[0];
+  const float z = p[3] * q[2] + p[0] * q[1] - p[1] * q[0] + p[2] * q[3];
+  const float w = p[3] * q[3] - p[0] * q[0] - p[1] * q[1] - p[2] * q[2];
+  dest[0] = x;
+  dest[1] = y;
+  dest[2] = z;
+  dest[3] = w;
+}
+
 vf_status vf_imu_buffer_rotation(const vf_imu_buffer* b, int64_t t0, int64_t t1, double R[9]) {
   if (b == NULL || R == NULL) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_imu_buffer_rotation: %s is NULL",
@@ -135,7 +148,7 @@ vf_status vf_imu_buffer_rotation(const vf_imu_buffer* b, int64_t t0, int64_t t1,
     if (angle < 1e-12f) continue;
     versor dq;
     glm_quatv(dq, angle, w); /* normalizes the axis */
-    glm_quat_mul(q, dq, q);  /* body-frame increments compose on the right */
+    vf_quat_mul(q, dq, q);   /* body-frame increments compose on the right */
   }
   glm_quat_normalize(q);
   mat3 m; /* cglm matrices are column-major: m[col][row] */

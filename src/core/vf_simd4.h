@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* Four-lane float arithmetic for the CPU tracker's patch loops (src/features/cpu/vf_lk_cpu_*.c,
- * src/features/cpu/vf_affine_cpu.c): SSE2 intrinsics on x86-64 (its baseline, so no run-time
- * dispatch), plain C elsewhere (aarch64 and the rest; compilers may vectorise it). Both paths give
- * bit-identical results: the same IEEE single-precision operations in the same order, lane by lane.
- * Define VF_SIMD4_PORTABLE to build the plain C path on x86 (to test it). vf_f4: 4 floats; vf_m4: 4
- * lane masks; vf_d4: 4 double accumulators. */
+ * src/features/cpu/vf_affine_cpu.c): SSE2 intrinsics on x86-64 and NEON (arm_neon.h) on AArch64,
+ * both baselines of their ISA, so no run-time dispatch; plain C elsewhere (compilers may vectorise
+ * it). All three give bit-identical results: the same IEEE single-precision operations in the same
+ * order, lane by lane, none fused (the library builds with -ffp-contract=off, as AArch64 has FMA).
+ * 32-bit ARM takes plain C: its NEON flushes denormals to zero. Define VF_SIMD4_PORTABLE to build
+ * the plain C path anywhere (to test it). vf_f4: 4 floats; vf_m4: 4 lane masks; vf_d4: 4 double
+ * accumulators. */
 #ifndef VF_SIMD4_H
 #define VF_SIMD4_H
 
@@ -93,6 +95,87 @@ static inline void vf_d4_add_f4(vf_d4* d, vf_f4 x) {
 static inline double vf_d4_sum(vf_d4 d) {
   const __m128d s = _mm_add_pd(d.lo, d.hi);
   return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+}
+
+#elif defined(__ARM_NEON) && defined(__aarch64__) && !defined(__ARM_BIG_ENDIAN) && \
+    !defined(VF_SIMD4_PORTABLE)
+#include <arm_neon.h>
+
+typedef float32x4_t vf_f4;
+typedef uint32x4_t vf_m4; /* all bits set = true */
+typedef struct vf_d4 {
+  float64x2_t lo, hi;
+} vf_d4;
+
+static inline vf_f4 vf_f4_set1(float x) { return vdupq_n_f32(x); }
+static inline vf_f4 vf_f4_zero(void) { return vdupq_n_f32(0.0f); }
+static inline vf_f4 vf_f4_load(const float* p) { return vld1q_f32(p); }
+static inline vf_f4 vf_f4_loadu(const float* p) { return vld1q_f32(p); }
+static inline void vf_f4_store(float* p, vf_f4 x) { vst1q_f32(p, x); }
+static inline vf_f4 vf_f4_add(vf_f4 a, vf_f4 b) { return vaddq_f32(a, b); }
+static inline vf_f4 vf_f4_sub(vf_f4 a, vf_f4 b) { return vsubq_f32(a, b); }
+static inline vf_f4 vf_f4_mul(vf_f4 a, vf_f4 b) { return vmulq_f32(a, b); }
+
+/* Bytes 0..3 of w (little-endian lanes) widened to 16, then 32 bits, converted exactly. */
+static inline vf_f4 vf_f4_from_u32(uint32_t w) {
+  const uint16x8_t h = vmovl_u8(vcreate_u8((uint64_t)w));
+  return vcvtq_f32_u32(vmovl_u16(vget_low_u16(h)));
+}
+static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
+  uint32_t w;
+  memcpy(&w, p, sizeof w);
+  return vf_f4_from_u32(w);
+}
+
+static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
+  return vandq_u32(vcgeq_f32(x, vdupq_n_f32(lo)), vcleq_f32(x, vdupq_n_f32(hi)));
+}
+static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
+  return vreinterpretq_f32_u32(vandq_u32(m, vreinterpretq_u32_f32(x)));
+}
+
+static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
+  const int32x4_t i = vcvtq_s32_f32(x); /* rounds towards zero */
+  vst1q_s32(idx, i);
+  return vcvtq_f32_s32(i);
+}
+
+/* Lane i's pair as 2 floats; the four pairs de-interleaved into even (lo) and odd (hi). */
+static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
+  const float32x4_t a = vcombine_f32(vld1_f32(p + idx[0]), vld1_f32(p + idx[1]));
+  const float32x4_t b = vcombine_f32(vld1_f32(p + idx[2]), vld1_f32(p + idx[3]));
+  *lo = vuzp1q_f32(a, b);
+  *hi = vuzp2q_f32(a, b);
+}
+
+static inline vf_m4 vf_m4_none(void) { return vdupq_n_u32(0u); }
+static inline vf_m4 vf_m4_load(const uint32_t* p) { return vld1q_u32(p); }
+static inline void vf_m4_store(uint32_t* p, vf_m4 m) { vst1q_u32(p, m); }
+static inline vf_m4 vf_m4_and(vf_m4 a, vf_m4 b) { return vandq_u32(a, b); }
+static inline vf_m4 vf_m4_or(vf_m4 a, vf_m4 b) { return vorrq_u32(a, b); }
+static inline vf_m4 vf_m4_and_not(vf_m4 a, vf_m4 b) { return vbicq_u32(a, b); }
+static inline vf_m4 vf_m4_first(int n) {
+  const int32_t lanes[4] = {0, 1, 2, 3};
+  return vcltq_s32(vld1q_s32(lanes), vdupq_n_s32(n));
+}
+/* Sign bit of lane i to bit i. */
+static inline int vf_m4_bits(vf_m4 m) {
+  const int32_t shift[4] = {0, 1, 2, 3};
+  return (int)vaddvq_u32(vshlq_u32(vshrq_n_u32(m, 31), vld1q_s32(shift)));
+}
+
+static inline vf_d4 vf_d4_zero(void) {
+  vf_d4 d = {vdupq_n_f64(0.0), vdupq_n_f64(0.0)};
+  return d;
+}
+static inline void vf_d4_add_f4(vf_d4* d, vf_f4 x) {
+  d->lo = vaddq_f64(d->lo, vcvt_f64_f32(vget_low_f32(x)));
+  d->hi = vaddq_f64(d->hi, vcvt_high_f64_f32(x));
+}
+/* (lane 0 + lane 2) + (lane 1 + lane 3). */
+static inline double vf_d4_sum(vf_d4 d) {
+  const float64x2_t s = vaddq_f64(d.lo, d.hi);
+  return vgetq_lane_f64(s, 0) + vgetq_lane_f64(s, 1);
 }
 
 #else

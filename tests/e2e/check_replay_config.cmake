@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # vf_replay and config files: typos are warned about on stderr with file, line and key (and
 # --quiet silences them); a config error stops the program with exit 1 and no summary.
-# Run with -DREPLAY=<vf_replay> -DSEQ=<sequence folder> -DWORK=<scratch folder>.
+# Run with -DREPLAY=<vf_replay> -DSEQ=<sequence folder> -DWORK=<scratch folder>
+# [-DEMULATOR=<qemu-user command for a cross build>].
 file(MAKE_DIRECTORY "${WORK}")
 file(WRITE "${WORK}/typo.yaml" "detector: {threshold: 25}\nfeatures: {max_featurs: 5}\nplaner:\n  horizon: 10\n")
 file(WRITE "${WORK}/bad.yaml" "detector: {threshold: 25}\nfeatures: {max_features: 0}\n")
 
 function(run_replay name)
-  execute_process(COMMAND "${REPLAY}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+  execute_process(COMMAND ${EMULATOR} "${REPLAY}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
                   ERROR_VARIABLE err)
   message(STATUS "${name}: exit ${rc}\n--- stdout\n${out}--- stderr\n${err}---")
   set(rc "${rc}" PARENT_SCOPE)

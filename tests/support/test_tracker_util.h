@@ -108,18 +108,81 @@ static inline tt_texture tt_texture_make(unsigned seed) {
   return t;
 }
 
+/* sin(a) for the texture, |a| < 1e6: a table of 1024 steps per turn and the angle-sum rule with
+ * short Taylor series for the remainder |d| <= pi / 1024 (error below 1e-15 + |a| 1e-16). A
+ * quarter of libm's sin()'s operations: under qemu-user every double operation is emulated in
+ * software, and libm's sin() made the tracker tests crawl there (docs/jetson.md). */
+static inline double tt_sin(double a) {
+  enum { TT_SIN_STEPS = 1024 };
+  static double tab_s[TT_SIN_STEPS], tab_c[TT_SIN_STEPS];
+  static int ready = 0;
+  const double step = 6.283185307179586 / TT_SIN_STEPS;
+  if (!ready) {
+    for (int i = 0; i < TT_SIN_STEPS; ++i) {
+      tab_s[i] = sin(i * step);
+      tab_c[i] = cos(i * step);
+    }
+    ready = 1;
+  }
+  /* k = a / step rounded to nearest by the 1.5 * 2^52 trick (no division, no libm call). */
+  const double k =
+      (a * (TT_SIN_STEPS / 6.283185307179586) + 6755399441055744.0) - 6755399441055744.0;
+  const double d = a - k * step, d2 = d * d;
+  const int i = (int)((int64_t)k & (TT_SIN_STEPS - 1));
+  const double sd = d * (1.0 - d2 / 6.0 * (1.0 - d2 / 20.0));
+  const double cd = 1.0 - d2 / 2.0 * (1.0 - d2 / 12.0 * (1.0 - d2 / 30.0));
+  return tab_s[i] * cd + tab_c[i] * sd;
+}
+
 static inline double tt_texture_at(const tt_texture* t, double x, double y) {
   double v = 128.0;
-  for (int i = 0; i < 16; ++i) v += t->amp[i] * sin(t->kx[i] * x + t->ky[i] * y + t->phase[i]);
+  for (int i = 0; i < 16; ++i) v += t->amp[i] * tt_sin(t->kx[i] * x + t->ky[i] * y + t->phase[i]);
   return v;
 }
 
 /* The texture seen through a map from output pixels to texture points, with gain and bias. */
 typedef void (*tt_map_fn)(double x, double y, const void* arg, double* sx, double* sy);
 
+static inline void tt_map_shift(double x, double y, const void* arg, double* sx, double* sy) {
+  const double* d = arg;
+  *sx = x - d[0];
+  *sy = y - d[1];
+}
+
+/* A row of the texture at (x0 + i, y), i = 0..w-1, into v: each wave's sine advanced along the
+ * row by the angle-sum rule (one sin and cos per wave and row, not per pixel; the difference
+ * from sin() is ~1e-12 grey levels). Under qemu-user every double operation is emulated, and 16
+ * libm sin() per pixel made the tracker tests crawl (docs/jetson.md). */
+static inline void tt_texture_row(const tt_texture* t, double x0, double y, int w, double* v) {
+  for (int x = 0; x < w; ++x) v[x] = 128.0;
+  for (int i = 0; i < 16; ++i) {
+    const double a0 = t->kx[i] * x0 + t->ky[i] * y + t->phase[i];
+    const double ds = sin(t->kx[i]), dc = cos(t->kx[i]);
+    double s = sin(a0), c = cos(a0);
+    for (int x = 0; x < w; ++x) {
+      v[x] += t->amp[i] * s;
+      const double s1 = s * dc + c * ds;
+      c = c * dc - s * ds;
+      s = s1;
+    }
+  }
+}
+
 static inline void tt_render(const tt_texture* t, int w, int h, tt_map_fn map, const void* arg,
                              double gain, double bias, vf_image* out) {
   CHECK_OK(vf_image_alloc(out, w, h, VF_PIXEL_U8, VF_MEMORY_HOST));
+  if (map == NULL || map == tt_map_shift) {
+    const double* d = arg;
+    double* row = malloc((size_t)w * sizeof *row);
+    CHECK(row != NULL);
+    for (int y = 0; row != NULL && y < h; ++y) {
+      tt_texture_row(t, d != NULL ? -d[0] : 0.0, d != NULL ? y - d[1] : y, w, row);
+      uint8_t* o = (uint8_t*)out->data + (size_t)y * out->stride_bytes;
+      for (int x = 0; x < w; ++x) o[x] = tt_clamp_round(gain * row[x] + bias);
+    }
+    free(row);
+    return;
+  }
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
       double sx = x, sy = y;
@@ -128,12 +191,6 @@ static inline void tt_render(const tt_texture* t, int w, int h, tt_map_fn map, c
           tt_clamp_round(gain * tt_texture_at(t, sx, sy) + bias);
     }
   }
-}
-
-static inline void tt_map_shift(double x, double y, const void* arg, double* sx, double* sy) {
-  const double* d = arg;
-  *sx = x - d[0];
-  *sy = y - d[1];
 }
 
 /* Good features to track (Shi and Tomasi 1994): the smaller eigenvalue of the gradient
