@@ -71,12 +71,6 @@ int vf_cuda_malloc(void** ptr, size_t bytes) {
 
 int vf_cuda_free(void* ptr) { return (int)cudaFree(ptr); }
 
-int vf_cuda_host_alloc(void** ptr, size_t bytes) {
-  *ptr = NULL;
-  VF_CUDA_FAULT_RETURN(VF_FAULT_PINNED, cudaErrorMemoryAllocation);
-  return (int)cudaMallocHost(ptr, bytes);
-}
-
 int vf_cuda_host_alloc_mapped(void** host, void** device, size_t bytes) {
   *host = *device = NULL;
   VF_CUDA_FAULT_RETURN(VF_FAULT_PINNED, cudaErrorMemoryAllocation);
@@ -129,7 +123,5 @@ int vf_cuda_event_synchronize(void* event) {
   cudaError_t e = cudaEventSynchronize((cudaEvent_t)event);
   return VF_FAULT(VF_FAULT_CUDA) ? (int)cudaErrorInvalidValue : (int)e;
 }
-
-int vf_cuda_last_launch_error(void) { return VF_CUDA_LAUNCH_STATUS(); }
 
 }  // extern "C"

@@ -28,8 +28,6 @@ int vf_cuda_stream_synchronize(void* stream);
 int vf_cuda_stream_drain(void* stream);
 int vf_cuda_malloc(void** ptr, size_t bytes);
 int vf_cuda_free(void* ptr);
-/* Page-locked host memory (asynchronous copies); vf_cuda_host_free releases it. */
-int vf_cuda_host_alloc(void** ptr, size_t bytes);
 /* Page-locked host memory mapped into the device's address space: *host for the CPU, *device for
  * kernels, which then read and write host memory directly (no copy to launch or wait for). */
 int vf_cuda_host_alloc_mapped(void** host, void** device, size_t bytes);
@@ -44,7 +42,6 @@ int vf_cuda_event_destroy(void* event);
 int vf_cuda_event_record(void* event, void* stream);
 int vf_cuda_event_elapsed_ms(void* start, void* stop, float* ms);
 int vf_cuda_event_synchronize(void* event);
-int vf_cuda_last_launch_error(void);
 
 #ifdef __cplusplus
 }

@@ -52,15 +52,19 @@ void vf_timer_destroy(vf_timer* timer) {
 
 vf_status vf_timer_start(vf_timer* timer) {
   if (timer == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_timer_start: timer is NULL");
-  timer->started = 1;
+  /* Started only once the start is taken: a stop after a failed start is a state error, not a
+   * read of an event that was never recorded. */
+  timer->started = 0;
 #ifdef VF_HAVE_CUDA
   if (timer->start_event != NULL) {
     int rc = vf_cuda_event_record(timer->start_event, timer->ctx->stream);
     if (rc != 0) return vf_cuda_fail(&timer->ctx->err, rc, "vf_timer_start");
+    timer->started = 1;
     return VF_OK;
   }
 #endif
   clock_gettime(CLOCK_MONOTONIC, &timer->start_time);
+  timer->started = 1;
   return VF_OK;
 }
 

@@ -81,10 +81,9 @@ static void sc_frontend_zncc(walk_run* r) {
 }
 
 /* One stereo matcher alone on a small pair, twice. */
-static void stereo_alone(walk_run* r, vf_stereo_method method) {
+static void stereo_config_alone(walk_run* r, vf_stereo_config sc) {
   vf_context* ctx = make_context(r);
   if (ctx == NULL) return;
-  vf_stereo_config sc = vf_stereo_config_default_for(method);
   sc.width = g_small[0].width;
   sc.height = g_small[0].height;
   vf_stereo* st = NULL;
@@ -99,12 +98,24 @@ static void stereo_alone(walk_run* r, vf_stereo_method method) {
   vf_context_destroy(ctx);
 }
 
+static void stereo_alone(walk_run* r, vf_stereo_method method) {
+  stereo_config_alone(r, vf_stereo_config_default_for(method));
+}
+
 static void sc_stereo_sgm(walk_run* r) { stereo_alone(r, VF_STEREO_SGM); }
 static void sc_stereo_zncc(walk_run* r) { stereo_alone(r, VF_STEREO_ZNCC_FASTDT); }
 static void sc_stereo_census(walk_run* r) { stereo_alone(r, VF_STEREO_CENSUS_FASTDT); }
 static void sc_stereo_cyclops(walk_run* r) { stereo_alone(r, VF_STEREO_CYCLOPS2); }
 static void sc_stereo_hsgm(walk_run* r) { stereo_alone(r, VF_STEREO_HSGM); }
 static void sc_stereo_zncc_sgm(walk_run* r) { stereo_alone(r, VF_STEREO_ZNCC_SGM); }
+/* ZNCC with direct window sums and winner-takes-all on the costs alone (no FastDT): the paths
+ * the defaults do not take. */
+static void sc_stereo_zncc_wta(walk_run* r) {
+  vf_stereo_config sc = vf_stereo_config_default_for(VF_STEREO_ZNCC_FASTDT);
+  sc.zncc.sums = VF_ZNCC_SUMS_DIRECT;
+  sc.fastdt.enabled = 0;
+  stereo_config_alone(r, sc);
+}
 
 /* The handles the frontend does not make: timer, IMU buffer, sampler, feature set. */
 static void sc_small_handles(walk_run* r) {
@@ -125,6 +136,14 @@ static void sc_small_handles(walk_run* r) {
     float xy[4] = {10.5f, 20.0f, 100.0f, 50.25f};
     uint16_t values[2];
     walk_step(r, vf_sampler_gather_u16(sa, &g_small[2], xy, 2, 0, values));
+    /* On CUDA, a device image takes the gather kernel. */
+    vf_image dev = {0};
+    if (vf_context_backend(ctx) == VF_BACKEND_CUDA &&
+        walk_step(r, vf_image_alloc(&dev, g_small[2].width, g_small[2].height, VF_PIXEL_U16,
+                                    VF_MEMORY_DEVICE))) {
+      walk_step(r, vf_sampler_gather_u16(sa, &dev, xy, 2, 0, values));
+    }
+    vf_image_free(&dev);
   } else {
     CHECK(sa == NULL);
   }
@@ -264,6 +283,7 @@ int main(int argc, char** argv) {
       {"stereo Cyclops2", sc_stereo_cyclops, 0},
       {"stereo HSGM", sc_stereo_hsgm, 0},
       {"stereo ZNCC + SGM", sc_stereo_zncc_sgm, 0},
+      {"stereo ZNCC, direct sums, no aggregation", sc_stereo_zncc_wta, 0},
       {"timer, IMU buffer, sampler, feature set", sc_small_handles, 0},
       {"EuRoC reader", sc_euroc, 0},
       {"EuRoC reader, prefetch thread", sc_euroc_prefetch, 1},
