@@ -318,7 +318,7 @@ int main(int argc, char** argv) {
       "  wrong or unexpected reports %ld; the excerpt's own missing images: %ld warnings; lap "
       "boundaries (no IMU between laps): %ld seeding warnings\n",
       r.wrong, r.excerpt_warnings, r.boundary_warnings);
-  int grew = max.hwm_mb > base.hwm_mb + 2.0 || max.fds > base.fds ||
+  int grew = max.hwm_mb > base.hwm_mb + SOAK_HWM_SLACK_MB || max.fds > base.fds ||
              (gpu && max.gpu_used_mb > base.gpu_used_mb + 2.0);
   printf(
       "  track ids %s (largest %llu); rss %.1f -> %.1f MB (peak %.1f -> %.1f), fds %d -> %d, "

@@ -52,4 +52,10 @@ void soak_sample_take(soak_sample* s, int gpu);
 /* One CSV row, or the header row for NULL. */
 void soak_sample_print(FILE* f, const soak_sample* s);
 
+/* Growth of the peak allowed after the warm-up (vf_soak and vf_faultsoak). Host memory is judged
+ * by its peak (VmHWM): the RSS itself swings by the images in flight (the reader's prefetch
+ * queue, the allocator returning large blocks, a reader's decoding threads started again each
+ * lap, with their allocator caches under ASan), but a leak keeps raising the peak. */
+#define SOAK_HWM_SLACK_MB 4.0
+
 #endif
