@@ -6,6 +6,7 @@
 #include "vf_yaml.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -210,8 +211,10 @@ static vf_status vf_yaml_read_value(vf_yaml* y, yaml_node_t* v, const char* wher
     case VF_YAML_FLOAT: {
       s = vf_yaml_double(y, v, where, &d);
       if (s == VF_OK) s = vf_yaml_range(y, v, where, d, k);
-      float f = (float)d;
-      if (s == VF_OK) memcpy(field, &f, sizeof f);
+      if (s == VF_OK) {
+        float f = (float)d; /* only in range: a double past FLT_MAX has no float */
+        memcpy(field, &f, sizeof f);
+      }
       return s;
     }
     case VF_YAML_INT:
@@ -259,9 +262,12 @@ static vf_status vf_yaml_read_value(vf_yaml* y, yaml_node_t* v, const char* wher
       s = vf_yaml_read_numbers(y, v, where, buf, k->count_min, k->count_max, &count);
       for (int j = 0; s == VF_OK && j < count; ++j) {
         s = vf_yaml_range(y, v, where, buf[j], k);
-        if (s == VF_OK && buf[j] != (double)(int)buf[j])
+        /* Converted only once known to be a whole number in int's range (a cast of anything
+         * else is undefined: the fuzzer found a 60-digit entry). */
+        if (s == VF_OK &&
+            !(buf[j] >= (double)INT_MIN && buf[j] <= (double)INT_MAX && buf[j] == floor(buf[j])))
           s = vf_yaml_fail(y, v, VF_ERR_FORMAT, where, "expected whole numbers");
-        ints[j] = (int)buf[j];
+        if (s == VF_OK) ints[j] = (int)buf[j];
       }
       if (s != VF_OK) return s;
       memcpy(field, ints, sizeof(int) * (size_t)count);
