@@ -9,7 +9,9 @@
 # ~280 KB of the emulator's memory (qemu 7.2). So the synthetic sequence has 6 frames instead of
 # 16, and these tests are left out (they run natively in the other CI steps; VF_QEMU_TESTS=all
 # runs them here too): test_consumer (builds a project with the host's compiler), test_soak_short
-# (its memory verdict would measure qemu's leak), and the four whose float work is minutes here:
+# and test_faultsoak_short (their memory verdicts would measure qemu's leak), test_layout (a
+# check of the source tree and of the host's nm over the objects, not of the target), and the
+# four whose float work is minutes here:
 # test_tracker_refine (6.4 s native, over 300 s), test_synth (190 s), test_tracker_drift_measure
 # (150 s), test_synth_imu (80-120 s). docs/jetson.md has the measurements.
 # Usage: scripts/ci_aarch64.sh [BUILD_PREFIX]   (build folders PREFIX-neon, PREFIX-portable)
@@ -22,7 +24,7 @@ dpkg --print-foreign-architectures | grep -qx arm64 || { dpkg --add-architecture
 vf_apt_install gcc-aarch64-linux-gnu qemu-user libc6-dev:arm64 libyaml-dev:arm64 libpng-dev:arm64 \
   libcglm-dev:arm64 zlib1g-dev:arm64
 
-skip="test_consumer|test_soak_short"
+skip="test_consumer|test_soak_short|test_faultsoak_short|test_layout"
 if [ "${VF_QEMU_TESTS:-}" != all ]; then
   skip="$skip|test_tracker_refine|test_synth|test_tracker_drift_measure|test_synth_imu"
 fi
