@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Helpers of the bad-input suite (tests/badinput/test_badinput_*.c, ctest label badinput): a bad call
- * must give one specific status and a message that is its own (it names the call, argument or
+/* Helpers of the bad-input suite (tests/badinput/test_badinput_*.c, ctest label badinput): a bad
+ * call must give one specific status and a message that is its own (it names the call, argument or
  * field, given as `word`), in the thread slot and, for a handle, in the handle's slot. */
 #ifndef BADINPUT_H
 #define BADINPUT_H
