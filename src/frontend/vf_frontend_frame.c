@@ -3,7 +3,6 @@
  * feature records. The order keeps the GPU busy with one stream: everything is queued in
  * sequence and the host waits only where it needs results (tracking, detection, the feature
  * records). */
-#include <math.h>
 #include <string.h>
 
 #include "core/vf_stage_clock.h"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* vf_frontend_process: argument and timestamp checks, the frame (vf_frontend_frame.c), the
  * callbacks; and the queries of the last frame. */
-#include <math.h>
 #include <string.h>
 #include <time.h>
 
