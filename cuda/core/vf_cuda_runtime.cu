@@ -124,4 +124,9 @@ int vf_cuda_event_synchronize(void* event) {
   return VF_FAULT(VF_FAULT_CUDA) ? (int)cudaErrorInvalidValue : (int)e;
 }
 
+int vf_cuda_stream_wait_event(void* stream, void* event) {
+  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorInvalidValue);
+  return (int)cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)event, 0);
+}
+
 }  // extern "C"

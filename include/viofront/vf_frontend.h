@@ -68,7 +68,10 @@ typedef struct vf_feature {
 } vf_feature;
 
 /** Wall or GPU time of each stage of the frame, milliseconds. On CUDA the stages are timed with
- * events on the frontend's stream; total_ms is the host time of vf_frontend_process. */
+ * events on the frontend's streams: with stereo on, the right image's rectification and the
+ * stereo stage run on a second stream of the frontend's own, overlapping the pyramid, tracking
+ * and detection, so the stages add up to more than the frame; total_ms is the host time of
+ * vf_frontend_process. */
 typedef struct vf_stage_times {
   double rectify_ms; /**< upload of host images included */
   double pyramid_ms, track_ms, detect_ms, stereo_ms, features_ms; /**< the stages */

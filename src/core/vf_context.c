@@ -163,6 +163,22 @@ vf_status vf_context_create(const vf_context_config* config, vf_context** out) {
   return VF_OK;
 }
 
+vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out) {
+  *out = NULL;
+  if (ctx->backend != VF_BACKEND_CUDA) {
+    return vf_fail(NULL, VF_ERR_UNSUPPORTED, "vf_context_create_sibling: CUDA backend only");
+  }
+  vf_context_config c = vf_context_config_default();
+  c.backend = VF_BACKEND_CUDA;
+  c.cuda_device = ctx->cuda_device;
+  c.cpu_threads = ctx->cpu_threads;
+  c.log_fn = ctx->log_fn;
+  c.log_user = ctx->log_user;
+  /* The parent already said which backend runs; the sibling stays quiet about it. */
+  c.log_level = ctx->log_level < VF_LOG_WARN ? ctx->log_level : VF_LOG_WARN;
+  return vf_context_create(&c, out);
+}
+
 void vf_context_destroy(vf_context* ctx) {
   if (ctx == NULL) return;
 #ifdef VF_HAVE_CUDA

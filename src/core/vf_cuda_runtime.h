@@ -42,6 +42,8 @@ int vf_cuda_event_destroy(void* event);
 int vf_cuda_event_record(void* event, void* stream);
 int vf_cuda_event_elapsed_ms(void* start, void* stop, float* ms);
 int vf_cuda_event_synchronize(void* event);
+/* Later work on `stream` waits for `event` (no host wait). */
+int vf_cuda_stream_wait_event(void* stream, void* event);
 
 #ifdef __cplusplus
 }

@@ -118,15 +118,26 @@ static vf_status vf_frontend_alloc_images(vf_frontend* fe, vf_memory where) {
   return s;
 }
 
+vf_context* vf_frontend_stereo_context(vf_frontend* fe) {
+  return fe->side != NULL ? fe->side : fe->ctx;
+}
+
 static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   vf_context* ctx = fe->ctx;
   vf_frontend_config* c = &fe->cfg;
   int w = fe->rect.width, h = fe->rect.height;
   vf_status s = VF_OK;
+  if (ctx->backend == VF_BACKEND_CUDA && c->stereo_enabled) {
+    s = vf_context_create_sibling(ctx, &fe->side);
+    if (s == VF_OK) s = vf_stream_link_init(&fe->left_ready, ctx, fe->side);
+    if (s == VF_OK) s = vf_stream_link_init(&fe->stereo_done, fe->side, ctx);
+    if (s == VF_OK) s = vf_stage_clock_init(&fe->side_clock, fe->side, VF_SIDE_COUNT + 1);
+  }
   for (int k = 0; k < 2 && s == VF_OK; ++k) {
     vf_remap_config rc;
     s = vf_remap_config_rectify(k == 0 ? &c->cam0 : &c->cam1, &fe->rect, k, &rc);
-    if (s == VF_OK) s = vf_remap_create(ctx, &rc, &fe->remap[k]);
+    if (s == VF_OK)
+      s = vf_remap_create(k == 0 ? ctx : vf_frontend_stereo_context(fe), &rc, &fe->remap[k]);
   }
   vf_pyramid_config pc = {w, h, c->pyramid_levels};
   for (int k = 0; k < 2 && s == VF_OK; ++k) s = vf_pyramid_create(ctx, &pc, &fe->pyramid[k]);
@@ -143,7 +154,8 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   if (s == VF_OK) s = vf_tracker_create(ctx, &c->tracker, &fe->tracker);
   c->stereo.width = w;
   c->stereo.height = h;
-  if (s == VF_OK && c->stereo_enabled) s = vf_stereo_create(ctx, &c->stereo, &fe->stereo);
+  if (s == VF_OK && c->stereo_enabled)
+    s = vf_stereo_create(vf_frontend_stereo_context(fe), &c->stereo, &fe->stereo);
   if (s == VF_OK) s = vf_sampler_create(ctx, c->features.max_features, &fe->sampler);
   if (s == VF_OK) s = vf_imu_buffer_create(c->imu_capacity, c->imu_max_gap_ns, &fe->imu);
   if (s == VF_OK) s = vf_stage_clock_init(&fe->clock, ctx, VF_STAGE_COUNT + 1);
@@ -201,6 +213,11 @@ void vf_frontend_destroy(vf_frontend* fe) {
   vf_image_free(&fe->disparity);
   vf_image_free(&fe->disparity_host);
   vf_image_free(&fe->rectified_host);
+  /* After the stages that queue work on it: destroying the context drains its stream. */
+  vf_stage_clock_release(&fe->side_clock);
+  vf_stream_link_release(&fe->left_ready);
+  vf_stream_link_release(&fe->stereo_done);
+  vf_context_destroy(fe->side);
   free(fe->motion);
   free(fe->motion_next);
   free(fe->guess);

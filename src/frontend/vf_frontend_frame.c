@@ -1,41 +1,83 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* One frame of the frontend: rectify, pyramid, track (forward and backward), replenish, stereo,
- * feature records. The order keeps the GPU busy with one stream: everything is queued in
- * sequence and the host waits only where it needs results (tracking, detection, the feature
- * records). */
+ * feature records. On CUDA the right image's rectification and the stereo stage run on a second
+ * stream (fe->side), queued right after the left image is rectified, so that SGM overlaps the
+ * pyramid, the tracking and the detection with their host round trips; the records wait for the
+ * disparity map on the GPU. Everything else is queued in order on the main stream, and the host
+ * waits only where it needs results (tracking, detection, the feature records). */
 #include <string.h>
 
 #include "core/vf_stage_clock.h"
 #include "frontend/vf_frontend_internal.h"
 
-vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* left,
-                                const vf_image* right, vf_stage_times* times) {
-  vf_stage_clock* clk = &fe->clock;
+/* The stereo side of a frame on its own stream: the right image, then (after the left one) the
+ * disparity map. The main stream waits for it before the records. */
+static vf_status vf_frontend_queue_side(vf_frontend* fe, const vf_image* right) {
+  vf_stage_clock* clk = &fe->side_clock;
   vf_stage_clock_reset(clk);
+  vf_stage_clock_mark(clk, VF_SIDE_RECTIFY);
+  vf_status s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
+  s = vf_stream_link_signal(&fe->left_ready);
+  if (s == VF_OK) s = vf_stage_clock_mark(clk, VF_SIDE_STEREO);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "stereo: %s", vf_last_error_message());
+  s = vf_stereo_compute(fe->stereo, &fe->rectified[0], &fe->rectified[1], &fe->disparity, NULL);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "stereo: %s", vf_stereo_last_error(fe->stereo));
+  vf_stage_clock_mark(clk, VF_SIDE_COUNT);
+  s = vf_stream_link_record(&fe->stereo_done);
+  return s == VF_OK ? VF_OK : vf_fail(&fe->err, s, "stereo: %s", vf_last_error_message());
+}
+
+/* The steps on the main stream, each marked on the stage clock. */
+static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_image* left,
+                                        const vf_image* right, int* lost, int* added) {
+  vf_stage_clock* clk = &fe->clock;
   vf_stage_clock_mark(clk, VF_STAGE_RECTIFY);
   vf_status s = vf_remap_apply(fe->remap[0], left, &fe->rectified[0]);
-  if (s == VF_OK) s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
+  if (s == VF_OK && fe->side == NULL) s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
+  if (fe->side != NULL) {
+    s = vf_frontend_queue_side(fe, right);
+    if (s != VF_OK) return s;
+  }
   vf_stage_clock_mark(clk, VF_STAGE_PYRAMID);
   s = vf_pyramid_build(fe->pyramid[fe->cur], &fe->rectified[0]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "pyramid: %s", vf_last_error_message());
-
-  int lost = 0, added = 0;
   vf_stage_clock_mark(clk, VF_STAGE_TRACK);
-  s = vf_frontend_track_all(fe, t_ns, &lost);
+  s = vf_frontend_track_all(fe, t_ns, lost);
   vf_stage_clock_mark(clk, VF_STAGE_DETECT);
-  if (s == VF_OK) s = vf_frontend_replenish(fe, &added);
+  if (s == VF_OK) s = vf_frontend_replenish(fe, added);
+  if (s == VF_OK) vf_frontend_build_left_records(fe, t_ns);
+  /* With a side stream this stage is only the main stream's wait for the map; the stereo
+   * stage's own time comes from the side clock. */
   vf_stage_clock_mark(clk, VF_STAGE_STEREO);
-  if (s == VF_OK && fe->cfg.stereo_enabled) {
+  if (s == VF_OK && fe->side != NULL) {
+    s = vf_stream_link_wait(&fe->stereo_done);
+    if (s != VF_OK) s = vf_fail(&fe->err, s, "stereo: %s", vf_last_error_message());
+  } else if (s == VF_OK && fe->cfg.stereo_enabled) {
     s = vf_stereo_compute(fe->stereo, &fe->rectified[0], &fe->rectified[1], &fe->disparity, NULL);
     if (s != VF_OK) s = vf_fail(&fe->err, s, "stereo: %s", vf_stereo_last_error(fe->stereo));
   }
   vf_stage_clock_mark(clk, VF_STAGE_FEATURES);
   if (s == VF_OK) s = vf_frontend_build_records(fe, t_ns);
   vf_stage_clock_mark(clk, VF_STAGE_COUNT);
-  double ms[VF_STAGE_CLOCK_MAX_MARKS];
-  if (s == VF_OK) s = vf_stage_clock_read(clk, ms);
-  if (s != VF_OK) return s;
+  return s;
+}
+
+vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* left,
+                                const vf_image* right, vf_stage_times* times) {
+  vf_stage_clock_reset(&fe->clock);
+  int lost = 0, added = 0;
+  vf_status s = vf_frontend_queue_main(fe, t_ns, left, right, &lost, &added);
+  double ms[VF_STAGE_CLOCK_MAX_MARKS], side_ms[VF_STAGE_CLOCK_MAX_MARKS];
+  if (s == VF_OK) s = vf_stage_clock_read(&fe->clock, ms);
+  if (s == VF_OK && fe->side != NULL) s = vf_stage_clock_read(&fe->side_clock, side_ms);
+  if (s != VF_OK) {
+    /* The side stream may still read this frame's images: the next frame must not write them
+     * first. A failure of this wait adds nothing to the frame's error. */
+    if (fe->side != NULL) vf_context_synchronize(fe->side);
+    return s;
+  }
   memset(times, 0, sizeof *times);
   times->rectify_ms = ms[VF_STAGE_RECTIFY];
   times->pyramid_ms = ms[VF_STAGE_PYRAMID];
@@ -43,6 +85,12 @@ vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* l
   times->detect_ms = ms[VF_STAGE_DETECT];
   times->stereo_ms = ms[VF_STAGE_STEREO];
   times->features_ms = ms[VF_STAGE_FEATURES];
+  if (fe->side != NULL) {
+    /* GPU time of each stage, wherever it ran: the stages overlap, so they add up to more than
+     * the frame. */
+    times->rectify_ms += side_ms[VF_SIDE_RECTIFY];
+    times->stereo_ms = side_ms[VF_SIDE_STEREO];
+  }
   fe->frame_lost = lost;
   fe->frame_added = added;
   return VF_OK;

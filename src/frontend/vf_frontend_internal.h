@@ -5,6 +5,7 @@
 
 #include "core/vf_context_internal.h"
 #include "core/vf_stage_clock.h"
+#include "core/vf_stream_link.h"
 #include "viofront/vf_frontend.h"
 #include "viofront/vf_imu.h"
 #include "viofront/vf_sampler.h"
@@ -34,6 +35,14 @@ typedef enum vf_frontend_stage {
   VF_STAGE_COUNT
 } vf_frontend_stage;
 
+/* Marks of the stereo side (the right image's rectification, then the stereo stage) when it runs
+ * on its own stream. */
+typedef enum vf_frontend_side_stage {
+  VF_SIDE_RECTIFY = 0,
+  VF_SIDE_STEREO,
+  VF_SIDE_COUNT
+} vf_frontend_side_stage;
+
 struct vf_frontend {
   vf_error err;
   vf_context* ctx;
@@ -58,6 +67,14 @@ struct vf_frontend {
   vf_sampler* sampler;
   vf_imu_buffer* imu;
   vf_stage_clock clock;
+
+  /* CUDA with stereo: the right image's rectification and the stereo stage run on a sibling
+   * context's stream, overlapping the pyramid, tracking and detection on the main one; NULL
+   * otherwise (everything in order on fe->ctx). */
+  vf_context* side;
+  vf_stream_link left_ready;  /* main -> side: the rectified left image is written */
+  vf_stream_link stereo_done; /* side -> main: the disparity map is written */
+  vf_stage_clock side_clock;
 
   /* the live tracks (ids never reused) and their previous normalized positions */
   vf_feature_set* set;
@@ -102,8 +119,14 @@ void vf_frontend_apply_predictions(vf_frontend* fe);
 vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
 /* The detection step: new tracks in the cells without one when detection is due. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
-/* This frame's feature records (src/frontend/vf_frontend_records.c). */
+/* This frame's feature records (src/frontend/vf_frontend_records.c): the left camera's
+ * positions and velocities, which need no disparity (on CUDA built while the stereo stage still
+ * runs); then, from the disparity map, the depths, flags and camera-1 records. */
+void vf_frontend_build_left_records(vf_frontend* fe, int64_t t_ns);
 vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns);
+
+/* The context of the right rectification and the stereo stage: fe->side or fe->ctx. */
+vf_context* vf_frontend_stereo_context(vf_frontend* fe);
 
 /* The per-frame steps (src/frontend/vf_frontend_frame.c). */
 vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* left,

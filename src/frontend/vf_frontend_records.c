@@ -65,19 +65,18 @@ static const vf_frontend_motion* vf_previous(const vf_frontend* fe, int* j, uint
   return *j < fe->motion_count ? &fe->motion[*j] : NULL;
 }
 
-vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
+/* The frame time since the previous frame's, 0 for the first. */
+static double vf_frame_dt(const vf_frontend* fe, int64_t t_ns) {
+  /* t_ns > last_t_ns; unsigned, the difference cannot overflow even across all of int64. */
+  return fe->have_previous ? (double)((uint64_t)t_ns - (uint64_t)fe->last_t_ns) * 1e-9 : 0.0;
+}
+
+void vf_frontend_build_left_records(vf_frontend* fe, int64_t t_ns) {
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);
-  vf_status s = vf_frontend_probe_disparities(fe, tr, n);
-  if (s != VF_OK) return s;
   const vf_stereo_rectification* rc = &fe->rect;
-  const vf_camera* cam1 = &fe->cfg.cam1;
-  const float units = fe->cfg.stereo.subpixel ? (float)(1 << VF_STEREO_SUBPIXEL_BITS) : 1.0f;
-  memset(fe->right_missing, 0, sizeof fe->right_missing);
-  /* t_ns > last_t_ns; unsigned, the difference cannot overflow even across all of int64. */
-  const double dt =
-      fe->have_previous ? (double)((uint64_t)t_ns - (uint64_t)fe->last_t_ns) * 1e-9 : 0.0;
-  int right = 0, j = 0;
+  const double dt = vf_frame_dt(fe, t_ns);
+  int j = 0;
   for (int i = 0; i < n; ++i) {
     const vf_track* t = &tr[i];
     vf_feature* r = &fe->records[i];
@@ -96,6 +95,24 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
     next->nx = r->x;
     next->ny = r->y;
     next->rnx = next->rny = NAN;
+  }
+}
+
+vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
+  const int n = vf_feature_set_count(fe->set);
+  const vf_track* tr = vf_feature_set_features(fe->set);
+  vf_status s = vf_frontend_probe_disparities(fe, tr, n);
+  if (s != VF_OK) return s;
+  const vf_stereo_rectification* rc = &fe->rect;
+  const vf_camera* cam1 = &fe->cfg.cam1;
+  const float units = fe->cfg.stereo.subpixel ? (float)(1 << VF_STEREO_SUBPIXEL_BITS) : 1.0f;
+  memset(fe->right_missing, 0, sizeof fe->right_missing);
+  const double dt = vf_frame_dt(fe, t_ns);
+  int right = 0, j = 0;
+  for (int i = 0; i < n; ++i) {
+    const vf_track* t = &tr[i];
+    vf_feature* r = &fe->records[i];
+    vf_frontend_motion* next = &fe->motion_next[i];
     const vf_disparity_probe* pr = &fe->probes[i];
     r->disparity = pr->value == VF_STEREO_INVALID ? NAN : (float)pr->value / units;
     r->depth_m = vf_frontend_depth(rc->f, rc->baseline_m, r->disparity);
@@ -119,6 +136,7 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
       continue;
     }
     ++right;
+    const vf_frontend_motion* m = vf_previous(fe, &j, t->id);
     vf_velocity(m != NULL ? m->rnx : NAN, m != NULL ? m->rny : NAN, dt, q);
     next->rnx = q->x;
     next->rny = q->y;
