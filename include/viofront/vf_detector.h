@@ -76,7 +76,9 @@ VF_API vf_status vf_detector_keypoints(const vf_detector* detector, const vf_key
                                        int* count);
 
 /** The last detection per cell, in the context's memory (device memory on CUDA): grid.cols *
- * grid.rows entries indexed by cell; a cell without a keypoint has score 0 and level -1. */
+ * grid.rows entries indexed by cell; a cell without a keypoint has score 0 and level -1.
+ * VF_ERR_STATE before a successful detect, or on CUDA with host_results = 1 (the kernel then
+ * writes the host list only: vf_detector_keypoints). */
 VF_API vf_status vf_detector_cells(const vf_detector* detector, const vf_keypoint** cells);
 
 /** The cell grid over level 0 (cell size, columns and rows). */

@@ -103,7 +103,9 @@ static void vf_detector_mark_empty(vf_keypoint* cells, int n) {
 static vf_status vf_detector_create_cuda(vf_detector* d) {
   const char* what = "vf_detector_create";
   size_t cell_bytes = (size_t)d->ncells * sizeof(vf_keypoint);
-  vf_status s = vf_device_alloc(NULL, (void**)&d->cells, cell_bytes, what);
+  /* With host results the kernel writes the cells into mapped host memory: no device array. */
+  vf_status s = VF_OK;
+  if (!d->config.host_results) s = vf_device_alloc(NULL, (void**)&d->cells, cell_bytes, what);
   if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&d->lut, VF_FAST_LUT_WORDS * 4, what);
   if (s != VF_OK) return s;
   int rc = vf_cuda_host_alloc_mapped((void**)&d->staged, (void**)&d->mapped_cells, cell_bytes);
@@ -117,7 +119,8 @@ static vf_status vf_detector_create_cuda(vf_detector* d) {
   vf_fast_lut_build(d->config.arc_length, lut);
   vf_detector_mark_empty(d->staged, d->ncells);
   rc = vf_cuda_copy_async(d->lut, lut, sizeof lut, d->ctx->stream);
-  if (rc == 0) rc = vf_cuda_copy_async(d->cells, d->staged, cell_bytes, d->ctx->stream);
+  if (rc == 0 && d->cells != NULL)
+    rc = vf_cuda_copy_async(d->cells, d->staged, cell_bytes, d->ctx->stream);
   if (rc == 0) rc = vf_cuda_stream_synchronize(d->ctx->stream);
   if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_detector_create: device initialisation");
   d->job.lut = d->lut;
@@ -339,6 +342,11 @@ vf_status vf_detector_cells(const vf_detector* d, const vf_keypoint** cells) {
   }
   if (!d->detected)
     return vf_fail(NULL, VF_ERR_STATE, "vf_detector_cells: no successful detect yet");
+  if (d->cells == NULL) {
+    return vf_fail(NULL, VF_ERR_STATE,
+                   "vf_detector_cells: host_results is 1 on CUDA, the results are in the host "
+                   "list (vf_detector_keypoints)");
+  }
   *cells = d->cells;
   return VF_OK;
 }

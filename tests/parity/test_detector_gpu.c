@@ -147,6 +147,15 @@ static void compare_device_paths(const vf_image* img) {
   printf("device paths: %d of %d cells, device mask, device-only results: equal\n", found, cells);
   free(copied);
   free(mask);
+  /* With host results the GPU keeps no device cell array: asking for it is refused, never
+   * answered with a stale one. */
+  vf_detector* d_host = NULL;
+  c.host_results = 1;
+  CHECK_OK(vf_detector_create(gpu_ctx, &c, &d_host));
+  CHECK_OK(vf_detector_detect(d_host, pc_gpu, NULL, VF_MEMORY_HOST));
+  CHECK_OK(vf_detector_keypoints(d_host, &kp, &count));
+  CHECK_FAILS(vf_detector_cells(d_host, &gpu_cells), VF_ERR_STATE);
+  vf_detector_destroy(d_host);
   vf_image_free(&noise);
   vf_image_free(&dev_mask);
   vf_detector_destroy(d_cpu);
