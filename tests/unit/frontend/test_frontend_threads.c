@@ -15,7 +15,7 @@
 
 /* Half EuRoC's size: SGM on the CPU under ThreadSanitizer is slow, and the stages run the same
  * code at any size. */
-enum { FRAMES = 3, THREADS = 3, MAX_REC = 2048, W = 376, H = 240 };
+enum { FRAMES = 3, THREADS = 3, MAX_REC = 2048 };
 
 typedef struct run_log {
   int frames, maps;
@@ -68,9 +68,6 @@ static vf_camera half_size(vf_camera c) {
 
 static void* run(void* arg) {
   job* j = arg;
-  vf_context_config cc = vf_context_config_default();
-  cc.backend = j->backend;
-  cc.cpu_threads = 2;
   vf_context* ctx = NULL;
   vf_frontend* fe = NULL;
   vf_frontend_config fc = vf_frontend_config_default();
@@ -78,22 +75,12 @@ static void* run(void* arg) {
   fc.cam1 = half_size(euroc_camera(1));
   fc.disparity_location = VF_MEMORY_HOST;
   vf_frontend_callbacks cb = {on_features, on_disparity, j};
-  vf_image l = {0}, r = {0};
-  j->status = vf_context_create(&cc, &ctx);
-  if (j->status == VF_OK) j->status = vf_frontend_create(ctx, &fc, &cb, &fe);
-  if (j->status == VF_OK) j->status = vf_image_alloc(&l, W, H, VF_PIXEL_U8, VF_MEMORY_HOST);
-  if (j->status == VF_OK) j->status = vf_image_alloc(&r, W, H, VF_PIXEL_U8, VF_MEMORY_HOST);
+  vf_image l, r;
+  j->status = scene_frontend_open(j->backend, &fc, &cb, &ctx, &fe, &l, &r);
   /* Every thread reaches the barrier, failed or not, so that none waits for ever. */
   if (j->start != NULL) pthread_barrier_wait(j->start);
-  for (int k = 0; j->status == VF_OK && k < FRAMES; ++k) {
-    scene_frame(j->tex, k, 0, &l);
-    scene_frame(j->tex, k, 1, &r);
-    j->status = vf_frontend_process(fe, 1000000 + 50000000 * (int64_t)k, &l, &r);
-  }
-  vf_image_free(&l);
-  vf_image_free(&r);
-  vf_frontend_destroy(fe);
-  vf_context_destroy(ctx);
+  if (j->status == VF_OK) j->status = scene_play(fe, j->tex, FRAMES, 1000000, 50000000, &l, &r);
+  scene_frontend_close(ctx, fe, &l, &r);
   return NULL;
 }
 
@@ -123,11 +110,7 @@ static int same_log(const run_log* a, const run_log* b) {
 }
 
 int main(int argc, char** argv) {
-  vf_backend backend = VF_BACKEND_CPU;
-  if (argc > 1 && strcmp(argv[1], "cuda") == 0) {
-    if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
-    backend = VF_BACKEND_CUDA;
-  }
+  const vf_backend backend = scene_backend_arg(argc, argv);
   uint8_t* tex = scene_texture(33);
   run_log* logs = calloc(THREADS + 1, sizeof *logs);
   CHECK(tex != NULL && logs != NULL);
