@@ -47,7 +47,9 @@ int vf_cuda_stream_create(void** stream) {
   cudaStream_t s = nullptr;
   *stream = nullptr;
   VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorMemoryAllocation);
-  cudaError_t e = cudaStreamCreate(&s);
+  // Non-blocking: a context's stream must not wait for, nor hold up, work on the legacy default
+  // stream, or every context of the device would serialize behind any one of them.
+  cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
   *stream = s;
   return (int)e;
 }
@@ -63,6 +65,8 @@ int vf_cuda_stream_synchronize(void* stream) {
   cudaError_t e = cudaStreamSynchronize((cudaStream_t)stream);
   return VF_FAULT(VF_FAULT_CUDA) ? (int)cudaErrorInvalidValue : (int)e;
 }
+
+int vf_cuda_device_synchronize(void) { return (int)cudaDeviceSynchronize(); }
 
 int vf_cuda_malloc(void** ptr, size_t bytes) {
   VF_CUDA_FAULT_RETURN(VF_FAULT_DEVICE, cudaErrorMemoryAllocation);

@@ -43,6 +43,8 @@ void bench_result_begin(bench_out* out, const char* stage, int width, int height
 void bench_result_int(bench_out* out, const char* key, long long value);
 void bench_result_num(bench_out* out, const char* key, double value);
 void bench_result_str(bench_out* out, const char* key, const char* value);
+/* A JSON array of numbers; stderr shows its range only. */
+void bench_result_nums(bench_out* out, const char* key, const double* values, int count);
 void bench_result_end(bench_out* out);
 
 /* A deterministic textured 8-bit image (host memory, free with vf_image_free). */
@@ -63,6 +65,22 @@ int bench_stereo(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_detector(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_remap(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_tracker(vf_context* ctx, const bench_options* opt, bench_out* out);
+int bench_streams(vf_context* ctx, const bench_options* opt, bench_out* out);
+
+/* The "frontend" stage's input (bench_frontend.c), shared with "streams": a 752x480 pair that
+ * moves by whole pixels, in host or device memory, played back and forth. */
+enum { BENCH_FRONTEND_FRAMES = 8 };
+typedef struct bench_frontend_input {
+  vf_image frames[BENCH_FRONTEND_FRAMES][2];
+  int next;
+  int64_t t_ns;
+} bench_frontend_input;
+vf_status bench_frontend_input_make(vf_memory where, bench_frontend_input* in);
+void bench_frontend_input_free(bench_frontend_input* in);
+/* EuRoC's rig, 200 features, SGM 64/4 without the median: the stage's configuration. */
+vf_frontend_config bench_frontend_config(void);
+/* Processes the input's next frame with fe. */
+vf_status bench_frontend_step(vf_frontend* fe, bench_frontend_input* in);
 
 /* A vf_stereo with its pair and output in the context's memory (bench_stereo.c): made from host
  * images hl, hr; bench_stereo_step computes one frame. */

@@ -3,19 +3,16 @@
  * input), rectification, pyramids, tracking of 200 features forward and backward, replenishment,
  * SGM (64 disparities, 4 paths, sub-pixel, LR check), features to the host and the callbacks.
  * The pair moves by whole pixels between frames so tracking works in steady state; the
- * per-stage times come from the frontend's own stage clock (mean over the timed frames). */
+ * per-stage times come from the frontend's own stage clock (mean over the timed frames). The
+ * input and configuration are shared with the "streams" stage (bench.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 
-enum { BENCH_FRAMES = 8 };
-
 typedef struct frontend_job {
   vf_frontend* fe;
-  vf_image frames[BENCH_FRAMES][2];
-  int next;
-  int64_t t_ns;
+  bench_frontend_input in;
   vf_stage_times sum;
   long calls, features;
 } frontend_job;
@@ -35,35 +32,46 @@ static void on_features(const vf_feature_frame* fr, void* user) {
 
 static vf_status frontend_step(void* arg) {
   frontend_job* j = arg;
+  return bench_frontend_step(j->fe, &j->in);
+}
+
+vf_status bench_frontend_step(vf_frontend* fe, bench_frontend_input* in) {
   /* Back and forth over the frames so the motion stays small. */
-  int k = j->next % (2 * BENCH_FRAMES - 2);
-  k = k < BENCH_FRAMES ? k : 2 * BENCH_FRAMES - 2 - k;
-  j->next++;
-  j->t_ns += 50000000;
-  return vf_frontend_process(j->fe, j->t_ns, &j->frames[k][0], &j->frames[k][1]);
+  int k = in->next % (2 * BENCH_FRONTEND_FRAMES - 2);
+  k = k < BENCH_FRONTEND_FRAMES ? k : 2 * BENCH_FRONTEND_FRAMES - 2 - k;
+  in->next++;
+  in->t_ns += 50000000;
+  return vf_frontend_process(fe, in->t_ns, &in->frames[k][0], &in->frames[k][1]);
 }
 
 /* Crops of one large texture: frame k shifted by k pixels, the right image by 20 more. */
-static vf_status make_frames(frontend_job* j, vf_memory where) {
+vf_status bench_frontend_input_make(vf_memory where, bench_frontend_input* in) {
+  memset(in, 0, sizeof *in);
+  in->t_ns = 1000000000;
   vf_image tex;
-  vf_status s = bench_make_texture(752 + 2 * BENCH_FRAMES + 40, 480 + BENCH_FRAMES, 3, &tex);
-  for (int k = 0; s == VF_OK && k < BENCH_FRAMES; ++k) {
+  vf_status s = bench_make_texture(752 + 2 * BENCH_FRONTEND_FRAMES + 40,
+                                   480 + BENCH_FRONTEND_FRAMES, 3, &tex);
+  for (int k = 0; s == VF_OK && k < BENCH_FRONTEND_FRAMES; ++k) {
     for (int c = 0; s == VF_OK && c < 2; ++c) {
       vf_image view = vf_image_view((uint8_t*)tex.data + (size_t)k * tex.stride_bytes + k + 20 * c,
                                     752, 480, tex.stride_bytes, VF_MEMORY_HOST, VF_PIXEL_U8);
-      s = vf_image_alloc(&j->frames[k][c], 752, 480, VF_PIXEL_U8, where);
-      if (s == VF_OK) s = vf_image_copy(&view, &j->frames[k][c]);
+      s = vf_image_alloc(&in->frames[k][c], 752, 480, VF_PIXEL_U8, where);
+      if (s == VF_OK) s = vf_image_copy(&view, &in->frames[k][c]);
     }
   }
   vf_image_free(&tex);
+  if (s != VF_OK) bench_frontend_input_free(in);
   return s;
 }
 
-static int bench_frontend_input(vf_context* ctx, const bench_options* opt, bench_out* out,
-                                vf_memory where) {
-  frontend_job* j = calloc(1, sizeof *j);
-  if (j == NULL) return 1;
-  j->t_ns = 1000000000;
+void bench_frontend_input_free(bench_frontend_input* in) {
+  for (int k = 0; k < BENCH_FRONTEND_FRAMES; ++k) {
+    vf_image_free(&in->frames[k][0]);
+    vf_image_free(&in->frames[k][1]);
+  }
+}
+
+vf_frontend_config bench_frontend_config(void) {
   vf_frontend_config fc = vf_frontend_config_default();
   vf_camera rig[2];
   vf_euroc_vi_sensor(rig, NULL);
@@ -72,8 +80,16 @@ static int bench_frontend_input(vf_context* ctx, const bench_options* opt, bench
   fc.features.max_features = 200;
   fc.features.min_features = 200;
   fc.stereo.median = 0;
+  return fc;
+}
+
+static int bench_frontend_run(vf_context* ctx, const bench_options* opt, bench_out* out,
+                              vf_memory where) {
+  frontend_job* j = calloc(1, sizeof *j);
+  if (j == NULL) return 1;
+  vf_frontend_config fc = bench_frontend_config();
   vf_frontend_callbacks cb = {on_features, NULL, j};
-  vf_status s = make_frames(j, where);
+  vf_status s = bench_frontend_input_make(where, &j->in);
   if (s == VF_OK) s = vf_frontend_create(ctx, &fc, &cb, &j->fe);
   bench_stats st = {0};
   if (s == VF_OK) s = bench_time(ctx, opt, frontend_step, j, &st);
@@ -94,17 +110,14 @@ static int bench_frontend_input(vf_context* ctx, const bench_options* opt, bench
     fprintf(stderr, "frontend: %s: %s\n", vf_status_str(s), vf_last_error_message());
   }
   vf_frontend_destroy(j->fe);
-  for (int k = 0; k < BENCH_FRAMES; ++k) {
-    vf_image_free(&j->frames[k][0]);
-    vf_image_free(&j->frames[k][1]);
-  }
+  bench_frontend_input_free(&j->in);
   free(j);
   return s == VF_OK ? 0 : 1;
 }
 
 int bench_frontend(vf_context* ctx, const bench_options* opt, bench_out* out) {
-  int failed = bench_frontend_input(ctx, opt, out, VF_MEMORY_HOST);
+  int failed = bench_frontend_run(ctx, opt, out, VF_MEMORY_HOST);
   if (vf_context_backend(ctx) == VF_BACKEND_CUDA)
-    failed |= bench_frontend_input(ctx, opt, out, VF_MEMORY_DEVICE);
+    failed |= bench_frontend_run(ctx, opt, out, VF_MEMORY_DEVICE);
   return failed;
 }

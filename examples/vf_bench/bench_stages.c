@@ -11,6 +11,7 @@ const bench_stage bench_stages[] = {
     {"tracker", bench_tracker},
     {"stereo", bench_stereo},
     {"frontend", bench_frontend},
+    {"streams", bench_streams},
     {NULL, NULL},
 };
 /* clang-format on */

@@ -69,6 +69,18 @@ void bench_result_str(bench_out* out, const char* key, const char* value) {
   fprintf(stderr, "  %s=%s", key, value);
 }
 
+void bench_result_nums(bench_out* out, const char* key, const double* values, int count) {
+  double lo = count > 0 ? values[0] : 0.0, hi = lo;
+  fprintf(out->json, ", \"%s\": [", key);
+  for (int i = 0; i < count; ++i) {
+    fprintf(out->json, "%s%.6g", i ? ", " : "", values[i]);
+    lo = values[i] < lo ? values[i] : lo;
+    hi = values[i] > hi ? values[i] : hi;
+  }
+  fprintf(out->json, "]");
+  fprintf(stderr, "  %s=[%.4g..%.4g]", key, lo, hi);
+}
+
 void bench_result_end(bench_out* out) {
   fprintf(out->json, "}");
   fprintf(stderr, "\n");

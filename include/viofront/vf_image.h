@@ -58,7 +58,10 @@ VF_API vf_status vf_image_alloc(vf_image* image, int width, int height, vf_pixel
 VF_API void vf_image_free(vf_image* image);
 
 /** Copies pixels between any two locations; sizes and formats must match. Synchronous: the
- * copy is complete when the call returns. */
+ * copy is complete when the call returns. With device memory it first waits for all work queued
+ * on the device (every context's stream), so an image a stage is still writing is complete; it
+ * then also waits for the other contexts of that device: keep it out of per-frame loops that
+ * share a GPU. */
 VF_API vf_status vf_image_copy(const vf_image* src, vf_image* dst);
 
 #ifdef __cplusplus

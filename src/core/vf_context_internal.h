@@ -7,6 +7,7 @@
 
 #include "core/vf_error.h"
 #include "viofront/vf_context.h"
+#include "viofront/vf_image.h"
 
 struct vf_context {
   vf_error err;
@@ -33,5 +34,8 @@ vf_status vf_cuda_fail(vf_error* err, int code, const char* what);
 /* Device allocation with error reporting (CUDA backend only). */
 vf_status vf_device_alloc(vf_error* err, void** ptr, size_t bytes, const char* what);
 void vf_device_free(void* ptr);
+
+/* vf_image_copy ordered on the context's stream only: other contexts' work is not waited for. */
+vf_status vf_image_copy_stream(const vf_context* ctx, const vf_image* src, vf_image* dst);
 
 #endif

@@ -26,6 +26,8 @@ int vf_cuda_stream_destroy(void* stream);
 int vf_cuda_stream_synchronize(void* stream);
 /* cudaStreamSynchronize for destroy paths (never a fault-injection site). */
 int vf_cuda_stream_drain(void* stream);
+/* Waits for all work of every stream on the current device. */
+int vf_cuda_device_synchronize(void);
 int vf_cuda_malloc(void** ptr, size_t bytes);
 int vf_cuda_free(void* ptr);
 /* Page-locked host memory mapped into the device's address space: *host for the CPU, *device for

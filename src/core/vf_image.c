@@ -88,7 +88,10 @@ void vf_image_free(vf_image* image) {
   memset(image, 0, sizeof *image);
 }
 
-vf_status vf_image_copy(const vf_image* src, vf_image* dst) {
+/* The copy itself: on `stream` (NULL: the legacy default stream) after waiting for the whole
+ * device when `wait_device` is set. */
+static vf_status vf_image_copy_on(const vf_image* src, vf_image* dst, void* stream, int wait_device,
+                                  const char* what) {
   vf_status s = vf_image_check(src, "vf_image_copy src");
   if (s == VF_OK) s = vf_image_check(dst, "vf_image_copy dst");
   if (s != VF_OK) return s;
@@ -107,12 +110,27 @@ vf_status vf_image_copy(const vf_image* src, vf_image* dst) {
     return VF_OK;
   }
 #ifdef VF_HAVE_CUDA
-  int rc = vf_cuda_copy_2d_async(dst->data, dst->stride_bytes, src->data, src->stride_bytes, row,
-                                 (size_t)src->height, NULL);
-  if (rc == 0) rc = vf_cuda_stream_synchronize(NULL);
-  if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_image_copy");
+  int rc = wait_device ? vf_cuda_device_synchronize() : 0;
+  if (rc == 0) {
+    rc = vf_cuda_copy_2d_async(dst->data, dst->stride_bytes, src->data, src->stride_bytes, row,
+                               (size_t)src->height, stream);
+  }
+  if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
+  if (rc != 0) return vf_cuda_fail(NULL, rc, what);
   return VF_OK;
 #else
-  return vf_fail(NULL, VF_ERR_NO_DEVICE, "vf_image_copy: device memory without a CUDA build");
+  (void)stream;
+  (void)wait_device;
+  return vf_fail(NULL, VF_ERR_NO_DEVICE, "%s: device memory without a CUDA build", what);
 #endif
+}
+
+/* The contexts' streams do not synchronize with the legacy default stream, so a copy that knows
+ * no context waits for the device first: images a stage is still writing are complete. */
+vf_status vf_image_copy(const vf_image* src, vf_image* dst) {
+  return vf_image_copy_on(src, dst, NULL, 1, "vf_image_copy");
+}
+
+vf_status vf_image_copy_stream(const vf_context* ctx, const vf_image* src, vf_image* dst) {
+  return vf_image_copy_on(src, dst, ctx->stream, 0, "vf_image_copy_stream");
 }

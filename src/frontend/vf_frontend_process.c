@@ -41,8 +41,8 @@ static vf_status vf_frontend_disparity_frame(vf_frontend* fe, int64_t t_ns,
   df->disparity = fe->disparity;
   df->rectified_left = fe->rectified[0];
   if (fe->disparity_host.data != NULL) {
-    vf_status s = vf_image_copy(&fe->disparity, &fe->disparity_host);
-    if (s == VF_OK) s = vf_image_copy(&fe->rectified[0], &fe->rectified_host);
+    vf_status s = vf_image_copy_stream(fe->ctx, &fe->disparity, &fe->disparity_host);
+    if (s == VF_OK) s = vf_image_copy_stream(fe->ctx, &fe->rectified[0], &fe->rectified_host);
     if (s != VF_OK) return vf_fail_from_thread(&fe->err, s);
     df->disparity = fe->disparity_host;
     df->rectified_left = fe->rectified_host;

@@ -59,4 +59,52 @@ static inline void scene_frame(const uint8_t* tex, int k, int right, vf_image* o
   }
 }
 
+/* The backend a thread test runs on: CPU, or CUDA with "cuda" as its argument (skips without a
+ * device). */
+static inline vf_backend scene_backend_arg(int argc, char** argv) {
+  if (argc < 2 || strcmp(argv[1], "cuda") != 0) return VF_BACKEND_CPU;
+  if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+  return VF_BACKEND_CUDA;
+}
+
+/* A context of `backend` (2 CPU threads) with a frontend, and host images l, r of cam0's size:
+ * the set-up of the tests that run frontends on threads. Close with scene_frontend_close. */
+static inline vf_status scene_frontend_open(vf_backend backend, const vf_frontend_config* fc,
+                                            const vf_frontend_callbacks* cb, vf_context** ctx,
+                                            vf_frontend** fe, vf_image* l, vf_image* r) {
+  vf_context_config cc = vf_context_config_default();
+  cc.backend = backend;
+  cc.cpu_threads = 2;
+  *ctx = NULL;
+  *fe = NULL;
+  memset(l, 0, sizeof *l);
+  memset(r, 0, sizeof *r);
+  int w = fc->cam0.width, h = fc->cam0.height;
+  vf_status s = vf_context_create(&cc, ctx);
+  if (s == VF_OK) s = vf_frontend_create(*ctx, fc, cb, fe);
+  if (s == VF_OK) s = vf_image_alloc(l, w, h, VF_PIXEL_U8, VF_MEMORY_HOST);
+  if (s == VF_OK) s = vf_image_alloc(r, w, h, VF_PIXEL_U8, VF_MEMORY_HOST);
+  return s;
+}
+
+/* Frames 0..frames-1 of the scene at t0_ns, t0_ns + dt_ns, ...; stops at the first failure. */
+static inline vf_status scene_play(vf_frontend* fe, const uint8_t* tex, int frames, int64_t t0_ns,
+                                   int64_t dt_ns, vf_image* l, vf_image* r) {
+  vf_status s = VF_OK;
+  for (int k = 0; s == VF_OK && k < frames; ++k) {
+    scene_frame(tex, k, 0, l);
+    scene_frame(tex, k, 1, r);
+    s = vf_frontend_process(fe, t0_ns + dt_ns * k, l, r);
+  }
+  return s;
+}
+
+static inline void scene_frontend_close(vf_context* ctx, vf_frontend* fe, vf_image* l,
+                                        vf_image* r) {
+  vf_image_free(l);
+  vf_image_free(r);
+  vf_frontend_destroy(fe);
+  vf_context_destroy(ctx);
+}
+
 #endif

@@ -33,9 +33,6 @@ static void on_features(const vf_feature_frame* fr, void* user) {
 
 static void* run(void* arg) {
   job* j = arg;
-  vf_context_config cc = vf_context_config_default();
-  cc.backend = j->backend;
-  cc.cpu_threads = 2;
   vf_context* ctx = NULL;
   vf_frontend* fe = NULL;
   vf_frontend_config fc = vf_frontend_config_default();
@@ -43,25 +40,15 @@ static void* run(void* arg) {
   fc.cam1 = euroc_camera(1);
   fc.stereo_enabled = 0; /* the tracking path is what shares state, if anything does */
   vf_frontend_callbacks cb = {on_features, NULL, j};
-  vf_image l = {0}, r = {0};
-  j->status = vf_context_create(&cc, &ctx);
-  if (j->status == VF_OK) j->status = vf_frontend_create(ctx, &fc, &cb, &fe);
-  if (j->status == VF_OK) j->status = vf_image_alloc(&l, 752, 480, VF_PIXEL_U8, VF_MEMORY_HOST);
-  if (j->status == VF_OK) j->status = vf_image_alloc(&r, 752, 480, VF_PIXEL_U8, VF_MEMORY_HOST);
+  vf_image l, r;
+  j->status = scene_frontend_open(j->backend, &fc, &cb, &ctx, &fe, &l, &r);
   /* A failure of this thread's own, whose message must still be there at the end. */
   vf_frontend_process(fe, 5, &l, NULL);
   char mine[256];
   snprintf(mine, sizeof mine, "%s", vf_last_error_message());
-  for (int k = 0; j->status == VF_OK && k < FRAMES; ++k) {
-    scene_frame(j->tex, k, 0, &l);
-    scene_frame(j->tex, k, 1, &r);
-    j->status = vf_frontend_process(fe, 1000 + k, &l, &r);
-  }
+  if (j->status == VF_OK) j->status = scene_play(fe, j->tex, FRAMES, 1000, 1, &l, &r);
   j->error_stayed = strcmp(mine, vf_last_error_message()) == 0 && strstr(mine, "right") != NULL;
-  vf_image_free(&l);
-  vf_image_free(&r);
-  vf_frontend_destroy(fe);
-  vf_context_destroy(ctx);
+  scene_frontend_close(ctx, fe, &l, &r);
   return NULL;
 }
 
@@ -76,11 +63,7 @@ static int same(const job* a, const job* b) {
 }
 
 int main(int argc, char** argv) {
-  vf_backend backend = VF_BACKEND_CPU;
-  if (argc > 1 && strcmp(argv[1], "cuda") == 0) {
-    if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
-    backend = VF_BACKEND_CUDA;
-  }
+  const vf_backend backend = scene_backend_arg(argc, argv);
   uint8_t* tex = scene_texture(21);
   static job alone, a, b;
   alone.tex = a.tex = b.tex = tex;
