@@ -6,6 +6,7 @@
  * sample is one bilinear read; an iteration takes 4 samples of a patch row at a time
  * (src/core/vf_simd4.h), float sums per row, double totals. */
 #include "features/kernels/vf_affine_cpu.h"
+#include "features/kernels/vf_lk_cpu.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -408,7 +409,12 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
   vf_affine_finish(p, s, &st, ncc, converged, residual, out);
 }
 
+/* One pass for both steps: a thread start and a wait for the slowest thread once per call, not
+ * twice. Features go to the threads two at a time from a shared counter: a feature costs about
+ * 10 us (frame to frame and refinement), so a larger block would leave one thread idle that much
+ * longer at the end. */
 typedef struct vf_affine_cpu_job {
+  const vf_lk_params* lk;
   const vf_affine_params* p;
   const vf_track_request* requests;
   vf_track_result* results;
@@ -416,15 +422,16 @@ typedef struct vf_affine_cpu_job {
 
 static void vf_affine_cpu_item(int i, void* arg) {
   const vf_affine_cpu_job* j = arg;
+  j->results[i] = vf_lk_cpu_track_one(j->lk, &j->requests[i]);
   vf_affine_cpu_one(j->p, &j->requests[i], &j->results[i]);
 }
 
-void vf_affine_cpu_refine(const vf_affine_params* p, const vf_track_request* requests,
-                          vf_track_result* results, int count, int threads) {
-  vf_affine_cpu_job job = {p, requests, results};
-  /* A refinement costs several microseconds, a thread start about 20: 16 features a thread at
-   * least. */
-  const int useful = count / 16;
+void vf_affine_cpu_track(const vf_lk_params* lk, const vf_affine_params* p,
+                         const vf_track_request* requests, vf_track_result* results, int count,
+                         int threads) {
+  vf_affine_cpu_job job = {lk, p, requests, results};
+  /* A thread start costs about 20 us: 8 features a thread at least. */
+  const int useful = count / 8;
   threads = useful < threads ? useful : threads;
-  vf_parallel_items(count, threads, 8, vf_affine_cpu_item, &job);
+  vf_parallel_items(count, threads, 2, vf_affine_cpu_item, &job);
 }
