@@ -153,7 +153,8 @@ static void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_requ
  * down the columns (exact in float: quarters and halves of small integers), so that a sample is one
  * bilinear read of 4 values instead of the smoothed sampler's 16 taps. w = 0: the warped patch
  * does not fit, samples take the smoothed sampler. */
-#define VF_AFFINE_CPU_WIN 64
+#define VF_AFFINE_CPU_WIN_SHIFT 6
+#define VF_AFFINE_CPU_WIN (1 << VF_AFFINE_CPU_WIN_SHIFT)
 
 typedef struct vf_affine_cpu_window {
   int x0, y0, w, h;
@@ -235,11 +236,10 @@ static vf_f4 vf_affine_cpu_read(const vf_affine_params* p, const float* win, vf_
     for (int l = 0; l < 4; ++l) v[l] = vf_affine_sample(p->cur, p->cur_stride, xs[l], ys[l]);
     return vf_f4_load(v);
   }
-  /* Window coordinates are >= 0 (vf_affine_cpu_holds), so truncation is floor; the index
-   * (row * stride + column, exact in float) is truncated once more to become an int. */
+  /* Window coordinates are >= 0 (vf_affine_cpu_holds), so truncation is floor. */
   int32_t idx[4];
-  const vf_f4 fx = vf_f4_trunc(x, idx), fy = vf_f4_trunc(y, idx);
-  vf_f4_trunc(vf_f4_add(vf_f4_mul(fy, vf_f4_set1((float)VF_AFFINE_CPU_WIN)), fx), idx);
+  vf_f4 fx, fy;
+  vf_f4_trunc_index(x, y, VF_AFFINE_CPU_WIN_SHIFT, &fx, &fy, idx);
   const vf_f4 ax = vf_f4_sub(x, fx), ay = vf_f4_sub(y, fy);
   vf_f4 a, b, c, d;
   vf_f4_gather2(win, idx, &a, &b);

@@ -112,6 +112,19 @@ int main(void) {
     for (int i = 0; i < 4; ++i) fin[i] = isfinite(a[i]) ? a[i] : 3.75f;
     bad_conv += !same4(vf_f4_trunc(vf_f4_load(fin), idx), t);
     for (int i = 0; i < 4; ++i) bad_conv += idx[i] != ti[i];
+    /* Both coordinates (window positions) truncated and the index in a 64-wide grid. */
+    _Alignas(16) float gx[4], gy[4];
+    float tx[4], ty[4];
+    for (int i = 0; i < 4; ++i) {
+      gx[i] = (float)(vf_test_rand(&seed) % 64000u) * 0.001f;
+      gy[i] = (float)(vf_test_rand(&seed) % 64000u) * 0.001f;
+      tx[i] = (float)(int32_t)gx[i];
+      ty[i] = (float)(int32_t)gy[i];
+    }
+    vf_f4 tfx, tfy;
+    vf_f4_trunc_index(vf_f4_load(gx), vf_f4_load(gy), 6, &tfx, &tfy, idx);
+    bad_conv += !same4(tfx, tx) + !same4(tfy, ty);
+    for (int i = 0; i < 4; ++i) bad_conv += idx[i] != (int32_t)ty[i] * 64 + (int32_t)tx[i];
 
     /* Bytes to floats. */
     const uint32_t w = vf_test_rand(&seed);
