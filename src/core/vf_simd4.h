@@ -52,13 +52,6 @@ static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
 /* x where m, else +0. */
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) { return _mm_and_ps(m, x); }
 
-/* x truncated towards zero, as floats and as ints (idx); |x| < 2^31. */
-static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
-  const __m128i i = _mm_cvttps_epi32(x);
-  _mm_storeu_si128((__m128i*)idx, i);
-  return _mm_cvtepi32_ps(i);
-}
-
 /* x and y truncated towards zero as floats (fx, fy), and the index (int y << shift) + int x of
  * each lane (idx) in integers: no float round trip for the index. |x|, |y| < 2^31, the index
  * too. */
@@ -142,12 +135,6 @@ static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
 }
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
   return vreinterpretq_f32_u32(vandq_u32(m, vreinterpretq_u32_f32(x)));
-}
-
-static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
-  const int32x4_t i = vcvtq_s32_f32(x); /* rounds towards zero */
-  vst1q_s32(idx, i);
-  return vcvtq_f32_s32(i);
 }
 
 static inline void vf_f4_trunc_index(vf_f4 x, vf_f4 y, int shift, vf_f4* fx, vf_f4* fy,
@@ -248,14 +235,6 @@ static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
 }
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
   for (int i = 0; i < 4; ++i) x.v[i] = m.v[i] ? x.v[i] : 0.0f;
-  return x;
-}
-
-static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
-  for (int i = 0; i < 4; ++i) {
-    idx[i] = (int32_t)x.v[i];
-    x.v[i] = (float)idx[i];
-  }
   return x;
 }
 
