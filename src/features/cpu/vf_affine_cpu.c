@@ -66,11 +66,12 @@ static void vf_affine_cpu_reference(const vf_affine_params* p, float x, float y,
   }
 }
 
-/* H = sum J J^T over the used samples (t >= 0) of a reference, by rows: within a row the
- * offset sy is fixed, so every entry is sy^k times a row sum of products of tx, ty, t - mu and
- * powers of sx (20 sums a sample instead of 36 products). Double throughout. */
-static void vf_affine_cpu_reference_h(int patch, const float* t, float mu,
-                                      double h[VF_AFFINE_PACKED]) {
+/* Adds to h the packed sum of J J^T over the samples of row r in the columns `cols` (bits), by
+ * row sums: within a row the offset sy is fixed, so every entry is sy^k times a row sum of
+ * products of tx, ty, t - mu and powers of sx (20 sums a sample instead of 36 products). Double
+ * throughout. For a reference's H (all used samples) and for the samples that saturate later. */
+static void vf_affine_cpu_h_row(int patch, const float* t, float mu, int r, uint32_t cols,
+                                double h[VF_AFFINE_PACKED]) {
   const int n = patch * patch;
   /* The normalised offsets as the iterations compute them (float). */
   const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
@@ -78,33 +79,41 @@ static void vf_affine_cpu_reference_h(int patch, const float* t, float mu,
    * sx^0..1; tc; the count. */
   enum { XX0, XX1, XX2, XY0, XY1, XY2, YY0, YY1, YY2, XC0, XC1 };
   enum { YC0 = XC1 + 1, YC1, CC, X0, X1, Y0, Y1, C, N };
+  double m[N + 1] = {0};
+  for (int c = 0; c < patch; ++c) {
+    if (!((cols >> c) & 1u)) continue;
+    const int i = r * patch + c;
+    const double sx = (double)(((float)c - half) * inv_half);
+    const double x = t[n + i], y = t[2 * n + i], tc = (double)(t[i] - mu);
+    const double xx = x * x, xy = x * y, yy = y * y, xc = x * tc, yc = y * tc;
+    m[XX0] += xx, m[XX1] += xx * sx, m[XX2] += xx * sx * sx;
+    m[XY0] += xy, m[XY1] += xy * sx, m[XY2] += xy * sx * sx;
+    m[YY0] += yy, m[YY1] += yy * sx, m[YY2] += yy * sx * sx;
+    m[XC0] += xc, m[XC1] += xc * sx, m[YC0] += yc, m[YC1] += yc * sx, m[CC] += tc * tc;
+    m[X0] += x, m[X1] += x * sx, m[Y0] += y, m[Y1] += y * sx, m[C] += tc, m[N] += 1.0;
+  }
+  const double sy = (double)(((float)r - half) * inv_half), sy2 = sy * sy;
+  /* J = [tx sx, tx sy, ty sx, ty sy, tx, ty, tc, 1]; row a of the packed lower triangle. */
+  const double rows[VF_AFFINE_PACKED] = {
+      m[XX2],                                                                             /* 0 */
+      sy * m[XX1], sy2 * m[XX0],                                                          /* 1 */
+      m[XY2],      sy * m[XY1],  m[YY2],                                                  /* 2 */
+      sy * m[XY1], sy2 * m[XY0], sy * m[YY1], sy2 * m[YY0],                               /* 3 */
+      m[XX1],      sy * m[XX0],  m[XY1],      sy * m[XY0],  m[XX0],                       /* 4 */
+      m[XY1],      sy * m[XY0],  m[YY1],      sy * m[YY0],  m[XY0], m[YY0],               /* 5 */
+      m[XC1],      sy * m[XC0],  m[YC1],      sy * m[YC0],  m[XC0], m[YC0], m[CC],        /* 6 */
+      m[X1],       sy * m[X0],   m[Y1],       sy * m[Y0],   m[X0],  m[Y0],  m[C],  m[N]}; /* 7 */
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] += rows[k];
+}
+
+/* H = sum J J^T over the used samples (t >= 0) of a reference. */
+static void vf_affine_cpu_reference_h(int patch, const float* t, float mu,
+                                      double h[VF_AFFINE_PACKED]) {
   for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = 0.0;
   for (int r = 0; r < patch; ++r) {
-    double m[N + 1] = {0};
-    for (int c = 0; c < patch; ++c) {
-      const int i = r * patch + c;
-      if (t[i] < 0.0f) continue;
-      const double sx = (double)(((float)c - half) * inv_half);
-      const double x = t[n + i], y = t[2 * n + i], tc = (double)(t[i] - mu);
-      const double xx = x * x, xy = x * y, yy = y * y, xc = x * tc, yc = y * tc;
-      m[XX0] += xx, m[XX1] += xx * sx, m[XX2] += xx * sx * sx;
-      m[XY0] += xy, m[XY1] += xy * sx, m[XY2] += xy * sx * sx;
-      m[YY0] += yy, m[YY1] += yy * sx, m[YY2] += yy * sx * sx;
-      m[XC0] += xc, m[XC1] += xc * sx, m[YC0] += yc, m[YC1] += yc * sx, m[CC] += tc * tc;
-      m[X0] += x, m[X1] += x * sx, m[Y0] += y, m[Y1] += y * sx, m[C] += tc, m[N] += 1.0;
-    }
-    const double sy = (double)(((float)r - half) * inv_half), sy2 = sy * sy;
-    /* J = [tx sx, tx sy, ty sx, ty sy, tx, ty, tc, 1]; row a of the packed lower triangle. */
-    const double rows[VF_AFFINE_PACKED] = {
-        m[XX2],                                                                             /* 0 */
-        sy * m[XX1], sy2 * m[XX0],                                                          /* 1 */
-        m[XY2],      sy * m[XY1],  m[YY2],                                                  /* 2 */
-        sy * m[XY1], sy2 * m[XY0], sy * m[YY1], sy2 * m[YY0],                               /* 3 */
-        m[XX1],      sy * m[XX0],  m[XY1],      sy * m[XY0],  m[XX0],                       /* 4 */
-        m[XY1],      sy * m[XY0],  m[YY1],      sy * m[YY0],  m[XY0], m[YY0],               /* 5 */
-        m[XC1],      sy * m[XC0],  m[YC1],      sy * m[YC0],  m[XC0], m[YC0], m[CC],        /* 6 */
-        m[X1],       sy * m[X0],   m[Y1],       sy * m[Y0],   m[X0],  m[Y0],  m[C],  m[N]}; /* 7 */
-    for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] += rows[k];
+    uint32_t cols = 0;
+    for (int c = 0; c < patch; ++c) cols |= (uint32_t)(t[r * patch + c] >= 0.0f) << c;
+    vf_affine_cpu_h_row(patch, t, mu, r, cols, h);
   }
 }
 
@@ -280,6 +289,12 @@ static _Alignas(16) const uint32_t vf_affine_cpu_masks[16][4] = {
     {0, 0, 0, ~0u},   {~0u, 0, 0, ~0u},   {0, ~0u, 0, ~0u},   {~0u, ~0u, 0, ~0u},
     {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
 
+static int vf_affine_cpu_popcount(uint32_t x) {
+  int n = 0;
+  for (; x != 0; x &= x - 1) ++n;
+  return n;
+}
+
 /* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header): 4 lanes
  * along each row, float sums per row (J's second and fourth entries are the row's offset times
  * the fifth and sixth), double totals. Samples with their bit in out[row] are skipped; one that
@@ -303,6 +318,8 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
   const vf_f4 va0 = vf_f4_set1(a0), va2 = vf_f4_set1(a2), vmu = vf_f4_set1(s->mu);
   vf_d4 tot[9];
   for (int k = 0; k < 9; ++k) tot[k] = vf_d4_zero();
+  /* Per row: the columns that saturate in this pass (their terms go to h_out by rows after it). */
+  uint32_t added[VF_TRACKER_MAX_REF_PATCH] = {0};
   for (int r = 0; r < p->patch; ++r) {
     const float oy = (float)r - half, sy = oy * inv_half;
     const vf_f4 bx = vf_f4_set1(px + a1 * oy), by = vf_f4_set1(py + a3 * oy);
@@ -322,15 +339,7 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
       const vf_m4 ok = vf_f4_in_range(v, 1.0f, 254.0f);
       const int fresh = vf_m4_bits(vf_m4_and_not(use, ok));
       if (fresh != 0) {
-        for (int l = 0; l < 4; ++l) {
-          if (!((fresh >> l) & 1)) continue;
-          float j[8];
-          vf_affine_jacobian(t[i + l] - s->mu, t[n + i + l], t[2 * n + i + l], rows->sx[col + l],
-                             sy, j);
-          vf_affine_outer(j, h_out);
-          out[r] |= 1u << (col + l);
-          ++*grew;
-        }
+        added[r] |= (uint32_t)fresh << col;
         use = vf_m4_and(use, ok);
       }
       const vf_f4 tc = vf_f4_sub(tv, vmu);
@@ -355,6 +364,12 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     for (int k = 4; k < 7; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
   }
   for (int k = 0; k < 9; ++k) sums[k] = vf_d4_sum(tot[k]);
+  for (int r = 0; r < p->patch; ++r) {
+    if (added[r] == 0) continue;
+    vf_affine_cpu_h_row(p->patch, t, s->mu, r, added[r], h_out);
+    out[r] |= added[r];
+    *grew += vf_affine_cpu_popcount(added[r]);
+  }
   sums[9] = (double)s->h[VF_AFFINE_IDX(7, 6)] - h_out[VF_AFFINE_IDX(7, 6)];
   sums[10] = (double)s->h[VF_AFFINE_IDX(6, 6)] - h_out[VF_AFFINE_IDX(6, 6)];
 }
