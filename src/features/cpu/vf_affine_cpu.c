@@ -80,9 +80,8 @@ static void vf_affine_cpu_h_row(int patch, const float* t, float mu, int r, uint
   enum { XX0, XX1, XX2, XY0, XY1, XY2, YY0, YY1, YY2, XC0, XC1 };
   enum { YC0 = XC1 + 1, YC1, CC, X0, X1, Y0, Y1, C, N };
   double m[N + 1] = {0};
-  for (int c = 0; c < patch; ++c) {
-    if (!((cols >> c) & 1u)) continue;
-    const int i = r * patch + c;
+  for (uint32_t b = cols; b != 0; b &= b - 1) {
+    const int c = __builtin_ctz(b), i = r * patch + c;
     const double sx = (double)(((float)c - half) * inv_half);
     const double x = t[n + i], y = t[2 * n + i], tc = (double)(t[i] - mu);
     const double xx = x * x, xy = x * y, yy = y * y, xc = x * tc, yc = y * tc;
@@ -289,12 +288,6 @@ static _Alignas(16) const uint32_t vf_affine_cpu_masks[16][4] = {
     {0, 0, 0, ~0u},   {~0u, 0, 0, ~0u},   {0, ~0u, 0, ~0u},   {~0u, ~0u, 0, ~0u},
     {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
 
-static int vf_affine_cpu_popcount(uint32_t x) {
-  int n = 0;
-  for (; x != 0; x &= x - 1) ++n;
-  return n;
-}
-
 /* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header): 4 lanes
  * along each row, float sums per row (J's second and fourth entries are the row's offset times
  * the fifth and sixth), double totals. Samples with their bit in out[row] are skipped; one that
@@ -368,7 +361,7 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     if (added[r] == 0) continue;
     vf_affine_cpu_h_row(p->patch, t, s->mu, r, added[r], h_out);
     out[r] |= added[r];
-    *grew += vf_affine_cpu_popcount(added[r]);
+    *grew += __builtin_popcount(added[r]);
   }
   sums[9] = (double)s->h[VF_AFFINE_IDX(7, 6)] - h_out[VF_AFFINE_IDX(7, 6)];
   sums[10] = (double)s->h[VF_AFFINE_IDX(6, 6)] - h_out[VF_AFFINE_IDX(6, 6)];
