@@ -234,16 +234,20 @@ static void vf_affine_cpu_window_build(const vf_affine_params* p, const vf_affin
   }
 }
 
+/* The smoothed sampler at 4 lanes' level-0 positions (no window: rare, kept out of line). */
+static vf_f4 vf_affine_cpu_read_sampler(const vf_affine_params* p, vf_f4 x, vf_f4 y) {
+  _Alignas(16) float xs[4], ys[4], v[4];
+  vf_f4_store(xs, x);
+  vf_f4_store(ys, y);
+  for (int l = 0; l < 4; ++l) v[l] = vf_affine_sample(p->cur, p->cur_stride, xs[l], ys[l]);
+  return vf_f4_load(v);
+}
+
 /* The current image at 4 lanes' positions in window coordinates (level-0 pixels less
  * (x0, y0)): bilinear in the window, or the smoothed sampler without one (x0 = y0 = 0 then). */
-static vf_f4 vf_affine_cpu_read(const vf_affine_params* p, const float* win, vf_f4 x, vf_f4 y) {
-  if (win == NULL) {
-    _Alignas(16) float xs[4], ys[4], v[4];
-    vf_f4_store(xs, x);
-    vf_f4_store(ys, y);
-    for (int l = 0; l < 4; ++l) v[l] = vf_affine_sample(p->cur, p->cur_stride, xs[l], ys[l]);
-    return vf_f4_load(v);
-  }
+static inline vf_f4 vf_affine_cpu_read(const vf_affine_params* p, const float* win, vf_f4 x,
+                                       vf_f4 y) {
+  if (win == NULL) return vf_affine_cpu_read_sampler(p, x, y);
   /* Window coordinates are >= 0 (vf_affine_cpu_holds), so truncation is floor. */
   int32_t idx[4];
   vf_f4 fx, fy;
@@ -257,11 +261,14 @@ static vf_f4 vf_affine_cpu_read(const vf_affine_params* p, const float* win, vf_
   return vf_f4_add(top, vf_f4_mul(ay, vf_f4_sub(bot, top)));
 }
 
-/* How a patch row is cut into groups of 4 lanes: groups start at 0, 4, ... and, when the side
- * is not a multiple of 4, the last starts at side - 4 with the lanes already covered off (no
- * read past the row, no padded copy). sx: the columns' normalised offsets. */
+/* How a patch row is cut into groups of 4 lanes: groups start at 0, 4, ... When the side leaves
+ * one column over (side = 4 k + 1, as the default 21), that last column is taken 4 rows at a
+ * time instead (vf_affine_cpu_column): a group for one sample a row would be a sixth of the work
+ * for a 21st of the samples. Otherwise the last group starts at side - 4 with the lanes already
+ * covered off (no read past the row, no padded copy). sx: the columns' normalised offsets. */
 typedef struct vf_affine_cpu_rows {
   int groups;
+  int column; /* nonzero: the last column goes by vf_affine_cpu_column */
   int start[(VF_TRACKER_MAX_REF_PATCH + 3) / 4];
   uint32_t lanes[(VF_TRACKER_MAX_REF_PATCH + 3) / 4]; /* bit l: lane l counts */
   float ox[VF_TRACKER_MAX_REF_PATCH], sx[VF_TRACKER_MAX_REF_PATCH];
@@ -273,11 +280,35 @@ static void vf_affine_cpu_rows_make(int patch, vf_affine_cpu_rows* rows) {
     rows->ox[c] = (float)c - half;
     rows->sx[c] = rows->ox[c] * inv_half;
   }
+  rows->column = patch % 4 == 1;
+  const int cols = rows->column ? patch - 1 : patch;
   rows->groups = 0;
-  for (int c = 0; c < patch; c += 4) {
-    const int start = c + 4 <= patch ? c : patch - 4;
+  for (int c = 0; c < cols; c += 4) {
+    const int start = c + 4 <= cols ? c : cols - 4;
     rows->start[rows->groups] = start;
     rows->lanes[rows->groups++] = (15u << (c - start)) & 15u;
+  }
+}
+
+/* The reference's last column as rows of 4 lanes (rows padded to a multiple of 4 with unused
+ * samples at the last row's offset), copied once per call so that its groups load like a row's. */
+#define VF_AFFINE_CPU_COLUMN (VF_TRACKER_MAX_REF_PATCH + 3)
+
+typedef struct vf_affine_cpu_column {
+  _Alignas(16) float t[VF_AFFINE_CPU_COLUMN], tx[VF_AFFINE_CPU_COLUMN], ty[VF_AFFINE_CPU_COLUMN];
+  _Alignas(16) float oy[VF_AFFINE_CPU_COLUMN], sy[VF_AFFINE_CPU_COLUMN];
+} vf_affine_cpu_column;
+
+static void vf_affine_cpu_column_make(int patch, const float* t, vf_affine_cpu_column* col) {
+  const int n = patch * patch;
+  const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
+  for (int r = 0; r < (patch + 3) / 4 * 4; ++r) {
+    const int i = r * patch + patch - 1, real = r < patch;
+    col->t[r] = real ? t[i] : -1.0f;
+    col->tx[r] = real ? t[n + i] : 0.0f;
+    col->ty[r] = real ? t[2 * n + i] : 0.0f;
+    col->oy[r] = (float)(real ? r : patch - 1) - half;
+    col->sy[r] = col->oy[r] * inv_half;
   }
 }
 
@@ -288,19 +319,34 @@ static _Alignas(16) const uint32_t vf_affine_cpu_masks[16][4] = {
     {0, 0, 0, ~0u},   {~0u, 0, 0, ~0u},   {0, ~0u, 0, ~0u},   {~0u, ~0u, 0, ~0u},
     {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
 
+/* The residuals e of 4 samples at (x, y) with reference values tv (negative: unused) and lanes
+ * `use`; tc = tv - mu. The lanes that saturate in the current image go to *fresh and out of e. */
+static inline vf_f4 vf_affine_cpu_residuals(const vf_affine_params* p, const float* win, vf_f4 x,
+                                            vf_f4 y, vf_f4 tv, vf_m4 use, vf_f4 c, vf_f4 inv_gain,
+                                            vf_f4 mu, vf_f4* tc, int* fresh) {
+  const vf_f4 v = vf_affine_cpu_read(p, win, x, y);
+  use = vf_m4_and(use, vf_f4_in_range(tv, 0.0f, 255.0f));
+  const vf_m4 ok = vf_f4_in_range(v, 1.0f, 254.0f);
+  *fresh = vf_m4_bits(vf_m4_and_not(use, ok));
+  if (*fresh != 0) use = vf_m4_and(use, ok);
+  *tc = vf_f4_sub(tv, mu);
+  return vf_f4_select(use, vf_f4_sub(vf_f4_mul(vf_f4_sub(v, c), inv_gain), *tc));
+}
+
 /* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header): 4 lanes
  * along each row, float sums per row (J's second and fourth entries are the row's offset times
- * the fifth and sixth), double totals. Samples with their bit in out[row] are skipped; one that
- * saturates in the current image joins them, its terms go to h_out, and *grew counts it. The
- * sums of t and t^2 over the samples used, and their count, need no pass: they are H's entries
- * (6, 7), (6, 6) and (7, 7) less h_out's. */
+ * the fifth and sixth), double totals; the last column (rows->column) 4 rows at a time, float
+ * sums over the column. Samples with their bit in out[row] are skipped; one that saturates in
+ * the current image joins them, its terms go to h_out, and *grew counts it. The sums of t and
+ * t^2 over the samples used, and their count, need no pass: they are H's entries (6, 7), (6, 6)
+ * and (7, 7) less h_out's. */
 static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_rows* rows,
-                               const float* t, const vf_affine_slot* s,
-                               const vf_affine_cpu_window* wd, const vf_affine_state* st,
-                               double sums[VF_AFFINE_SUMS], uint32_t* out,
-                               double h_out[VF_AFFINE_PACKED], int* grew) {
-  const int n = p->patch * p->patch;
-  const float half = VF_AFFINE_HALF(p->patch), inv_half = 1.0f / half;
+                               const vf_affine_cpu_column* column, const float* t,
+                               const vf_affine_slot* s, const vf_affine_cpu_window* wd,
+                               const vf_affine_state* st, double sums[VF_AFFINE_SUMS],
+                               uint32_t* out, double h_out[VF_AFFINE_PACKED], int* grew) {
+  const int patch = p->patch, n = patch * patch;
+  const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
   const float* win = wd->w > 0 ? wd->win : NULL;
   /* The centre in window coordinates (exact: an integer off a float of larger magnitude). */
   const float px = (float)st->px - (win ? (float)wd->x0 : 0.0f);
@@ -312,8 +358,8 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
   vf_d4 tot[9];
   for (int k = 0; k < 9; ++k) tot[k] = vf_d4_zero();
   /* Per row: the columns that saturate in this pass (their terms go to h_out by rows after it). */
-  uint32_t added[VF_TRACKER_MAX_REF_PATCH] = {0};
-  for (int r = 0; r < p->patch; ++r) {
+  uint32_t added[VF_AFFINE_CPU_COLUMN] = {0};
+  for (int r = 0; r < patch; ++r) {
     const float oy = (float)r - half, sy = oy * inv_half;
     const vf_f4 bx = vf_f4_set1(px + a1 * oy), by = vf_f4_set1(py + a3 * oy);
     const uint32_t row_out = out[r];
@@ -321,22 +367,15 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     vf_f4 acc[7];
     for (int k = 0; k < 7; ++k) acc[k] = vf_f4_zero();
     for (int g = 0; g < rows->groups; ++g) {
-      const int col = rows->start[g], i = r * p->patch + col;
+      const int col = rows->start[g], i = r * patch + col;
       const vf_f4 ox = vf_f4_loadu(rows->ox + col), sx = vf_f4_loadu(rows->sx + col);
-      const vf_f4 v = vf_affine_cpu_read(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
-                                         vf_f4_add(by, vf_f4_mul(va2, ox)));
-      const vf_f4 tv = vf_f4_loadu(t + i);
-      /* Unused samples of the reference are negative. */
-      vf_m4 use = vf_m4_and(vf_m4_load(vf_affine_cpu_masks[rows->lanes[g] & ~(row_out >> col)]),
-                            vf_f4_in_range(tv, 0.0f, 255.0f));
-      const vf_m4 ok = vf_f4_in_range(v, 1.0f, 254.0f);
-      const int fresh = vf_m4_bits(vf_m4_and_not(use, ok));
-      if (fresh != 0) {
-        added[r] |= (uint32_t)fresh << col;
-        use = vf_m4_and(use, ok);
-      }
-      const vf_f4 tc = vf_f4_sub(tv, vmu);
-      const vf_f4 e = vf_f4_select(use, vf_f4_sub(vf_f4_mul(vf_f4_sub(v, c), inv_gain), tc));
+      const vf_m4 use = vf_m4_load(vf_affine_cpu_masks[rows->lanes[g] & ~(row_out >> col)]);
+      vf_f4 tc;
+      int fresh;
+      const vf_f4 e = vf_affine_cpu_residuals(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
+                                              vf_f4_add(by, vf_f4_mul(va2, ox)), vf_f4_loadu(t + i),
+                                              use, c, inv_gain, vmu, &tc, &fresh);
+      if (fresh != 0) added[r] |= (uint32_t)fresh << col;
       const vf_f4 txe = vf_f4_mul(vf_f4_loadu(t + n + i), e);
       const vf_f4 tye = vf_f4_mul(vf_f4_loadu(t + 2 * n + i), e);
       acc[0] = vf_f4_add(acc[0], vf_f4_mul(txe, sx));
@@ -356,10 +395,50 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     vf_d4_add_f4(&tot[5], acc[3]);
     for (int k = 4; k < 7; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
   }
+  if (rows->column) {
+    /* Column sums of tx e, tx e sy, ty e, ty e sy, tc e, e, e^2; sx is the column's. */
+    const int last = patch - 1;
+    const float ox = rows->ox[last];
+    const vf_f4 cx = vf_f4_set1(a0 * ox), cy = vf_f4_set1(a2 * ox);
+    const vf_f4 vpx = vf_f4_set1(px), vpy = vf_f4_set1(py), va1 = vf_f4_set1(a1),
+                va3 = vf_f4_set1(a3);
+    vf_f4 acc[7];
+    for (int k = 0; k < 7; ++k) acc[k] = vf_f4_zero();
+    for (int r = 0; r < patch; r += 4) {
+      const vf_f4 oy = vf_f4_load(column->oy + r), sy = vf_f4_load(column->sy + r);
+      uint32_t lanes = 0;
+      for (int l = 0; l < 4 && r + l < patch; ++l) lanes |= (~out[r + l] >> last & 1u) << l;
+      vf_f4 tc;
+      int fresh;
+      /* The same positions as a row's group: (p + a1 oy) + a0 ox, lane by lane. */
+      const vf_f4 e = vf_affine_cpu_residuals(
+          p, win, vf_f4_add(vf_f4_add(vpx, vf_f4_mul(va1, oy)), cx),
+          vf_f4_add(vf_f4_add(vpy, vf_f4_mul(va3, oy)), cy), vf_f4_load(column->t + r),
+          vf_m4_load(vf_affine_cpu_masks[lanes]), c, inv_gain, vmu, &tc, &fresh);
+      for (int l = 0; l < 4; ++l) added[r + l] |= (uint32_t)((fresh >> l) & 1) << last;
+      const vf_f4 txe = vf_f4_mul(vf_f4_load(column->tx + r), e);
+      const vf_f4 tye = vf_f4_mul(vf_f4_load(column->ty + r), e);
+      acc[0] = vf_f4_add(acc[0], txe);
+      acc[1] = vf_f4_add(acc[1], vf_f4_mul(txe, sy));
+      acc[2] = vf_f4_add(acc[2], tye);
+      acc[3] = vf_f4_add(acc[3], vf_f4_mul(tye, sy));
+      acc[4] = vf_f4_add(acc[4], vf_f4_mul(tc, e));
+      acc[5] = vf_f4_add(acc[5], e);
+      acc[6] = vf_f4_add(acc[6], vf_f4_mul(e, e));
+    }
+    const vf_f4 vsx = vf_f4_set1(rows->sx[last]);
+    vf_d4_add_f4(&tot[0], vf_f4_mul(acc[0], vsx));
+    vf_d4_add_f4(&tot[1], acc[1]);
+    vf_d4_add_f4(&tot[2], vf_f4_mul(acc[2], vsx));
+    vf_d4_add_f4(&tot[3], acc[3]);
+    vf_d4_add_f4(&tot[4], acc[0]);
+    vf_d4_add_f4(&tot[5], acc[2]);
+    for (int k = 4; k < 7; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
+  }
   for (int k = 0; k < 9; ++k) sums[k] = vf_d4_sum(tot[k]);
-  for (int r = 0; r < p->patch; ++r) {
+  for (int r = 0; r < patch; ++r) {
     if (added[r] == 0) continue;
-    vf_affine_cpu_h_row(p->patch, t, s->mu, r, added[r], h_out);
+    vf_affine_cpu_h_row(patch, t, s->mu, r, added[r], h_out);
     out[r] |= added[r];
     *grew += __builtin_popcount(added[r]);
   }
@@ -380,6 +459,8 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
   const float* t = vf_affine_cpu_samples(p, r->slot);
   vf_affine_cpu_rows rows;
   vf_affine_cpu_rows_make(p->patch, &rows);
+  vf_affine_cpu_column column;
+  if (rows.column) vf_affine_cpu_column_make(p->patch, t, &column);
   vf_affine_cpu_window wd_buf; /* 16 KiB on the stack */
   vf_affine_cpu_window* wd = &wd_buf;
   uint32_t out_set[VF_TRACKER_MAX_REF_PATCH] = {0}; /* per row: columns left out (saturated) */
@@ -400,7 +481,7 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
       have_window = 1;
     }
     int grew = 0;
-    vf_affine_cpu_sums(p, &rows, t, s, wd, &st, sums, out_set, h_out, &grew);
+    vf_affine_cpu_sums(p, &rows, &column, t, s, wd, &st, sums, out_set, h_out, &grew);
     used = s->used - left_out - grew;
     ++out->iterations;
     if (used < s->used / 2) break; /* mostly saturated now: not a match to trust */
