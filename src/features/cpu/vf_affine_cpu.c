@@ -363,19 +363,28 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     const float oy = (float)r - half, sy = oy * inv_half;
     const vf_f4 bx = vf_f4_set1(px + a1 * oy), by = vf_f4_set1(py + a3 * oy);
     const uint32_t row_out = out[r];
+    /* The row's residuals first, then its sums: two loops that each keep their values in
+     * registers (one loop would spill the accumulators). */
+    _Alignas(16) float e_row[VF_AFFINE_CPU_COLUMN];
+    for (int g = 0; g < rows->groups; ++g) {
+      const int col = rows->start[g];
+      const vf_f4 ox = vf_f4_loadu(rows->ox + col);
+      const vf_m4 use = vf_m4_load(vf_affine_cpu_masks[rows->lanes[g] & ~(row_out >> col)]);
+      vf_f4 tc;
+      int fresh;
+      const vf_f4 e = vf_affine_cpu_residuals(
+          p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)), vf_f4_add(by, vf_f4_mul(va2, ox)),
+          vf_f4_loadu(t + r * patch + col), use, c, inv_gain, vmu, &tc, &fresh);
+      if (fresh != 0) added[r] |= (uint32_t)fresh << col;
+      vf_f4_store(e_row + 4 * g, e);
+    }
     /* Row sums of tx e sx, tx e, ty e sx, ty e, tc e, e, e^2 (tc = T - mu). */
     vf_f4 acc[7];
     for (int k = 0; k < 7; ++k) acc[k] = vf_f4_zero();
     for (int g = 0; g < rows->groups; ++g) {
       const int col = rows->start[g], i = r * patch + col;
-      const vf_f4 ox = vf_f4_loadu(rows->ox + col), sx = vf_f4_loadu(rows->sx + col);
-      const vf_m4 use = vf_m4_load(vf_affine_cpu_masks[rows->lanes[g] & ~(row_out >> col)]);
-      vf_f4 tc;
-      int fresh;
-      const vf_f4 e = vf_affine_cpu_residuals(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
-                                              vf_f4_add(by, vf_f4_mul(va2, ox)), vf_f4_loadu(t + i),
-                                              use, c, inv_gain, vmu, &tc, &fresh);
-      if (fresh != 0) added[r] |= (uint32_t)fresh << col;
+      const vf_f4 sx = vf_f4_loadu(rows->sx + col), e = vf_f4_load(e_row + 4 * g);
+      const vf_f4 tc = vf_f4_sub(vf_f4_loadu(t + i), vmu);
       const vf_f4 txe = vf_f4_mul(vf_f4_loadu(t + n + i), e);
       const vf_f4 tye = vf_f4_mul(vf_f4_loadu(t + 2 * n + i), e);
       acc[0] = vf_f4_add(acc[0], vf_f4_mul(txe, sx));
