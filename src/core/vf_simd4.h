@@ -52,13 +52,16 @@ static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
 /* x where m, else +0. */
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) { return _mm_and_ps(m, x); }
 
-/* x truncated towards zero, as floats and as ints (idx); |x| < 2^31. */
-static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
-  const __m128i i = _mm_cvttps_epi32(x);
-  _mm_storeu_si128((__m128i*)idx, i);
-  return _mm_cvtepi32_ps(i);
+/* x and y truncated towards zero as floats (fx, fy), and the index (int y << shift) + int x of
+ * each lane (idx) in integers: no float round trip for the index. |x|, |y| < 2^31, the index
+ * too. */
+static inline void vf_f4_trunc_index(vf_f4 x, vf_f4 y, int shift, vf_f4* fx, vf_f4* fy,
+                                     int32_t idx[4]) {
+  const __m128i ix = _mm_cvttps_epi32(x), iy = _mm_cvttps_epi32(y);
+  *fx = _mm_cvtepi32_ps(ix);
+  *fy = _mm_cvtepi32_ps(iy);
+  _mm_storeu_si128((__m128i*)idx, _mm_add_epi32(_mm_sll_epi32(iy, _mm_cvtsi32_si128(shift)), ix));
 }
-
 /* p[idx[i]] (lo) and p[idx[i] + 1] (hi) for the 4 lanes: one 8-byte load per lane. */
 static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
   const __m128 z = _mm_setzero_ps();
@@ -134,12 +137,13 @@ static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
   return vreinterpretq_f32_u32(vandq_u32(m, vreinterpretq_u32_f32(x)));
 }
 
-static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
-  const int32x4_t i = vcvtq_s32_f32(x); /* rounds towards zero */
-  vst1q_s32(idx, i);
-  return vcvtq_f32_s32(i);
+static inline void vf_f4_trunc_index(vf_f4 x, vf_f4 y, int shift, vf_f4* fx, vf_f4* fy,
+                                     int32_t idx[4]) {
+  const int32x4_t ix = vcvtq_s32_f32(x), iy = vcvtq_s32_f32(y); /* round towards zero */
+  *fx = vcvtq_f32_s32(ix);
+  *fy = vcvtq_f32_s32(iy);
+  vst1q_s32(idx, vaddq_s32(vshlq_s32(iy, vdupq_n_s32(shift)), ix));
 }
-
 /* Lane i's pair as 2 floats; the four pairs de-interleaved into even (lo) and odd (hi). */
 static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
   const float32x4_t a = vcombine_f32(vld1_f32(p + idx[0]), vld1_f32(p + idx[1]));
@@ -234,14 +238,15 @@ static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
   return x;
 }
 
-static inline vf_f4 vf_f4_trunc(vf_f4 x, int32_t idx[4]) {
+static inline void vf_f4_trunc_index(vf_f4 x, vf_f4 y, int shift, vf_f4* fx, vf_f4* fy,
+                                     int32_t idx[4]) {
   for (int i = 0; i < 4; ++i) {
-    idx[i] = (int32_t)x.v[i];
-    x.v[i] = (float)idx[i];
+    const int32_t ix = (int32_t)x.v[i], iy = (int32_t)y.v[i];
+    fx->v[i] = (float)ix;
+    fy->v[i] = (float)iy;
+    idx[i] = (int32_t)((uint32_t)iy << shift) + ix;
   }
-  return x;
 }
-
 static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
   for (int i = 0; i < 4; ++i) {
     lo->v[i] = p[idx[i]];

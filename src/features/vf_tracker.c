@@ -372,9 +372,11 @@ vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyra
     if (t->ctx->backend == VF_BACKEND_CUDA) s = vf_tracker_submit_cuda(t, requests, count);
 #endif
     if (t->ctx->backend == VF_BACKEND_CPU) {
-      vf_lk_cpu_track(&t->params, requests, t->h_results, count, t->ctx->cpu_threads);
       if (t->refine.enabled) {
-        vf_affine_cpu_refine(&t->refine, requests, t->h_results, count, t->ctx->cpu_threads);
+        vf_affine_cpu_track(&t->params, &t->refine, requests, t->h_results, count,
+                            t->ctx->cpu_threads);
+      } else {
+        vf_lk_cpu_track(&t->params, requests, t->h_results, count, t->ctx->cpu_threads);
       }
     }
   }

@@ -142,7 +142,7 @@ static int vf_lk_cpu_level(const vf_lk_params* p, int k, vf_lk_patch* tp, vf_lk_
   return outcome;
 }
 
-static vf_track_result vf_lk_cpu_one(const vf_lk_params* p, const vf_track_request* r) {
+vf_track_result vf_lk_cpu_track_one(const vf_lk_params* p, const vf_track_request* r) {
   vf_track_result out = vf_lk_result_init(r);
   if (!vf_lk_request_valid(r, p)) return out;
   const int src = vf_lk_template_source(r, p);
@@ -204,7 +204,7 @@ typedef struct vf_lk_cpu_job {
 
 static void vf_lk_cpu_item(int i, void* arg) {
   const vf_lk_cpu_job* j = arg;
-  j->results[i] = vf_lk_cpu_one(j->p, &j->requests[i]);
+  j->results[i] = vf_lk_cpu_track_one(j->p, &j->requests[i]);
 }
 
 void vf_lk_cpu_track(const vf_lk_params* p, const vf_track_request* requests,

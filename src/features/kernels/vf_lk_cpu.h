@@ -11,4 +11,7 @@
 void vf_lk_cpu_track(const vf_lk_params* p, const vf_track_request* requests,
                      vf_track_result* results, int count, int threads);
 
+/* One feature on the calling thread (for a caller that does more per feature in one pass). */
+vf_track_result vf_lk_cpu_track_one(const vf_lk_params* p, const vf_track_request* r);
+
 #endif

@@ -99,19 +99,20 @@ int main(void) {
     vf_m4_store(raw, ma);
     bad_mask += !same_mask(vf_m4_load(raw), in);
 
-    /* Truncation of values inside the documented range (|x| < 2^31). */
+    /* Both coordinates truncated towards zero (either sign) and the index in a 64-wide grid. */
     int32_t idx[4];
-    float t[4];
-    int32_t ti[4];
+    _Alignas(16) float gx[4], gy[4];
+    float tx[4], ty[4];
     for (int i = 0; i < 4; ++i) {
-      const float x = isfinite(a[i]) ? a[i] : 3.75f;
-      ti[i] = (int32_t)x;
-      t[i] = (float)ti[i];
+      gx[i] = (float)(vf_test_rand(&seed) % 64000u) * 0.001f - 32.0f;
+      gy[i] = (float)(vf_test_rand(&seed) % 64000u) * 0.001f - 32.0f;
+      tx[i] = (float)(int32_t)gx[i];
+      ty[i] = (float)(int32_t)gy[i];
     }
-    _Alignas(16) float fin[4];
-    for (int i = 0; i < 4; ++i) fin[i] = isfinite(a[i]) ? a[i] : 3.75f;
-    bad_conv += !same4(vf_f4_trunc(vf_f4_load(fin), idx), t);
-    for (int i = 0; i < 4; ++i) bad_conv += idx[i] != ti[i];
+    vf_f4 tfx, tfy;
+    vf_f4_trunc_index(vf_f4_load(gx), vf_f4_load(gy), 6, &tfx, &tfy, idx);
+    bad_conv += !same4(tfx, tx) + !same4(tfy, ty);
+    for (int i = 0; i < 4; ++i) bad_conv += idx[i] != (int32_t)ty[i] * 64 + (int32_t)tx[i];
 
     /* Bytes to floats. */
     const uint32_t w = vf_test_rand(&seed);
