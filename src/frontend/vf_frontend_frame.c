@@ -31,6 +31,9 @@ vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* l
     if (s != VF_OK) s = vf_fail(&fe->err, s, "stereo: %s", vf_stereo_last_error(fe->stereo));
   }
   vf_stage_clock_mark(clk, VF_STAGE_FEATURES);
+  int dropped = 0;
+  if (s == VF_OK) s = vf_frontend_drop_edge_births(fe, &dropped);
+  added -= dropped;
   if (s == VF_OK) s = vf_frontend_build_records(fe, t_ns);
   vf_stage_clock_mark(clk, VF_STAGE_COUNT);
   double ms[VF_STAGE_CLOCK_MAX_MARKS];
