@@ -141,6 +141,12 @@ typedef struct vf_frontend_config {
                               0..15 */
   float edge_max_jump;     /**< px: a larger step between neighbouring pixels of that window sets
                               VF_FEATURE_DEPTH_EDGE */
+  int birth_edge_radius;   /**< a new track is not kept when its first frame's disparity map shows
+                              a depth edge in the window (2 r + 1)^2 around it: a step over
+                              birth_max_jump, or a pixel without disparity (occlusions border
+                              depth edges). Such a corner is a junction of two surfaces that
+                              slides over both (docs/perf/drift_tail.md); 0..15, 0 = off */
+  float birth_max_jump;    /**< px, 0..4096: see birth_edge_radius */
   int gyro_seeding;        /**< 1: seed tracking with the gyroscope rotation when available */
   int imu_capacity;        /**< IMU samples kept */
   int64_t imu_max_gap_ns;  /**< a larger gap between IMU samples disables seeding for the frame */

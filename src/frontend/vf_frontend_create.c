@@ -35,6 +35,10 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.right_max_lr_diff = 1.0f;
   c.edge_radius = 4;
   c.edge_max_jump = 1.0f;
+  /* Off: 10 (the refinement's 21 px reference patch) with 0.5 px and features.detect_every 1
+   * reaches issue 19's drift bars on vf_synth but costs features (docs/perf/drift_tail.md). */
+  c.birth_edge_radius = 0;
+  c.birth_max_jump = 0.5f;
   c.gyro_seeding = 1;
   c.imu_capacity = 4000;
   c.imu_max_gap_ns = 50000000; /* 10 samples at EuRoC's 200 Hz */
@@ -63,6 +67,12 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG,
                    "%s: edge_radius %d (0..15) or edge_max_jump %g (0..4096 px) is out of range",
                    fn, c->edge_radius, (double)c->edge_max_jump);
+  if (c->birth_edge_radius < 0 || c->birth_edge_radius > 15 ||
+      !(c->birth_max_jump >= 0.0f && c->birth_max_jump <= 4096.0f))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: birth_edge_radius %d (0..15) or birth_max_jump %g (0..4096 px) is out of "
+                   "range",
+                   fn, c->birth_edge_radius, (double)c->birth_max_jump);
   if (c->disparity_location != VF_MEMORY_HOST && c->disparity_location != VF_MEMORY_DEVICE)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: disparity_location %d is unknown", fn,
                    (int)c->disparity_location);
@@ -96,8 +106,9 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
   size_t cells = (size_t)fe->grid.cols * (size_t)fe->grid.rows;
   if (VF_ALLOC_ARRAY(fe->motion, n) || VF_ALLOC_ARRAY(fe->motion_next, n) ||
       VF_ALLOC_ARRAY(fe->guess, 2 * n) || VF_ALLOC_ARRAY(fe->xy, 2 * n) ||
-      VF_ALLOC_ARRAY(fe->probes, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
-      VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n)) {
+      VF_ALLOC_ARRAY(fe->probes, n) || VF_ALLOC_ARRAY(fe->births, n) ||
+      VF_ALLOC_ARRAY(fe->occupancy, cells) || VF_ALLOC_ARRAY(fe->records, 2 * n) ||
+      VF_ALLOC_ARRAY(fe->predictions, n)) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
   }
   return VF_OK;
@@ -223,6 +234,7 @@ void vf_frontend_destroy(vf_frontend* fe) {
   free(fe->guess);
   free(fe->xy);
   free(fe->probes);
+  free(fe->births);
   free(fe->occupancy);
   free(fe->records);
   free(fe->predictions);

@@ -47,7 +47,9 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   s = vf_frontend_track_all(fe, t_ns, lost);
   vf_stage_clock_mark(clk, VF_STAGE_DETECT);
   if (s == VF_OK) s = vf_frontend_replenish(fe, added);
-  if (s == VF_OK) vf_frontend_build_left_records(fe, t_ns);
+  /* The birth check may still remove tracks after stereo: then the left records wait for it. */
+  const int births_checked = fe->cfg.stereo_enabled && fe->cfg.birth_edge_radius > 0;
+  if (s == VF_OK && !births_checked) vf_frontend_build_left_records(fe, t_ns);
   /* With a side stream this stage is only the main stream's wait for the map; the stereo
    * stage's own time comes from the side clock. */
   vf_stage_clock_mark(clk, VF_STAGE_STEREO);
@@ -59,6 +61,10 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
     if (s != VF_OK) s = vf_fail(&fe->err, s, "stereo: %s", vf_stereo_last_error(fe->stereo));
   }
   vf_stage_clock_mark(clk, VF_STAGE_FEATURES);
+  int dropped = 0;
+  if (s == VF_OK) s = vf_frontend_drop_edge_births(fe, &dropped);
+  *added -= dropped;
+  if (s == VF_OK && births_checked) vf_frontend_build_left_records(fe, t_ns);
   if (s == VF_OK) s = vf_frontend_build_records(fe, t_ns);
   vf_stage_clock_mark(clk, VF_STAGE_COUNT);
   return s;

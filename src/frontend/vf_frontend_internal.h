@@ -86,6 +86,7 @@ struct vf_frontend {
   float* guess;               /* per track the initial guess (x, y), NaN for none */
   float* xy;                  /* feature positions for the sampler and the gyroscope */
   vf_disparity_probe* probes; /* per track what the disparity map shows around it */
+  uint64_t* births;           /* ids of the tracks born this frame */
   uint8_t* occupancy;         /* one byte per detector cell */
   vf_feature* records;        /* what the callback gets: left records, then right ones */
   int record_count;
@@ -119,9 +120,12 @@ void vf_frontend_apply_predictions(vf_frontend* fe);
 vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
 /* The detection step: new tracks in the cells without one when detection is due. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
+/* After stereo: the tracks born this frame on a depth edge are removed; `dropped` counts them. */
+vf_status vf_frontend_drop_edge_births(vf_frontend* fe, int* dropped);
 /* This frame's feature records (src/frontend/vf_frontend_records.c): the left camera's
  * positions and velocities, which need no disparity (on CUDA built while the stereo stage still
- * runs); then, from the disparity map, the depths, flags and camera-1 records. */
+ * runs, unless births may still be dropped); then, from the disparity map, the depths, flags and
+ * camera-1 records. */
 void vf_frontend_build_left_records(vf_frontend* fe, int64_t t_ns);
 vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns);
 

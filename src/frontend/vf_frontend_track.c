@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* The tracking and detection steps of a frame: each track's initial guess (gyroscope rotation,
- * then the backend's predictions), tracking with its checks, and new tracks in empty cells. */
+ * then the backend's predictions), tracking with its checks, new tracks in empty cells, and the
+ * removal of those born on a depth edge. */
 #include <math.h>
 
 #include "frontend/vf_frontend_internal.h"
@@ -74,5 +75,40 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   fe->frame_committed = 1;
   s = vf_feature_set_add(fe->set, kp, count, added);
   if (s != VF_OK) return vf_fail(&fe->err, s, "new tracks: %s", vf_feature_set_last_error(fe->set));
+  return VF_OK;
+}
+
+/* A corner whose reference patch straddles a depth edge is a junction of two surfaces, not a
+ * 3-D point: as the view changes its image slides over both, and the refinement follows it
+ * (docs/perf/drift_tail.md). The disparity map of its first frame decides; a pixel without
+ * disparity counts as an edge, since occlusions border them. */
+vf_status vf_frontend_drop_edge_births(vf_frontend* fe, int* dropped) {
+  *dropped = 0;
+  if (!fe->cfg.stereo_enabled || fe->cfg.birth_edge_radius == 0) return VF_OK;
+  const int n = vf_feature_set_count(fe->set);
+  const vf_track* tr = vf_feature_set_features(fe->set);
+  int m = 0;
+  for (int i = 0; i < n; ++i) {
+    if (tr[i].age != 0) continue;
+    fe->xy[2 * m] = tr[i].x;
+    fe->xy[2 * m + 1] = tr[i].y;
+    fe->births[m++] = tr[i].id;
+  }
+  if (m == 0) return VF_OK;
+  const int bits = fe->cfg.stereo.subpixel ? VF_STEREO_SUBPIXEL_BITS : 0;
+  const vf_disparity_probe_config pc = {fe->cfg.birth_edge_radius, 0, bits, VF_STEREO_INVALID};
+  vf_status s = vf_sampler_probe_disparity(fe->sampler, &fe->disparity, fe->xy, m, &pc, fe->probes);
+  if (s != VF_OK)
+    return vf_fail(&fe->err, s, "disparity at new tracks: %s", vf_sampler_last_error(fe->sampler));
+  const float max_jump = fe->cfg.birth_max_jump * (float)(1 << bits);
+  int k = 0;
+  for (int i = 0; i < m; ++i) {
+    if (fe->probes[i].holes > 0 || (float)fe->probes[i].jump > max_jump)
+      fe->births[k++] = fe->births[i];
+  }
+  s = vf_feature_set_remove(fe->set, fe->births, k, dropped);
+  if (s != VF_OK)
+    return vf_fail(&fe->err, s, "new tracks on depth edges: %s",
+                   vf_feature_set_last_error(fe->set));
   return VF_OK;
 }

@@ -7,7 +7,9 @@
  * the box hides (the band left of the box) get no camera-1 record; the record of every
  * unflagged feature lies within 1 px of the true right pixel; the missing records add up by
  * reason. With the stereo stage's left-right check off, the frontend's own check (occluders in
- * the map) withholds most hidden matches that would otherwise be emitted. */
+ * the map) withholds most hidden matches that would otherwise be emitted. With the birth check
+ * on the flags' window and threshold (birth_edge_radius = edge_radius), no new track with a
+ * depth flag is kept, and the others are. */
 #include <viofront/viofront.h>
 
 #include "frontend_scene.h"
@@ -16,7 +18,7 @@
 enum { W = 752, H = 480, BG_D = 4, FG_D = 60, X0 = 300, X1 = 520, Y0 = 120, Y1 = 360 };
 
 typedef struct result {
-  int left, right, edge_features, edge_flagged, hidden, hidden_with_record, wrong_records;
+  int left, right, flagged, edge_features, edge_flagged, hidden, hidden_with_record, wrong_records;
   int missing[VF_RIGHT_MISSING_REASONS];
 } result;
 
@@ -47,6 +49,7 @@ static void on_features(const vf_feature_frame* fr, void* user) {
       continue;
     }
     res->left++;
+    res->flagged += (f->flags & (VF_FEATURE_DEPTH_EDGE | VF_FEATURE_DEPTH_HOLES)) != 0;
     const float u = f->u_rect, v = f->v_rect;
     /* The record of this feature, if any: same id among the camera-1 records. */
     const vf_feature* q = NULL;
@@ -72,7 +75,7 @@ static void on_features(const vf_feature_frame* fr, void* user) {
   }
 }
 
-static result run(const uint8_t* tex, int sgm_lr_check, float lr_max_diff) {
+static result run(const uint8_t* tex, int sgm_lr_check, float lr_max_diff, int birth_radius) {
   result res;
   memset(&res, 0, sizeof res);
   vf_context_config cc = vf_context_config_default();
@@ -86,6 +89,8 @@ static result run(const uint8_t* tex, int sgm_lr_check, float lr_max_diff) {
   fc.right_max_lr_diff = lr_max_diff;
   fc.features.min_distance = 4.0f; /* many features, also on the edges */
   fc.detector.threshold = 5;
+  fc.birth_edge_radius = birth_radius;
+  fc.birth_max_jump = fc.edge_max_jump;
   vf_frontend_callbacks cb = {on_features, NULL, &res};
   vf_frontend* fe = NULL;
   CHECK_OK(vf_frontend_create(ctx, &fc, &cb, &fe));
@@ -117,7 +122,7 @@ int main(void) {
   uint8_t* tex = scene_texture(11);
   CHECK(tex != NULL);
   if (tex == NULL) VF_TEST_END("test_frontend_depth");
-  result r = run(tex, 1, 1.0f);
+  result r = run(tex, 1, 1.0f, 0);
   CHECK(r.left > 100);
   CHECK(r.edge_features >= 3 && r.edge_flagged == r.edge_features);
   CHECK(r.hidden >= 3 && r.hidden_with_record == 0);
@@ -125,10 +130,14 @@ int main(void) {
   CHECK(r.left - r.right == r.missing[VF_RIGHT_NO_DISPARITY] + r.missing[VF_RIGHT_OCCLUDED] +
                                 r.missing[VF_RIGHT_OUTSIDE]);
   /* Without the stereo stage's check: the frontend's check is what keeps hidden matches out. */
-  result own = run(tex, 0, 1.0f), off = run(tex, 0, 0.0f);
+  result own = run(tex, 0, 1.0f, 0), off = run(tex, 0, 0.0f, 0);
   CHECK(own.missing[VF_RIGHT_OCCLUDED] > 0 && off.missing[VF_RIGHT_OCCLUDED] == 0);
   CHECK(off.hidden_with_record >= 3 && 2 * own.hidden_with_record < off.hidden_with_record);
   CHECK(own.wrong_records == 0);
+  /* Every feature of the frame is new: those the flags mark are the ones the birth check drops. */
+  result born = run(tex, 1, 1.0f, 4);
+  CHECK(r.flagged > 0 && born.flagged == 0 && born.edge_features == 0);
+  CHECK(born.left == r.left - r.flagged);
   free(tex);
   VF_TEST_END("test_frontend_depth");
 }
