@@ -103,28 +103,69 @@ size_t vf_cpu_sgm_scratch_bytes(const vf_sgm_params* p, int threads) {
   return (size_t)vf_workers(p, threads) * vf_sweep_carve(p, NULL, NULL);
 }
 
-/* One path's step at one pixel into cur, added to acc; returns min_k cur. */
-static int vf_step(const uint8_t* restrict prev, int prev_min, const uint8_t* restrict cost, int p1,
-                   int p2, int D, uint8_t* restrict cur, int16_t* restrict acc) {
-  uint8_t mn = 255, pm = (uint8_t)prev_min, jump = (uint8_t)(p2 - p1), pen = (uint8_t)p1;
+/* One path's L_r at one cell from the previous pixel's slot around k: the step of the header
+ * with the minimum pm taken out of the minima, C + min(L(k), min(L(k-1), L(k+1), pm + P2 - P1)
+ * + P1) - pm, where pmj = pm + P2 - P1. Exact in bytes: every L >= pm, pm <= C <= 255 - P2. */
+static inline uint8_t vf_step_cell(const uint8_t* pv, uint8_t pm, uint8_t pmj, uint8_t pen,
+                                   uint8_t c) {
+  uint8_t n = pv[-1] < pv[1] ? pv[-1] : pv[1];
+  n = (uint8_t)((n < pmj ? n : pmj) + pen);
+  return (uint8_t)(c + (uint8_t)((pv[0] < n ? pv[0] : n) - pm));
+}
+
+/* The steps of a sweep's n paths (1, 2 or 4; path 0 horizontal) at one pixel, fused so that the
+ * costs are read and the sum written once: path r goes from prev_r (minimum pm[r]) into cur_r
+ * with penalties p1 and p2[r]; mins[r] = min_k cur_r. The first sweep reads the costs from
+ * `cost` and stores sum << 6 | C into `packed`; the second unpacks C and the first sweep's sum
+ * from `packed` and stores the complete sum into `tot`. Called with constant n and second, the
+ * tests fold away and the loop over k vectorizes. */
+static inline void vf_steps(int n, int second, const uint8_t* restrict cost,
+                            uint16_t* restrict packed, int16_t* restrict tot,
+                            const uint8_t* restrict prev0, const uint8_t* restrict prev1,
+                            const uint8_t* restrict prev2, const uint8_t* restrict prev3,
+                            uint8_t* restrict cur0, uint8_t* restrict cur1, uint8_t* restrict cur2,
+                            uint8_t* restrict cur3, const int* pm, const int* p2, int p1, int D,
+                            int* mins) {
+  uint8_t m0 = (uint8_t)pm[0], m1 = (uint8_t)pm[1], m2 = (uint8_t)pm[2], m3 = (uint8_t)pm[3];
+  uint8_t j0 = (uint8_t)(pm[0] + p2[0] - p1), j1 = (uint8_t)(pm[1] + p2[1] - p1),
+          j2 = (uint8_t)(pm[2] + p2[2] - p1), j3 = (uint8_t)(pm[3] + p2[3] - p1);
+  uint8_t pen = (uint8_t)p1, mn0 = 255, mn1 = 255, mn2 = 255, mn3 = 255;
   for (int b = 0; b < D; b += VF_BLOCK) {
-    const uint8_t* pv = prev + b;
-    const uint8_t* cb = cost + b;
-    uint8_t* cu = cur + b;
-    int16_t* ab = acc + b;
-    for (int k = 0; k < VF_BLOCK; ++k) {
-      uint8_t q = (uint8_t)(pv[k] - pm);
-      uint8_t ql = (uint8_t)(pv[k - 1] - pm);
-      uint8_t qr = (uint8_t)(pv[k + 1] - pm);
-      uint8_t n = ql < qr ? ql : qr;
-      n = (uint8_t)((n < jump ? n : jump) + pen);
-      uint8_t v = (uint8_t)(cb[k] + (q < n ? q : n));
-      cu[k] = v;
-      ab[k] = (int16_t)(ab[k] + v);
-      mn = v < mn ? v : mn;
+    for (int k = b; k < b + VF_BLOCK; ++k) {
+      uint16_t in = second ? packed[k] : 0;
+      uint8_t c = second ? (uint8_t)(in & ((1u << VF_COST_BITS) - 1)) : cost[k];
+      uint16_t sum = (uint16_t)(in >> VF_COST_BITS);
+      uint8_t v = vf_step_cell(prev0 + k, m0, j0, pen, c);
+      cur0[k] = v;
+      mn0 = v < mn0 ? v : mn0;
+      sum = (uint16_t)(sum + v);
+      if (n > 1) {
+        v = vf_step_cell(prev1 + k, m1, j1, pen, c);
+        cur1[k] = v;
+        mn1 = v < mn1 ? v : mn1;
+        sum = (uint16_t)(sum + v);
+      }
+      if (n > 2) {
+        v = vf_step_cell(prev2 + k, m2, j2, pen, c);
+        cur2[k] = v;
+        mn2 = v < mn2 ? v : mn2;
+        sum = (uint16_t)(sum + v);
+        v = vf_step_cell(prev3 + k, m3, j3, pen, c);
+        cur3[k] = v;
+        mn3 = v < mn3 ? v : mn3;
+        sum = (uint16_t)(sum + v);
+      }
+      if (second) {
+        tot[k] = (int16_t)sum;
+      } else {
+        packed[k] = (uint16_t)(sum << VF_COST_BITS | c);
+      }
     }
   }
-  return mn;
+  mins[0] = mn0;
+  mins[1] = mn1;
+  mins[2] = mn2;
+  mins[3] = mn3;
 }
 
 /* Bit counts of a byte's two nibbles, each in its nibble (at most 4). Byte-wise SWAR because
@@ -203,21 +244,29 @@ static void vf_costs(const vf_sgm_params* p, const uint8_t* census_l, const uint
   if (first_out < D) memset(c + first_out, p->max_cost, (size_t)(D - first_out));
 }
 
-static void vf_unpack(const uint16_t* restrict s, int D, uint8_t* restrict c,
-                      int16_t* restrict acc) {
-  for (int b = 0; b < D; b += VF_BLOCK) {
-    for (int k = 0; k < VF_BLOCK; ++k) {
-      c[b + k] = (uint8_t)(s[b + k] & ((1u << VF_COST_BITS) - 1));
-      acc[b + k] = (int16_t)(s[b + k] >> VF_COST_BITS);
+/* The sweep's paths at one pixel in the variant for n paths and the sweep's turn. */
+static void vf_pixel(int n, int second, const uint8_t* cost, uint16_t* packed, int16_t* tot,
+                     const uint8_t* const* prev, uint8_t* const* cur, const int* pm, const int* p2,
+                     int p1, int D, int* mins) {
+#define VF_STEPS(N, SECOND)                                                                  \
+  vf_steps(N, SECOND, cost, packed, tot, prev[0], prev[1], prev[2], prev[3], cur[0], cur[1], \
+           cur[2], cur[3], pm, p2, p1, D, mins)
+  if (second) {
+    if (n == 4) {
+      VF_STEPS(4, 1);
+    } else if (n == 2) {
+      VF_STEPS(2, 1);
+    } else {
+      VF_STEPS(1, 1);
     }
+  } else if (n == 4) {
+    VF_STEPS(4, 0);
+  } else if (n == 2) {
+    VF_STEPS(2, 0);
+  } else {
+    VF_STEPS(1, 0);
   }
-}
-
-static void vf_pack(const int16_t* restrict acc, const uint8_t* restrict c, int D,
-                    uint16_t* restrict s) {
-  for (int b = 0; b < D; b += VF_BLOCK) {
-    for (int k = 0; k < VF_BLOCK; ++k) s[b + k] = (uint16_t)(acc[b + k] << VF_COST_BITS | c[b + k]);
-  }
+#undef VF_STEPS
 }
 
 /* Sweeps row y in s's direction; `second`: the other sweep has stored this row. */
@@ -229,39 +278,41 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
   const uint8_t* img_prev = s->started ? j->left + (size_t)(y - dir) * j->left_stride : NULL;
   uint16_t* srow = j->sum + (size_t)y * w * D;
   uint8_t cost[256];
-  int16_t partial[256];
   if (!second) vf_reverse_row(p, j->cr, y, s->right_rev);
   int h_min = 0;
   for (int i = 0; i < w; ++i) {
     int x = dir > 0 ? i : w - 1 - i;
-    int16_t* acc = second ? s->tot + (size_t)x * D : partial;
-    if (second) {
-      vf_unpack(srow + (size_t)x * D, D, cost, acc);
-    } else {
-      vf_costs(p, j->cl, s->right_rev, x, y, cost);
-      memset(acc, 0, (size_t)D * sizeof *acc);
+    if (!second) vf_costs(p, j->cl, s->right_rev, x, y, cost);
+    /* Path 0 is the horizontal one, paths 1.. the vertical, then the diagonals from the previous
+     * row's pixel x - 1 and x + 1. Unused entries point at valid slots, never read. */
+    const uint8_t* prev[4];
+    uint8_t* cur[4];
+    int pm[4] = {0, 0, 0, 0}, p2[4], mins[4];
+    prev[0] = i == 0 ? s->zero : s->h[0];
+    pm[0] = i == 0 ? 0 : h_min;
+    p2[0] = i == 0 ? p->p2 : vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img[x - dir]);
+    cur[0] = s->h[1];
+    for (int r = 0; r < 3; ++r) {
+      int xp = x + (r == 0 ? 0 : r == 1 ? -1 : 1);
+      size_t line = (size_t)r * w;
+      prev[r + 1] = s->zero;
+      p2[r + 1] = p->p2;
+      cur[r + 1] = s->h[1];
+      if (r >= j->nrow) continue;
+      cur[r + 1] = s->row[1] + (line + x) * slot;
+      if (img_prev != NULL && xp >= 0 && xp < w) {
+        prev[r + 1] = s->row[0] + (line + xp) * slot;
+        pm[r + 1] = s->row_min[0][line + xp];
+        p2[r + 1] = vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img_prev[xp]);
+      }
     }
-    int p2 = i == 0 ? p->p2 : vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img[x - dir]);
-    h_min =
-        vf_step(i == 0 ? s->zero : s->h[0], i == 0 ? 0 : h_min, cost, p->p1, p2, D, s->h[1], acc);
+    vf_pixel(1 + j->nrow, second, cost, srow + (size_t)x * D, s->tot + (size_t)x * D, prev, cur, pm,
+             p2, p->p1, D, mins);
+    h_min = mins[0];
+    for (int r = 0; r < j->nrow; ++r) s->row_min[1][(size_t)r * w + x] = (uint8_t)mins[r + 1];
     uint8_t* t = s->h[0];
     s->h[0] = s->h[1];
     s->h[1] = t;
-    for (int r = 0; r < j->nrow; ++r) {
-      /* Vertical, then the diagonals from the previous row's pixel x - 1 and x + 1. */
-      int xp = x + (r == 0 ? 0 : r == 1 ? -1 : 1);
-      size_t line = (size_t)r * w;
-      const uint8_t* prev = s->zero;
-      int prev_min = 0, p2r = p->p2;
-      if (img_prev != NULL && xp >= 0 && xp < w) {
-        prev = s->row[0] + (line + xp) * slot;
-        prev_min = s->row_min[0][line + xp];
-        p2r = vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img_prev[xp]);
-      }
-      s->row_min[1][line + x] =
-          (uint8_t)vf_step(prev, prev_min, cost, p->p1, p2r, D, s->row[1] + (line + x) * slot, acc);
-    }
-    if (!second) vf_pack(acc, cost, D, srow + (size_t)x * D);
   }
   uint8_t* t = s->row[0];
   s->row[0] = s->row[1];
