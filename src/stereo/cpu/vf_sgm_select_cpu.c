@@ -61,10 +61,26 @@ static int vf_first_index(const int16_t* s, int D, int best) {
   return m;
 }
 
+/* The smallest cost at |k - k_best| > 1: 16-bit masks instead of writes into s, which the next
+ * vector loads would read back through a store-forwarding stall. */
+static int vf_min_outside(const int16_t* s, int D, int k_best) {
+  int16_t m = INT16_MAX, lo = (int16_t)(k_best - 1);
+  for (int b = 0; b < D; b += VF_BLOCK) {
+    int16_t i = (int16_t)(b - lo);
+    for (int k = 0; k < VF_BLOCK; ++k, ++i) {
+      /* i = k - (k_best - 1): inside for 0 <= i <= 2, where c = INT16_MAX. */
+      int16_t inside = (int16_t)(0 - ((uint16_t)i <= 2));
+      int16_t c = (int16_t)(s[b + k] | (inside & INT16_MAX));
+      m = c < m ? c : m;
+    }
+  }
+  return m;
+}
+
 /* The output value of left pixel x before the median; right_k from vf_right_winners. The checks
- * run cheapest first (each alone makes the pixel invalid). s is scratch: the uniqueness test
- * overwrites the costs at k_best - 1 .. k_best + 1 to take the minimum of the others. */
-static uint16_t vf_select_pixel(const vf_sgm_params* p, int16_t* s, int x, const int16_t* right_k) {
+ * run cheapest first (each alone makes the pixel invalid). */
+static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int x,
+                                const int16_t* right_k) {
   int D = p->disparities;
   if (x < p->min_disparity) return VF_STEREO_INVALID;
   int best = vf_min_cost(s, D);
@@ -75,24 +91,19 @@ static uint16_t vf_select_pixel(const vf_sgm_params* p, int16_t* s, int x, const
     int diff = kr > k_best ? kr - k_best : k_best - kr;
     if (kr < 0 || diff > p->lr_max_diff) return VF_STEREO_INVALID;
   }
-  int before = k_best > 0 ? s[k_best - 1] : 0, after = k_best < D - 1 ? s[k_best + 1] : 0;
   /* With q = 1024 the test is best > second, never true. */
-  if (p->uniqueness_q < VF_UNIQUENESS_ONE) {
-    for (int k = k_best - 1; k <= k_best + 1; ++k) {
-      if (k >= 0 && k < D) s[k] = INT16_MAX;
-    }
-    if ((long)best * VF_UNIQUENESS_ONE > (long)vf_min_cost(s, D) * p->uniqueness_q) {
-      return VF_STEREO_INVALID;
-    }
+  if (p->uniqueness_q < VF_UNIQUENESS_ONE &&
+      (long)best * VF_UNIQUENESS_ONE > (long)vf_min_outside(s, D, k_best) * p->uniqueness_q) {
+    return VF_STEREO_INVALID;
   }
   int d = p->min_disparity + k_best;
   if (!p->subpixel) return (uint16_t)d;
   int off = 0;
-  if (k_best > 0 && k_best < D - 1) off = vf_sgm_subpixel16(before, best, after);
+  if (k_best > 0 && k_best < D - 1) off = vf_sgm_subpixel16(s[k_best - 1], best, s[k_best + 1]);
   return (uint16_t)(d * 16 + off);
 }
 
-void vf_cpu_sgm_select_row(const vf_sgm_params* p, int16_t* sum_row, int16_t* right_val,
+void vf_cpu_sgm_select_row(const vf_sgm_params* p, const int16_t* sum_row, int16_t* right_val,
                            int16_t* right_k, uint16_t* out) {
   if (p->lr_check) vf_right_winners(p, sum_row, right_val, right_k);
   for (int x = 0; x < p->width; ++x) {
