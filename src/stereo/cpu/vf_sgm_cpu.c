@@ -26,6 +26,9 @@
 #define VF_MAX_WORKERS 64
 /* Inner loops run over blocks of this many disparities: a fixed trip count -O2 vectorizes. */
 #define VF_BLOCK 64
+/* A left census byte repeated over one vector: the costs load it instead of broadcasting it, as
+ * GCC's SSE2 broadcast goes through a stack slot and stalls on store forwarding. */
+#define VF_REP 16
 
 _Static_assert(VF_CENSUS_FULL_BITS < (1 << VF_COST_BITS), "a cost fits the low bits");
 _Static_assert(((4 * 255) << VF_COST_BITS | 63) <= UINT16_MAX, "4 paths' sum and a cost fit");
@@ -38,6 +41,7 @@ typedef struct vf_sweep {
   uint8_t* row[2]; /* vertical and diagonal paths, previous and current row: (r * w + x) slots */
   uint8_t* row_min[2];
   uint8_t* right_rev; /* the right census row's planes reversed, w + D bytes each */
+  uint8_t* left_rep;  /* the left census row's planes, each byte repeated VF_REP times */
   int16_t* tot;       /* the row's complete sums S, w * D (at most 8 * 255) */
   int16_t* right_val;
   int16_t* right_k;
@@ -71,9 +75,13 @@ static size_t vf_sweep_carve(const vf_sgm_params* p, uint8_t* b, vf_sweep* s) {
   size_t w = (size_t)p->width, D = (size_t)p->disparities, slot = vf_slot(p->disparities);
   size_t rows = (size_t)vf_row_paths(p) * w;
   size_t right = (w + (size_t)p->min_disparity + D) * sizeof(int16_t);
-  /* zero and h slots, row paths of two rows, their minima, right census, tot, right winners */
-  size_t sz[] = {3 * slot,  rows * slot, rows * slot, rows, rows, (w + D) * VF_CPU_CENSUS_BYTES,
-                 w * D * 2, right,       right};
+  /* zero and h slots, row paths of two rows, their minima, right census, tot, right winners,
+   * repeated left census */
+  size_t sz[] = {3 * slot,    rows * slot,
+                 rows * slot, rows,
+                 rows,        (w + D) * VF_CPU_CENSUS_BYTES,
+                 w * D * 2,   right,
+                 right,       w * VF_REP * VF_CPU_CENSUS_BYTES};
   uint8_t* part[sizeof sz / sizeof sz[0]];
   size_t at = 0;
   for (size_t i = 0; i < sizeof sz / sizeof sz[0]; ++i) {
@@ -92,6 +100,7 @@ static size_t vf_sweep_carve(const vf_sgm_params* p, uint8_t* b, vf_sweep* s) {
     s->row_min[i] = part[3 + i];
   }
   s->right_rev = part[5];
+  s->left_rep = part[9];
   s->tot = (int16_t*)part[6];
   s->right_val = (int16_t*)part[7];
   s->right_k = (int16_t*)part[8];
@@ -178,30 +187,37 @@ static uint8_t vf_nibble_counts(uint8_t v) {
 /* The byte's count from nibble counts summed over up to 3 planes (at most 12 each). */
 static uint8_t vf_fold(uint8_t v) { return (uint8_t)((v & 0x0F) + (v >> 4)); }
 
-/* Costs of one block of disparities: Hamming distances between the left census planes l[i] and
- * the right census planes at r + i * ps. */
-static void vf_block_costs_cs(const uint8_t* l, const uint8_t* restrict r, size_t ps,
-                              uint8_t* restrict c) {
-  uint8_t l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3];
-  for (int k = 0; k < VF_BLOCK; ++k) {
-    uint8_t a = (uint8_t)(vf_nibble_counts(l0 ^ r[k]) + vf_nibble_counts(l1 ^ r[ps + k]) +
-                          vf_nibble_counts(l2 ^ r[2 * ps + k]));
-    c[k] = (uint8_t)(vf_fold(a) + vf_fold(vf_nibble_counts(l3 ^ r[3 * ps + k])));
+/* Costs of one block of disparities: Hamming distances between the left census planes (each
+ * byte repeated VF_REP times, planes l + i * VF_REP * w) and the right census planes at
+ * r + i * ps. */
+static void vf_block_costs_cs(const uint8_t* restrict l, size_t ls, const uint8_t* restrict r,
+                              size_t ps, uint8_t* restrict c) {
+  for (int k0 = 0; k0 < VF_BLOCK; k0 += VF_REP) {
+    for (int i = 0; i < VF_REP; ++i) {
+      int k = k0 + i;
+      uint8_t a =
+          (uint8_t)(vf_nibble_counts(l[i] ^ r[k]) + vf_nibble_counts(l[ls + i] ^ r[ps + k]) +
+                    vf_nibble_counts(l[2 * ls + i] ^ r[2 * ps + k]));
+      c[k] = (uint8_t)(vf_fold(a) + vf_fold(vf_nibble_counts(l[3 * ls + i] ^ r[3 * ps + k])));
+    }
   }
 }
 
-static void vf_block_costs_full(const uint8_t* l, const uint8_t* restrict r, size_t ps,
-                                uint8_t* restrict c) {
-  uint8_t l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3], l4 = l[4], l5 = l[5], l6 = l[6], l7 = l[7];
-  for (int k = 0; k < VF_BLOCK; ++k) {
-    uint8_t a = (uint8_t)(vf_nibble_counts(l0 ^ r[k]) + vf_nibble_counts(l1 ^ r[ps + k]) +
-                          vf_nibble_counts(l2 ^ r[2 * ps + k]));
-    uint8_t b =
-        (uint8_t)(vf_nibble_counts(l3 ^ r[3 * ps + k]) + vf_nibble_counts(l4 ^ r[4 * ps + k]) +
-                  vf_nibble_counts(l5 ^ r[5 * ps + k]));
-    uint8_t d =
-        (uint8_t)(vf_nibble_counts(l6 ^ r[6 * ps + k]) + vf_nibble_counts(l7 ^ r[7 * ps + k]));
-    c[k] = (uint8_t)(vf_fold(a) + vf_fold(b) + vf_fold(d));
+static void vf_block_costs_full(const uint8_t* restrict l, size_t ls, const uint8_t* restrict r,
+                                size_t ps, uint8_t* restrict c) {
+  for (int k0 = 0; k0 < VF_BLOCK; k0 += VF_REP) {
+    for (int i = 0; i < VF_REP; ++i) {
+      int k = k0 + i;
+      uint8_t a =
+          (uint8_t)(vf_nibble_counts(l[i] ^ r[k]) + vf_nibble_counts(l[ls + i] ^ r[ps + k]) +
+                    vf_nibble_counts(l[2 * ls + i] ^ r[2 * ps + k]));
+      uint8_t b = (uint8_t)(vf_nibble_counts(l[3 * ls + i] ^ r[3 * ps + k]) +
+                            vf_nibble_counts(l[4 * ls + i] ^ r[4 * ps + k]) +
+                            vf_nibble_counts(l[5 * ls + i] ^ r[5 * ps + k]));
+      uint8_t d = (uint8_t)(vf_nibble_counts(l[6 * ls + i] ^ r[6 * ps + k]) +
+                            vf_nibble_counts(l[7 * ls + i] ^ r[7 * ps + k]));
+      c[k] = (uint8_t)(vf_fold(a) + vf_fold(b) + vf_fold(d));
+    }
   }
 }
 
@@ -220,25 +236,33 @@ static void vf_reverse_row(const vf_sgm_params* p, const uint8_t* census, int y,
   }
 }
 
-/* Matching costs of left pixel (x, y) for every disparity index. */
-static void vf_costs(const vf_sgm_params* p, const uint8_t* census_l, const uint8_t* rev, int x,
-                     int y, uint8_t* c) {
+/* Row y of the left census with each byte repeated VF_REP times (a loop GCC vectorizes with
+ * byte unpacks), plane after plane. */
+static void vf_repeat_row(const vf_sgm_params* p, const uint8_t* census, int y,
+                          uint8_t* restrict rep) {
+  size_t n = (size_t)vf_planes(p) * (size_t)p->width;
+  const uint8_t* restrict row = census + (size_t)y * n;
+  for (size_t i = 0; i < n; ++i) {
+    for (int j = 0; j < VF_REP; ++j) rep[i * VF_REP + j] = row[i];
+  }
+}
+
+/* Matching costs of left pixel (x, y) for every disparity index; rep: vf_repeat_row's row y. */
+static void vf_costs(const vf_sgm_params* p, const uint8_t* rep, const uint8_t* rev, int x,
+                     uint8_t* c) {
   int D = p->disparities, first_out = x - p->min_disparity + 1; /* k >= this: outside */
   if (first_out <= 0) {
     memset(c, p->max_cost, (size_t)D);
     return;
   }
-  size_t w = (size_t)p->width, ps = w + (size_t)D;
-  uint8_t l[8];
-  for (int pl = 0; pl < vf_planes(p); ++pl) {
-    l[pl] = census_l[((size_t)y * vf_planes(p) + pl) * w + x];
-  }
+  size_t w = (size_t)p->width, ps = w + (size_t)D, ls = w * VF_REP;
+  const uint8_t* l = rep + (size_t)x * VF_REP;
   const uint8_t* r = rev + (w - (size_t)first_out);
   for (int b = 0; b < D; b += VF_BLOCK) {
     if (p->census_full) {
-      vf_block_costs_full(l, r + b, ps, c + b);
+      vf_block_costs_full(l, ls, r + b, ps, c + b);
     } else {
-      vf_block_costs_cs(l, r + b, ps, c + b);
+      vf_block_costs_cs(l, ls, r + b, ps, c + b);
     }
   }
   if (first_out < D) memset(c + first_out, p->max_cost, (size_t)(D - first_out));
@@ -278,11 +302,14 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
   const uint8_t* img_prev = s->started ? j->left + (size_t)(y - dir) * j->left_stride : NULL;
   uint16_t* srow = j->sum + (size_t)y * w * D;
   uint8_t cost[256];
-  if (!second) vf_reverse_row(p, j->cr, y, s->right_rev);
+  if (!second) {
+    vf_reverse_row(p, j->cr, y, s->right_rev);
+    vf_repeat_row(p, j->cl, y, s->left_rep);
+  }
   int h_min = 0;
   for (int i = 0; i < w; ++i) {
     int x = dir > 0 ? i : w - 1 - i;
-    if (!second) vf_costs(p, j->cl, s->right_rev, x, y, cost);
+    if (!second) vf_costs(p, s->left_rep, s->right_rev, x, cost);
     /* Path 0 is the horizontal one, paths 1.. the vertical, then the diagonals from the previous
      * row's pixel x - 1 and x + 1. Unused entries point at valid slots, never read. */
     const uint8_t* prev[4];
