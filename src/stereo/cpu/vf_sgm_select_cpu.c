@@ -47,34 +47,29 @@ static int vf_min_cost(const int16_t* s, int D) {
   return m;
 }
 
-/* The first k with cost `best`; masks instead of branches (and costs >= 0) let it vectorize. */
-static int vf_first_index(const int16_t* s, int D, int best) {
-  int16_t m = INT16_MAX, value = (int16_t)best;
+/* The first k with cost `best`, and in *below the number of costs under thr; masks instead of
+ * branches (and costs >= 0) let the pass vectorize. */
+static int vf_first_index(const int16_t* s, int D, int best, int thr, int* below) {
+  int16_t m = INT16_MAX, value = (int16_t)best, t = (int16_t)thr, n = 0;
   for (int b = 0; b < D; b += VF_BLOCK) {
     int16_t i = (int16_t)b;
     for (int k = 0; k < VF_BLOCK; ++k, ++i) {
       int16_t other = (int16_t)(0 - (s[b + k] != value));
       int16_t c = (int16_t)((i | other) & INT16_MAX);
       m = c < m ? c : m;
+      n = (int16_t)(n + (s[b + k] < t));
     }
   }
+  *below = n;
   return m;
 }
 
-/* The smallest cost at |k - k_best| > 1: 16-bit masks instead of writes into s, which the next
- * vector loads would read back through a store-forwarding stall. */
-static int vf_min_outside(const int16_t* s, int D, int k_best) {
-  int16_t m = INT16_MAX, lo = (int16_t)(k_best - 1);
-  for (int b = 0; b < D; b += VF_BLOCK) {
-    int16_t i = (int16_t)(b - lo);
-    for (int k = 0; k < VF_BLOCK; ++k, ++i) {
-      /* i = k - (k_best - 1): inside for 0 <= i <= 2, where c = INT16_MAX. */
-      int16_t inside = (int16_t)(0 - ((uint16_t)i <= 2));
-      int16_t c = (int16_t)(s[b + k] | (inside & INT16_MAX));
-      m = c < m ? c : m;
-    }
-  }
-  return m;
+/* The uniqueness rule fails (best * 1024 > second * q, second the smallest cost at
+ * |k - k_best| > 1) exactly when some such cost s has s * q < best * 1024, that is s < thr. */
+static int vf_unique_threshold(int best, int q) {
+  if (q == 0) return best > 0 ? INT16_MAX : 0;
+  long t = ((long)best * VF_UNIQUENESS_ONE + q - 1) / q;
+  return t < INT16_MAX ? (int)t : INT16_MAX; /* costs stay far below INT16_MAX */
 }
 
 /* The output value of left pixel x before the median; right_k from vf_right_winners. The checks
@@ -83,18 +78,19 @@ static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int x,
                                 const int16_t* right_k) {
   int D = p->disparities;
   if (x < p->min_disparity) return VF_STEREO_INVALID;
-  int best = vf_min_cost(s, D);
-  int k_best = vf_first_index(s, D, best);
+  int best = vf_min_cost(s, D), unique = p->uniqueness_q < VF_UNIQUENESS_ONE, below = 0;
+  int thr = unique ? vf_unique_threshold(best, p->uniqueness_q) : 0;
+  int k_best = vf_first_index(s, D, best, thr, &below);
   if (p->lr_check) {
     int xr = x - p->min_disparity - k_best;
     int kr = xr >= 0 ? right_k[p->width - 1 - xr] : -1;
     int diff = kr > k_best ? kr - k_best : k_best - kr;
     if (kr < 0 || diff > p->lr_max_diff) return VF_STEREO_INVALID;
   }
-  /* With q = 1024 the test is best > second, never true. */
-  if (p->uniqueness_q < VF_UNIQUENESS_ONE &&
-      (long)best * VF_UNIQUENESS_ONE > (long)vf_min_outside(s, D, k_best) * p->uniqueness_q) {
-    return VF_STEREO_INVALID;
+  /* With q = 1024 the test is best > second, never true: skipped. */
+  if (unique) {
+    for (int k = k_best - 1; k <= k_best + 1; ++k) below -= k >= 0 && k < D && s[k] < thr;
+    if (below > 0) return VF_STEREO_INVALID;
   }
   int d = p->min_disparity + k_best;
   if (!p->subpixel) return (uint16_t)d;
