@@ -45,6 +45,7 @@ typedef struct vf_sweep {
   int16_t* tot;       /* the row's complete sums S, w * D (at most 8 * 255) */
   int16_t* right_val;
   int16_t* right_k;
+  int16_t* best; /* the row's smallest sums, w */
 } vf_sweep;
 
 typedef struct vf_sgm_job {
@@ -76,12 +77,13 @@ static size_t vf_sweep_carve(const vf_sgm_params* p, uint8_t* b, vf_sweep* s) {
   size_t rows = (size_t)vf_row_paths(p) * w;
   size_t right = (w + (size_t)p->min_disparity + D) * sizeof(int16_t);
   /* zero and h slots, row paths of two rows, their minima, right census, tot, right winners,
-   * repeated left census */
+   * repeated left census, row minima */
   size_t sz[] = {3 * slot,    rows * slot,
                  rows * slot, rows,
                  rows,        (w + D) * VF_CPU_CENSUS_BYTES,
                  w * D * 2,   right,
-                 right,       w * VF_REP * VF_CPU_CENSUS_BYTES};
+                 right,       w * VF_REP * VF_CPU_CENSUS_BYTES,
+                 w * 2};
   uint8_t* part[sizeof sz / sizeof sz[0]];
   size_t at = 0;
   for (size_t i = 0; i < sizeof sz / sizeof sz[0]; ++i) {
@@ -101,6 +103,7 @@ static size_t vf_sweep_carve(const vf_sgm_params* p, uint8_t* b, vf_sweep* s) {
   }
   s->right_rev = part[5];
   s->left_rep = part[9];
+  s->best = (int16_t*)part[10];
   s->tot = (int16_t*)part[6];
   s->right_val = (int16_t*)part[7];
   s->right_k = (int16_t*)part[8];
@@ -126,8 +129,8 @@ static inline uint8_t vf_step_cell(const uint8_t* pv, uint8_t pm, uint8_t pmj, u
  * costs are read and the sum written once: path r goes from prev_r (minimum pm[r]) into cur_r
  * with penalties p1 and p2[r]; mins[r] = min_k cur_r. The first sweep reads the costs from
  * `cost` and stores sum << 6 | C into `packed`; the second unpacks C and the first sweep's sum
- * from `packed` and stores the complete sum into `tot`. Called with constant n and second, the
- * tests fold away and the loop over k vectorizes. */
+ * from `packed`, stores the complete sum into `tot` and its minimum into mins[4]. Called with
+ * constant n and second, the tests fold away and the loop over k vectorizes. */
 static inline void vf_steps(int n, int second, const uint8_t* restrict cost,
                             uint16_t* restrict packed, int16_t* restrict tot,
                             const uint8_t* restrict prev0, const uint8_t* restrict prev1,
@@ -139,6 +142,7 @@ static inline void vf_steps(int n, int second, const uint8_t* restrict cost,
   uint8_t j0 = (uint8_t)(pm[0] + p2[0] - p1), j1 = (uint8_t)(pm[1] + p2[1] - p1),
           j2 = (uint8_t)(pm[2] + p2[2] - p1), j3 = (uint8_t)(pm[3] + p2[3] - p1);
   uint8_t pen = (uint8_t)p1, mn0 = 255, mn1 = 255, mn2 = 255, mn3 = 255;
+  int16_t best = INT16_MAX; /* sums stay below 8 * 255 */
   for (int b = 0; b < D; b += VF_BLOCK) {
     for (int k = b; k < b + VF_BLOCK; ++k) {
       uint16_t in = second ? packed[k] : 0;
@@ -166,6 +170,7 @@ static inline void vf_steps(int n, int second, const uint8_t* restrict cost,
       }
       if (second) {
         tot[k] = (int16_t)sum;
+        best = (int16_t)sum < best ? (int16_t)sum : best;
       } else {
         packed[k] = (uint16_t)(sum << VF_COST_BITS | c);
       }
@@ -175,6 +180,7 @@ static inline void vf_steps(int n, int second, const uint8_t* restrict cost,
   mins[1] = mn1;
   mins[2] = mn2;
   mins[3] = mn3;
+  mins[4] = best;
 }
 
 /* Bit counts of a byte's two nibbles, each in its nibble (at most 4). Byte-wise SWAR because
@@ -314,7 +320,7 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
      * row's pixel x - 1 and x + 1. Unused entries point at valid slots, never read. */
     const uint8_t* prev[4];
     uint8_t* cur[4];
-    int pm[4] = {0, 0, 0, 0}, p2[4], mins[4];
+    int pm[4] = {0, 0, 0, 0}, p2[4], mins[5];
     prev[0] = i == 0 ? s->zero : s->h[0];
     pm[0] = i == 0 ? 0 : h_min;
     p2[0] = i == 0 ? p->p2 : vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img[x - dir]);
@@ -336,6 +342,7 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
     vf_pixel(1 + j->nrow, second, cost, srow + (size_t)x * D, s->tot + (size_t)x * D, prev, cur, pm,
              p2, p->p1, D, mins);
     h_min = mins[0];
+    if (second) s->best[x] = (int16_t)mins[4];
     for (int r = 0; r < j->nrow; ++r) s->row_min[1][(size_t)r * w + x] = (uint8_t)mins[r + 1];
     uint8_t* t = s->h[0];
     s->h[0] = s->h[1];
@@ -349,7 +356,7 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
   s->row_min[1] = t;
   s->started = 1;
   if (second) {
-    vf_cpu_sgm_select_row(p, s->tot, s->right_val, s->right_k, j->out + (size_t)y * w);
+    vf_cpu_sgm_select_row(p, s->tot, s->best, s->right_val, s->right_k, j->out + (size_t)y * w);
   }
 }
 

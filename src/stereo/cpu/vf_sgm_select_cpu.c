@@ -39,14 +39,6 @@ static void vf_right_winners(const vf_sgm_params* p, const int16_t* sum, int16_t
   }
 }
 
-static int vf_min_cost(const int16_t* s, int D) {
-  int16_t m = INT16_MAX;
-  for (int b = 0; b < D; b += VF_BLOCK) {
-    for (int k = 0; k < VF_BLOCK; ++k) m = s[b + k] < m ? s[b + k] : m;
-  }
-  return m;
-}
-
 /* The first k with cost `best`, and in *below the number of costs under thr; masks instead of
  * branches (and costs >= 0) let the pass vectorize. */
 static int vf_first_index(const int16_t* s, int D, int best, int thr, int* below) {
@@ -74,11 +66,11 @@ static int vf_unique_threshold(int best, int q) {
 
 /* The output value of left pixel x before the median; right_k from vf_right_winners. The checks
  * run cheapest first (each alone makes the pixel invalid). */
-static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int x,
+static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int best, int x,
                                 const int16_t* right_k) {
   int D = p->disparities;
   if (x < p->min_disparity) return VF_STEREO_INVALID;
-  int best = vf_min_cost(s, D), unique = p->uniqueness_q < VF_UNIQUENESS_ONE, below = 0;
+  int unique = p->uniqueness_q < VF_UNIQUENESS_ONE, below = 0;
   int thr = unique ? vf_unique_threshold(best, p->uniqueness_q) : 0;
   int k_best = vf_first_index(s, D, best, thr, &below);
   if (p->lr_check) {
@@ -99,11 +91,11 @@ static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int x,
   return (uint16_t)(d * 16 + off);
 }
 
-void vf_cpu_sgm_select_row(const vf_sgm_params* p, const int16_t* sum_row, int16_t* right_val,
-                           int16_t* right_k, uint16_t* out) {
+void vf_cpu_sgm_select_row(const vf_sgm_params* p, const int16_t* sum_row, const int16_t* best,
+                           int16_t* right_val, int16_t* right_k, uint16_t* out) {
   if (p->lr_check) vf_right_winners(p, sum_row, right_val, right_k);
   for (int x = 0; x < p->width; ++x) {
-    out[x] = vf_select_pixel(p, sum_row + (size_t)x * p->disparities, x, right_k);
+    out[x] = vf_select_pixel(p, sum_row + (size_t)x * p->disparities, best[x], x, right_k);
   }
 }
 
