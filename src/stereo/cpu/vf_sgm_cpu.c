@@ -237,7 +237,15 @@ static void vf_reverse_row(const vf_sgm_params* p, const uint8_t* census, int y,
   for (int pl = 0; pl < vf_planes(p); ++pl) {
     const uint8_t* src = row + pl * w;
     uint8_t* dst = rev + pl * n;
-    for (size_t i = 0; i < w; ++i) dst[i] = src[w - 1 - i];
+    size_t i = 0;
+    /* 8 bytes at a time: a byte swap reverses them (the same on either byte order). */
+    for (; i + 8 <= w; i += 8) {
+      uint64_t v;
+      memcpy(&v, src + w - 8 - i, sizeof v);
+      v = __builtin_bswap64(v);
+      memcpy(dst + i, &v, sizeof v);
+    }
+    for (; i < w; ++i) dst[i] = src[w - 1 - i];
     memset(dst + w, 0, n - w);
   }
 }
