@@ -282,33 +282,38 @@ static void vf_costs(const vf_sgm_params* p, const uint8_t* rep, const uint8_t* 
   if (first_out < D) memset(c + first_out, p->max_cost, (size_t)(D - first_out));
 }
 
-/* The sweep's paths at one pixel in the variant for n paths and the sweep's turn. */
-static void vf_pixel(int n, int second, const uint8_t* cost, uint16_t* packed, int16_t* tot,
-                     const uint8_t* const* prev, uint8_t* const* cur, const int* pm, const int* p2,
-                     int p1, int D, int* mins) {
-#define VF_STEPS(N, SECOND)                                                                  \
-  vf_steps(N, SECOND, cost, packed, tot, prev[0], prev[1], prev[2], prev[3], cur[0], cur[1], \
-           cur[2], cur[3], pm, p2, p1, D, mins)
-  if (second) {
-    if (n == 4) {
-      VF_STEPS(4, 1);
-    } else if (n == 2) {
-      VF_STEPS(2, 1);
-    } else {
-      VF_STEPS(1, 1);
-    }
-  } else if (n == 4) {
-    VF_STEPS(4, 0);
-  } else if (n == 2) {
-    VF_STEPS(2, 0);
-  } else {
-    VF_STEPS(1, 0);
+/* vf_steps for n paths and the sweep's turn: restrict parameters (lost when the steps inline
+ * into the pixel loop) and constants let the loop over k vectorize. */
+typedef void (*vf_steps_fn)(const uint8_t* restrict cost, uint16_t* restrict packed,
+                            int16_t* restrict tot, const uint8_t* restrict prev0,
+                            const uint8_t* restrict prev1, const uint8_t* restrict prev2,
+                            const uint8_t* restrict prev3, uint8_t* restrict cur0,
+                            uint8_t* restrict cur1, uint8_t* restrict cur2, uint8_t* restrict cur3,
+                            const int* pm, const int* p2, int p1, int D, int* mins);
+#define VF_STEPS_VARIANT(N, SECOND)                                                                \
+  static void vf_steps_##N##_##SECOND(                                                             \
+      const uint8_t* restrict cost, uint16_t* restrict packed, int16_t* restrict tot,              \
+      const uint8_t* restrict prev0, const uint8_t* restrict prev1, const uint8_t* restrict prev2, \
+      const uint8_t* restrict prev3, uint8_t* restrict cur0, uint8_t* restrict cur1,               \
+      uint8_t* restrict cur2, uint8_t* restrict cur3, const int* pm, const int* p2, int p1, int D, \
+      int* mins) {                                                                                 \
+    vf_steps(N, SECOND, cost, packed, tot, prev0, prev1, prev2, prev3, cur0, cur1, cur2, cur3, pm, \
+             p2, p1, D, mins);                                                                     \
   }
-#undef VF_STEPS
-}
+VF_STEPS_VARIANT(1, 0)
+VF_STEPS_VARIANT(2, 0)
+VF_STEPS_VARIANT(4, 0)
+VF_STEPS_VARIANT(1, 1)
+VF_STEPS_VARIANT(2, 1)
+VF_STEPS_VARIANT(4, 1)
+#undef VF_STEPS_VARIANT
 
-/* Sweeps row y in s's direction; `second`: the other sweep has stored this row. */
-static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
+/* Row y's pixels in s's direction with n paths per sweep (steps: the matching variant);
+ * `second`: the other sweep has stored this row. Inlined with constants, so that the set-up of
+ * the paths at each pixel has no tests on them. */
+__attribute__((always_inline)) static inline void vf_sweep_pixels(const vf_sgm_job* j, vf_sweep* s,
+                                                                  int y, int n, int second,
+                                                                  vf_steps_fn steps) {
   const vf_sgm_params* p = j->p;
   int w = p->width, D = p->disparities, dir = s->dir;
   size_t slot = vf_slot(D);
@@ -316,30 +321,23 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
   const uint8_t* img_prev = s->started ? j->left + (size_t)(y - dir) * j->left_stride : NULL;
   uint16_t* srow = j->sum + (size_t)y * w * D;
   uint8_t cost[256];
-  if (!second) {
-    vf_reverse_row(p, j->cr, y, s->right_rev);
-    vf_repeat_row(p, j->cl, y, s->left_rep);
-  }
   int h_min = 0;
   for (int i = 0; i < w; ++i) {
     int x = dir > 0 ? i : w - 1 - i;
     if (!second) vf_costs(p, s->left_rep, s->right_rev, x, cost);
     /* Path 0 is the horizontal one, paths 1.. the vertical, then the diagonals from the previous
-     * row's pixel x - 1 and x + 1. Unused entries point at valid slots, never read. */
-    const uint8_t* prev[4];
-    uint8_t* cur[4];
-    int pm[4] = {0, 0, 0, 0}, p2[4], mins[5];
-    prev[0] = i == 0 ? s->zero : s->h[0];
-    pm[0] = i == 0 ? 0 : h_min;
-    p2[0] = i == 0 ? p->p2 : vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img[x - dir]);
-    cur[0] = s->h[1];
-    for (int r = 0; r < 3; ++r) {
+     * row's pixel x - 1 and x + 1. Entries past n are never read. */
+    const uint8_t* prev[4] = {s->zero, s->zero, s->zero, s->zero};
+    uint8_t* cur[4] = {s->h[1], NULL, NULL, NULL};
+    int pm[4] = {0, 0, 0, 0}, p2[4] = {p->p2, p->p2, p->p2, p->p2}, mins[5];
+    if (i > 0) {
+      prev[0] = s->h[0];
+      pm[0] = h_min;
+      p2[0] = vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img[x - dir]);
+    }
+    for (int r = 0; r + 1 < n; ++r) {
       int xp = x + (r == 0 ? 0 : r == 1 ? -1 : 1);
       size_t line = (size_t)r * w;
-      prev[r + 1] = s->zero;
-      p2[r + 1] = p->p2;
-      cur[r + 1] = s->h[1];
-      if (r >= j->nrow) continue;
       cur[r + 1] = s->row[1] + (line + x) * slot;
       if (img_prev != NULL && xp >= 0 && xp < w) {
         prev[r + 1] = s->row[0] + (line + xp) * slot;
@@ -347,14 +345,39 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
         p2[r + 1] = vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img_prev[xp]);
       }
     }
-    vf_pixel(1 + j->nrow, second, cost, srow + (size_t)x * D, s->tot + (size_t)x * D, prev, cur, pm,
-             p2, p->p1, D, mins);
+    steps(cost, srow + (size_t)x * D, s->tot + (size_t)x * D, prev[0], prev[1], prev[2], prev[3],
+          cur[0], cur[1], cur[2], cur[3], pm, p2, p->p1, D, mins);
     h_min = mins[0];
     if (second) s->best[x] = (int16_t)mins[4];
-    for (int r = 0; r < j->nrow; ++r) s->row_min[1][(size_t)r * w + x] = (uint8_t)mins[r + 1];
+    for (int r = 0; r + 1 < n; ++r) s->row_min[1][(size_t)r * w + x] = (uint8_t)mins[r + 1];
     uint8_t* t = s->h[0];
     s->h[0] = s->h[1];
     s->h[1] = t;
+  }
+}
+
+/* Sweeps row y in s's direction; `second`: the other sweep has stored this row. */
+static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
+  const vf_sgm_params* p = j->p;
+  int w = p->width;
+  if (!second) {
+    vf_reverse_row(p, j->cr, y, s->right_rev);
+    vf_repeat_row(p, j->cl, y, s->left_rep);
+  }
+  if (second) {
+    if (j->nrow == 3) {
+      vf_sweep_pixels(j, s, y, 4, 1, vf_steps_4_1);
+    } else if (j->nrow == 1) {
+      vf_sweep_pixels(j, s, y, 2, 1, vf_steps_2_1);
+    } else {
+      vf_sweep_pixels(j, s, y, 1, 1, vf_steps_1_1);
+    }
+  } else if (j->nrow == 3) {
+    vf_sweep_pixels(j, s, y, 4, 0, vf_steps_4_0);
+  } else if (j->nrow == 1) {
+    vf_sweep_pixels(j, s, y, 2, 0, vf_steps_2_0);
+  } else {
+    vf_sweep_pixels(j, s, y, 1, 0, vf_steps_1_0);
   }
   uint8_t* t = s->row[0];
   s->row[0] = s->row[1];
