@@ -29,6 +29,8 @@
 /* A left census byte repeated over one vector: the costs load it instead of broadcasting it, as
  * GCC's SSE2 broadcast goes through a stack slot and stalls on store forwarding. */
 #define VF_REP 16
+/* The largest sum of the paths' L_r (8 paths of at most 255). */
+#define VF_MAX_SUM (8 * 255)
 
 _Static_assert(VF_CENSUS_FULL_BITS < (1 << VF_COST_BITS), "a cost fits the low bits");
 _Static_assert(((4 * 255) << VF_COST_BITS | 63) <= UINT16_MAX, "4 paths' sum and a cost fit");
@@ -45,7 +47,8 @@ typedef struct vf_sweep {
   int16_t* tot;       /* the row's complete sums S, w * D (at most 8 * 255) */
   int16_t* right_val;
   int16_t* right_k;
-  int16_t* best; /* the row's smallest sums, w */
+  int16_t* best;       /* the row's smallest sums, w */
+  int16_t* unique_thr; /* the uniqueness thresholds of the sums 0 .. VF_MAX_SUM */
 } vf_sweep;
 
 typedef struct vf_sgm_job {
@@ -77,13 +80,13 @@ static size_t vf_sweep_carve(const vf_sgm_params* p, uint8_t* b, vf_sweep* s) {
   size_t rows = (size_t)vf_row_paths(p) * w;
   size_t right = (w + (size_t)p->min_disparity + D) * sizeof(int16_t);
   /* zero and h slots, row paths of two rows, their minima, right census, tot, right winners,
-   * repeated left census, row minima */
+   * repeated left census, row minima, uniqueness thresholds */
   size_t sz[] = {3 * slot,    rows * slot,
                  rows * slot, rows,
                  rows,        (w + D) * VF_CPU_CENSUS_BYTES,
                  w * D * 2,   right,
                  right,       w * VF_REP * VF_CPU_CENSUS_BYTES,
-                 w * 2};
+                 w * 2,       (VF_MAX_SUM + 1) * 2};
   uint8_t* part[sizeof sz / sizeof sz[0]];
   size_t at = 0;
   for (size_t i = 0; i < sizeof sz / sizeof sz[0]; ++i) {
@@ -104,6 +107,8 @@ static size_t vf_sweep_carve(const vf_sgm_params* p, uint8_t* b, vf_sweep* s) {
   s->right_rev = part[5];
   s->left_rep = part[9];
   s->best = (int16_t*)part[10];
+  s->unique_thr = (int16_t*)part[11];
+  vf_cpu_sgm_unique_thresholds(p, s->unique_thr, VF_MAX_SUM);
   s->tot = (int16_t*)part[6];
   s->right_val = (int16_t*)part[7];
   s->right_k = (int16_t*)part[8];
@@ -142,7 +147,7 @@ static inline void vf_steps(int n, int second, const uint8_t* restrict cost,
   uint8_t j0 = (uint8_t)(pm[0] + p2[0] - p1), j1 = (uint8_t)(pm[1] + p2[1] - p1),
           j2 = (uint8_t)(pm[2] + p2[2] - p1), j3 = (uint8_t)(pm[3] + p2[3] - p1);
   uint8_t pen = (uint8_t)p1, mn0 = 255, mn1 = 255, mn2 = 255, mn3 = 255;
-  int16_t best = INT16_MAX; /* sums stay below 8 * 255 */
+  int16_t best = INT16_MAX; /* sums stay below VF_MAX_SUM */
   for (int b = 0; b < D; b += VF_BLOCK) {
     for (int k = b; k < b + VF_BLOCK; ++k) {
       uint16_t in = second ? packed[k] : 0;
@@ -387,7 +392,8 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
   s->row_min[1] = t;
   s->started = 1;
   if (second) {
-    vf_cpu_sgm_select_row(p, s->tot, s->best, s->right_val, s->right_k, j->out + (size_t)y * w);
+    vf_cpu_sgm_select_row(p, s->tot, s->best, s->unique_thr, s->right_val, s->right_k,
+                          j->out + (size_t)y * w);
   }
 }
 

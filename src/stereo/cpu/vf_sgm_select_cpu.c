@@ -58,20 +58,23 @@ static int vf_first_index(const int16_t* s, int D, int best, int thr, int* below
 
 /* The uniqueness rule fails (best * 1024 > second * q, second the smallest cost at
  * |k - k_best| > 1) exactly when some such cost s has s * q < best * 1024, that is s < thr. */
-static int vf_unique_threshold(int best, int q) {
-  if (q == 0) return best > 0 ? INT16_MAX : 0;
-  long t = ((long)best * VF_UNIQUENESS_ONE + q - 1) / q;
-  return t < INT16_MAX ? (int)t : INT16_MAX; /* costs stay far below INT16_MAX */
+void vf_cpu_sgm_unique_thresholds(const vf_sgm_params* p, int16_t* thr, int max_sum) {
+  int q = p->uniqueness_q;
+  for (int best = 0; best <= max_sum; ++best) {
+    long t = q >= VF_UNIQUENESS_ONE ? 0
+             : q == 0               ? (best > 0 ? INT16_MAX : 0)
+                                    : ((long)best * VF_UNIQUENESS_ONE + q - 1) / q;
+    thr[best] = (int16_t)(t < INT16_MAX ? t : INT16_MAX); /* costs stay far below INT16_MAX */
+  }
 }
 
 /* The output value of left pixel x before the median; right_k from vf_right_winners. The checks
  * run cheapest first (each alone makes the pixel invalid). */
-static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int best, int x,
+static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int best, int thr, int x,
                                 const int16_t* right_k) {
   int D = p->disparities;
   if (x < p->min_disparity) return VF_STEREO_INVALID;
   int unique = p->uniqueness_q < VF_UNIQUENESS_ONE, below = 0;
-  int thr = unique ? vf_unique_threshold(best, p->uniqueness_q) : 0;
   int k_best = vf_first_index(s, D, best, thr, &below);
   if (p->lr_check) {
     int xr = x - p->min_disparity - k_best;
@@ -92,10 +95,12 @@ static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int be
 }
 
 void vf_cpu_sgm_select_row(const vf_sgm_params* p, const int16_t* sum_row, const int16_t* best,
-                           int16_t* right_val, int16_t* right_k, uint16_t* out) {
+                           const int16_t* thr, int16_t* right_val, int16_t* right_k,
+                           uint16_t* out) {
   if (p->lr_check) vf_right_winners(p, sum_row, right_val, right_k);
   for (int x = 0; x < p->width; ++x) {
-    out[x] = vf_select_pixel(p, sum_row + (size_t)x * p->disparities, best[x], x, right_k);
+    out[x] =
+        vf_select_pixel(p, sum_row + (size_t)x * p->disparities, best[x], thr[best[x]], x, right_k);
   }
 }
 
