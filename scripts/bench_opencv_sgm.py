@@ -4,6 +4,7 @@
 
 Usage: scripts/bench_opencv_sgm.py [--data DIR] [--tool PATH] [--rounds N] [--per-round N]
                                    [--threads T] [--paths 4,8] [--block-size B] [--raw]
+                                   [--cpu-time]
 
 Input: one EuRoC V1_01_easy pair (752x480, cam0/cam1 at 1403715273262142976), rectified here
 with the calibration of the sensor.yaml files (OpenCV stereoRectify, alpha 0, bilinear remap)
@@ -26,6 +27,10 @@ vf_stereo process per path count with --repeat --per-round (process start and PN
 outside its timed calls); medians and minimums over all rounds. The ratio is viofront's median
 over OpenCV's. Also printed: the share of pixels each returns valid, and where both are valid,
 the share within 1 px of each other.
+
+--cpu-time adds the processor time per frame (all threads), which a shared machine disturbs less
+than the elapsed time: OpenCV's from time.process_time() around each call, viofront's from the
+rusage of a vf_stereo process with --repeat N minus that of one with --repeat 0, over N.
 
 Needs Debian's python3-opencv (run with /usr/bin/python3); OpenCV is no dependency of viofront.
 """
@@ -83,14 +88,31 @@ def raw_pair(data):
     return [cv2.imread(os.path.join(data, PAIR.format(c)), cv2.IMREAD_GRAYSCALE) for c in (0, 1)]
 
 
-def ours(tool, left, right, paths, threads, runs, prefix):
-    """vf_stereo's times (ms) of `runs` computations after one untimed, and its disparity."""
+def vf_stereo(tool, left, right, paths, threads, runs, prefix):
+    """Runs vf_stereo; returns its stdout and its processor time (s, all threads)."""
     cmd = [tool, left, right, "--backend", "cpu", "--threads", str(threads), "--paths",
            str(paths), "--disparities", str(DISPARITIES), "--repeat", str(runs), "--out", prefix,
            "--quiet"]
-    text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    text = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({status})")
+    return text, usage.ru_utime + usage.ru_stime
+
+
+def ours(tool, left, right, paths, threads, runs, prefix):
+    """vf_stereo's times (ms) of `runs` computations after one untimed."""
+    text, _ = vf_stereo(tool, left, right, paths, threads, runs, prefix)
     line = next(l for l in text.splitlines() if l.startswith("times_ms:"))
     return [float(v) for v in line.split()[1:]]
+
+
+def ours_cpu(tool, left, right, paths, threads, runs, prefix):
+    """vf_stereo's processor time (ms) per computation: runs and no runs after the first."""
+    _, with_runs = vf_stereo(tool, left, right, paths, threads, runs, prefix)
+    _, without = vf_stereo(tool, left, right, paths, threads, 0, prefix)
+    return (with_runs - without) / runs * 1e3
 
 
 def agreement(cv_disp, vf_disp):
@@ -116,6 +138,7 @@ def main():
     ap.add_argument("--paths", default="4,8")
     ap.add_argument("--block-size", type=int, default=7)
     ap.add_argument("--raw", action="store_true", help="the recorded pair, not rectified")
+    ap.add_argument("--cpu-time", action="store_true", help="also processor time per frame")
     args = ap.parse_args()
     cv2.setNumThreads(args.threads)
     left, right = raw_pair(args.data) if args.raw else rectified_pair(args.data)
@@ -132,14 +155,20 @@ def main():
         for _ in range(args.warmup):
             cv_disp = sgbm.compute(left, right)
         times = {"opencv": [], **{f"vf{p}": [] for p in paths}}
+        cpu = {name: [] for name in times}
         for _ in range(args.rounds):
+            c0 = time.process_time()
             for _ in range(args.per_round):
                 t0 = time.perf_counter()
                 cv_disp = sgbm.compute(left, right)
                 times["opencv"].append((time.perf_counter() - t0) * 1e3)
+            cpu["opencv"].append((time.process_time() - c0) / args.per_round * 1e3)
             for p in paths:
-                times[f"vf{p}"] += ours(args.tool, lp, rp, p, args.threads, args.per_round,
-                                        os.path.join(tmp, f"vf{p}"))
+                prefix = os.path.join(tmp, f"vf{p}")
+                times[f"vf{p}"] += ours(args.tool, lp, rp, p, args.threads, args.per_round, prefix)
+                if args.cpu_time:
+                    cpu[f"vf{p}"].append(ours_cpu(args.tool, lp, rp, p, args.threads,
+                                                  args.per_round, prefix))
         vf_disp = {p: cv2.imread(os.path.join(tmp, f"vf{p}.png"), cv2.IMREAD_UNCHANGED)
                    for p in paths}
     print(f"OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads ({cv2.getNumberOfCPUs()} "
@@ -148,6 +177,9 @@ def main():
     cv_med = statistics.median(times["opencv"])
     print(f"opencv sgbm_3way block={b} P1={8 * b * b} P2={32 * b * b}: "
           f"median {cv_med:.2f} ms  min {min(times['opencv']):.2f} ms")
+    if args.cpu_time:
+        cv_cpu = statistics.median(cpu["opencv"])
+        print(f"opencv processor time: median {cv_cpu:.2f} ms/frame")
     for p in paths:
         t = times[f"vf{p}"]
         med = statistics.median(t)
@@ -155,6 +187,10 @@ def main():
         print(f"viofront cpu sgm paths={p}: median {med:.2f} ms  min {min(t):.2f} ms  "
               f"ratio {med / cv_med:.2f}x  valid {vf_ok:.3f} (opencv {cv_ok:.3f})  "
               f"within_1px {close:.3f}")
+        if args.cpu_time:
+            c = statistics.median(cpu[f"vf{p}"])
+            print(f"viofront processor time paths={p}: median {c:.2f} ms/frame  "
+                  f"ratio {c / cv_cpu:.2f}x")
 
 
 if __name__ == "__main__":

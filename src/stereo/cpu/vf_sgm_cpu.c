@@ -10,17 +10,18 @@
  * rightwards) carries the paths that come from the left or from above, the backward one the
  * others; each keeps L_r of the previous pixel and row only. The first sweep to reach a row stores
  * its partial sum beside the matching cost (sum << 6 | C fits 16 bits), the second adds its own
- * and selects the row's disparities. With 2 threads the forward sweep does the top half while the
- * backward one does the bottom half, then each finishes the other half. With 2 paths the rows
- * are independent and split over all threads. Integer sums in any order: results do not depend
- * on the schedule. */
+ * and selects the row's disparities. At each pixel one loop over the disparities steps all of a
+ * sweep's paths (vf_steps), so the costs are read and the sums written once. With 2 threads the
+ * forward sweep does the top half while the backward one does the bottom half, then each finishes
+ * the other half. With 2 paths the rows are independent and split over all threads. Integer sums
+ * in any order: results do not depend on the schedule. */
 #include <string.h>
 
 #include "core/vf_parallel.h"
 #include "stereo/kernels/vf_sgm_cpu.h"
 
 /* A path's L_r at one pixel is a slot: D bytes with pad bytes of 255 either side, so that k - 1
- * and k + 1 need no test (255 - min L_r >= P2 - P1 never wins the minimum). */
+ * and k + 1 need no test (255 >= min L_r + P2 - P1 never wins the minimum). */
 #define VF_SLOT_PAD 16
 #define VF_COST_BITS 6
 #define VF_MAX_WORKERS 64
