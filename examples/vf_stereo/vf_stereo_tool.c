@@ -11,13 +11,15 @@
  *             FastDT:   [--sigma-s F] [--sigma-r F] [--fastdt16] [--no-fastdt]
  *             cyclops:  [--weight md|rma|mns] [--block WxH] [--kernel-step N]
  *                       [--disparity-step N] [--rma-max-log2 N] [--global-memory]
- *             [--gt FILE [--gt-right FILE] [--gt-scale S]] [--quiet]
+ *             [--gt FILE [--gt-right FILE] [--gt-scale S]] [--threads N] [--repeat N] [--quiet]
  *
  * --method picks the method and its defaults (vf_stereo_config_default_for); the other options
  * change them. Writes PREFIX.png (16-bit, as vf_stereo returns it), PREFIX.pfm (float pixels, NaN
  * where invalid) and PREFIX_color.png (jet colour map, invalid black). Ground
  * truth: PFM, KITTI 16-bit PNG (value / 256) or 8-bit PNG (value / --gt-scale, default 4 as
- * Middlebury 2003); --gt-right enables the non-occlusion mask of ../shared/docs/DATA.md. */
+ * Middlebury 2003); --gt-right enables the non-occlusion mask of ../shared/docs/DATA.md.
+ * --threads sets the CPU backend's worker threads; --repeat N times N more computations of the
+ * 16-bit disparity after the first and prints their times (scripts/bench_opencv_sgm.py). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +39,8 @@ static int usage(void) {
           "       [--window N] [--sums auto|direct|integral] [--sigma-s F] [--sigma-r F]\n"
           "       [--fastdt16] [--no-fastdt] [--weight md|rma|mns] [--block WxH]\n"
           "       [--kernel-step N] [--disparity-step N] [--rma-max-log2 N] [--global-memory]\n"
-          "       [--gt FILE [--gt-right FILE] [--gt-scale S]] [--quiet]\n");
+          "       [--gt FILE [--gt-right FILE] [--gt-scale S]] [--threads N] [--repeat N]\n"
+          "       [--quiet]\n");
   return 2;
 }
 
@@ -147,11 +150,30 @@ static vf_status write_outputs(const char* prefix, const vf_stereo_config* c, co
   return s;
 }
 
+/* Times `runs` computations of the 16-bit disparity alone (the float output is a conversion
+ * OpenCV's comparison does not make) and prints the milliseconds of each. */
+static vf_status time_runs(vf_context* ctx, vf_stereo* st, const vf_image* l, const vf_image* r,
+                           vf_image* d16, int runs) {
+  vf_timer* timer = NULL;
+  vf_status s = vf_timer_create(ctx, &timer);
+  if (s == VF_OK) printf("times_ms:");
+  for (int i = 0; s == VF_OK && i < runs; ++i) {
+    double ms = 0.0;
+    s = vf_timer_start(timer);
+    if (s == VF_OK) s = vf_stereo_compute(st, l, r, d16, NULL);
+    if (s == VF_OK) s = vf_timer_stop(timer, &ms);
+    if (s == VF_OK) printf(" %.3f", ms);
+  }
+  if (s == VF_OK) printf("\n");
+  vf_timer_destroy(timer);
+  return s;
+}
+
 int main(int argc, char** argv) {
   if (argc < 3) return usage();
   const char *out = "disparity", *gt = NULL, *gt_right = NULL;
   float gt_scale = 4.0f;
-  int quiet = 0;
+  int quiet = 0, repeat = 0;
   vf_context_config cc = vf_context_config_default();
   const int method = find_method(argc, argv);
   if (method < 0) return usage();
@@ -210,6 +232,10 @@ int main(int argc, char** argv) {
       gt_right = v;
     else if (strcmp(a, "--gt-scale") == 0)
       gt_scale = (float)atof(v);
+    else if (strcmp(a, "--threads") == 0)
+      cc.cpu_threads = atoi(v);
+    else if (strcmp(a, "--repeat") == 0)
+      repeat = atoi(v);
     else
       return usage();
     ++i;
@@ -235,6 +261,7 @@ int main(int argc, char** argv) {
         vf_backend_name(vf_context_backend(ctx)), method_names[method], c.width, c.height,
         c.min_disparity, c.min_disparity + c.disparities - 1, out, out, out);
   }
+  if (s == VF_OK && repeat > 0) s = time_runs(ctx, st, &l, &r, &d16, repeat);
   if (s == VF_OK && gt != NULL) {
     s = stereo_read_truth(gt, gt_scale, &g);
     if (s == VF_OK && gt_right != NULL) s = stereo_read_truth(gt_right, gt_scale, &gr);

@@ -39,64 +39,68 @@ static void vf_right_winners(const vf_sgm_params* p, const int16_t* sum, int16_t
   }
 }
 
-static int vf_min_cost(const int16_t* s, int D) {
-  int16_t m = INT16_MAX;
-  for (int b = 0; b < D; b += VF_BLOCK) {
-    for (int k = 0; k < VF_BLOCK; ++k) m = s[b + k] < m ? s[b + k] : m;
-  }
-  return m;
-}
-
-/* The first k with cost `best`; masks instead of branches (and costs >= 0) let it vectorize. */
-static int vf_first_index(const int16_t* s, int D, int best) {
-  int16_t m = INT16_MAX, value = (int16_t)best;
+/* The first k with cost `best`, and in *below the number of costs under thr; masks instead of
+ * branches (and costs >= 0) let the pass vectorize. */
+static int vf_first_index(const int16_t* s, int D, int best, int thr, int* below) {
+  int16_t m = INT16_MAX, value = (int16_t)best, t = (int16_t)thr, n = 0;
   for (int b = 0; b < D; b += VF_BLOCK) {
     int16_t i = (int16_t)b;
     for (int k = 0; k < VF_BLOCK; ++k, ++i) {
       int16_t other = (int16_t)(0 - (s[b + k] != value));
       int16_t c = (int16_t)((i | other) & INT16_MAX);
       m = c < m ? c : m;
+      n = (int16_t)(n + (s[b + k] < t));
     }
   }
+  *below = n;
   return m;
 }
 
+/* The uniqueness rule fails (best * 1024 > second * q, second the smallest cost at
+ * |k - k_best| > 1) exactly when some such cost s has s * q < best * 1024, that is s < thr. */
+void vf_cpu_sgm_unique_thresholds(const vf_sgm_params* p, int16_t* thr, int max_sum) {
+  int q = p->uniqueness_q;
+  for (int best = 0; best <= max_sum; ++best) {
+    long t = q >= VF_UNIQUENESS_ONE ? 0
+             : q == 0               ? (best > 0 ? INT16_MAX : 0)
+                                    : ((long)best * VF_UNIQUENESS_ONE + q - 1) / q;
+    thr[best] = (int16_t)(t < INT16_MAX ? t : INT16_MAX); /* costs stay far below INT16_MAX */
+  }
+}
+
 /* The output value of left pixel x before the median; right_k from vf_right_winners. The checks
- * run cheapest first (each alone makes the pixel invalid). s is scratch: the uniqueness test
- * overwrites the costs at k_best - 1 .. k_best + 1 to take the minimum of the others. */
-static uint16_t vf_select_pixel(const vf_sgm_params* p, int16_t* s, int x, const int16_t* right_k) {
+ * run cheapest first (each alone makes the pixel invalid). */
+static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int best, int thr, int x,
+                                const int16_t* right_k) {
   int D = p->disparities;
   if (x < p->min_disparity) return VF_STEREO_INVALID;
-  int best = vf_min_cost(s, D);
-  int k_best = vf_first_index(s, D, best);
+  int unique = p->uniqueness_q < VF_UNIQUENESS_ONE, below = 0;
+  int k_best = vf_first_index(s, D, best, thr, &below);
   if (p->lr_check) {
     int xr = x - p->min_disparity - k_best;
     int kr = xr >= 0 ? right_k[p->width - 1 - xr] : -1;
     int diff = kr > k_best ? kr - k_best : k_best - kr;
     if (kr < 0 || diff > p->lr_max_diff) return VF_STEREO_INVALID;
   }
-  int before = k_best > 0 ? s[k_best - 1] : 0, after = k_best < D - 1 ? s[k_best + 1] : 0;
-  /* With q = 1024 the test is best > second, never true. */
-  if (p->uniqueness_q < VF_UNIQUENESS_ONE) {
-    for (int k = k_best - 1; k <= k_best + 1; ++k) {
-      if (k >= 0 && k < D) s[k] = INT16_MAX;
-    }
-    if ((long)best * VF_UNIQUENESS_ONE > (long)vf_min_cost(s, D) * p->uniqueness_q) {
-      return VF_STEREO_INVALID;
-    }
+  /* With q = 1024 the test is best > second, never true: skipped. */
+  if (unique) {
+    for (int k = k_best - 1; k <= k_best + 1; ++k) below -= k >= 0 && k < D && s[k] < thr;
+    if (below > 0) return VF_STEREO_INVALID;
   }
   int d = p->min_disparity + k_best;
   if (!p->subpixel) return (uint16_t)d;
   int off = 0;
-  if (k_best > 0 && k_best < D - 1) off = vf_sgm_subpixel16(before, best, after);
+  if (k_best > 0 && k_best < D - 1) off = vf_sgm_subpixel16(s[k_best - 1], best, s[k_best + 1]);
   return (uint16_t)(d * 16 + off);
 }
 
-void vf_cpu_sgm_select_row(const vf_sgm_params* p, int16_t* sum_row, int16_t* right_val,
-                           int16_t* right_k, uint16_t* out) {
+void vf_cpu_sgm_select_row(const vf_sgm_params* p, const int16_t* sum_row, const int16_t* best,
+                           const int16_t* thr, int16_t* right_val, int16_t* right_k,
+                           uint16_t* out) {
   if (p->lr_check) vf_right_winners(p, sum_row, right_val, right_k);
   for (int x = 0; x < p->width; ++x) {
-    out[x] = vf_select_pixel(p, sum_row + (size_t)x * p->disparities, x, right_k);
+    out[x] =
+        vf_select_pixel(p, sum_row + (size_t)x * p->disparities, best[x], thr[best[x]], x, right_k);
   }
 }
 

@@ -30,11 +30,15 @@ void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
                 const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum, void* scratch,
                 uint16_t* out, int threads);
 
-/* The selection for one row from its summed costs S[x*D + k] (overwritten: scratch): `out` gets
- * w values. right_val, right_k: w + min_disparity + D entries of scratch (the right image's
- * winners). */
-void vf_cpu_sgm_select_row(const vf_sgm_params* p, int16_t* sum_row, int16_t* right_val,
-                           int16_t* right_k, uint16_t* out);
+/* thr[s] for the sums s = 0 .. max_sum: the uniqueness rule fails at a pixel whose smallest
+ * sum is s exactly when a sum at |k - k_best| > 1 is below thr[s] (0 when the rule is off). */
+void vf_cpu_sgm_unique_thresholds(const vf_sgm_params* p, int16_t* thr, int max_sum);
+
+/* The selection for one row from its summed costs S[x*D + k] and their minima best[x], with
+ * vf_cpu_sgm_unique_thresholds' table thr: `out` gets w values. right_val, right_k:
+ * w + min_disparity + D entries of scratch (the right image's winners). */
+void vf_cpu_sgm_select_row(const vf_sgm_params* p, const int16_t* sum_row, const int16_t* best,
+                           const int16_t* thr, int16_t* right_val, int16_t* right_k, uint16_t* out);
 
 /* 3x3 median with replicated edges (VF_STEREO_INVALID sorts as the largest value). */
 void vf_cpu_median3(const uint16_t* in, int w, int h, uint16_t* out, size_t out_stride,
