@@ -53,7 +53,10 @@ __device__ __forceinline__ void load(const line_ctx& lc, const CT* __restrict__ 
   }
 }
 
-template <int SLOTS, typename CT>
+// STEEP: a |dy| = 2 walk, the only kind whose y can leave the image before its last step. The
+// other walks skip that test: it sits on the chain from one pixel's address to the next one's
+// loads (measured: without the split, 640x480 with 128 disparities and 4 paths took 12% longer).
+template <bool STEEP, int SLOTS, typename CT>
 __device__ __forceinline__ void advance(const line_ctx& lc, const pixel<SLOTS, CT>& from,
                                         pixel<SLOTS, CT>& to) {
   to.x = from.x + lc.dx;
@@ -63,7 +66,8 @@ __device__ __forceinline__ void advance(const line_ctx& lc, const pixel<SLOTS, C
   // A walk leaving through a side re-enters through the other: a new path.
   if (to.x >= lc.w) to.x -= lc.w, to.start = true;
   if (to.x < 0) to.x += lc.w, to.start = true;
-  if (to.y < 0 || to.y >= lc.h) to.y = to.y < 0 ? 0 : lc.h - 1, to.start = true, to.inside = false;
+  if (STEEP && (to.y < 0 || to.y >= lc.h))
+    to.y = to.y < 0 ? 0 : lc.h - 1, to.start = true, to.inside = false;
 }
 
 template <int G, int SLOTS, typename CT>
@@ -98,6 +102,32 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
   }
 }
 
+// One walk of `steps` pixels from a: two pixels per iteration, each loaded while the other is
+// aggregated.
+template <bool STEEP, int G, int SLOTS, typename CT>
+__device__ __forceinline__ void walk(const vf_sgm_params& p, const line_ctx& lc,
+                                     const CT* __restrict__ census_l,
+                                     const CT* __restrict__ census_r, int lane, bool active,
+                                     int steps, pixel<SLOTS, CT>& a, uint8_t* vol) {
+  pixel<SLOTS, CT> b;
+  uint32_t L[SLOTS / 2], min_l = 0;
+  load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+  for (int s = 0; s < steps; s += 2) {
+    const bool has_b = s + 1 < steps;
+    if (has_b) {
+      advance<STEEP>(lc, a, b);
+      load<G, SLOTS, CT>(lc, census_l, census_r, lane, b);
+    }
+    aggregate<G, SLOTS, CT>(p, a, lane, active, L, min_l, vol);
+    if (!has_b) break;
+    if (s + 2 < steps) {
+      advance<STEEP>(lc, b, a);
+      load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+    }
+    aggregate<G, SLOTS, CT>(p, b, lane, active, L, min_l, vol);
+  }
+}
+
 template <int G, int SLOTS, bool FULL>
 __global__ void __launch_bounds__(kWarps * 32)
     vf_paths_kernel(vf_sgm_params p, vf_sgm::walk_table t,
@@ -124,26 +154,15 @@ __global__ void __launch_bounds__(kWarps * 32)
   vf_sgm_walks(lc.dx, lc.dy, w, h, &lines, &steps);
   const bool active = line < lines;
   const int ln = active ? line : lines - 1;  // idle groups shadow the last line, never store
-  pixel<SLOTS, CT> a, b;
+  pixel<SLOTS, CT> a;
   vf_sgm_walk_start(lc.dx, lc.dy, w, h, ln, &a.x, &a.y);
   a.start = true;
   a.inside = true;
-  uint32_t L[SLOTS / 2], min_l = 0;
-  load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
-  // Two pixels per iteration, each loaded while the other is aggregated.
-  for (int s = 0; s < steps; s += 2) {
-    const bool has_b = s + 1 < steps;
-    if (has_b) {
-      advance(lc, a, b);
-      load<G, SLOTS, CT>(lc, census_l, census_r, lane, b);
-    }
-    aggregate<G, SLOTS, CT>(p, a, lane, active, L, min_l, vol);
-    if (!has_b) break;
-    if (s + 2 < steps) {
-      advance(lc, b, a);
-      load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
-    }
-    aggregate<G, SLOTS, CT>(p, b, lane, active, L, min_l, vol);
+  // The direction is the same for the whole block: one branch, taken by every thread.
+  if (lc.dy == 2 || lc.dy == -2) {
+    walk<true, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
+  } else {
+    walk<false, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
   }
 }
 
