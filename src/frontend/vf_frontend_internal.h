@@ -120,6 +120,8 @@ void vf_frontend_apply_predictions(vf_frontend* fe);
 vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
 /* The detection step: new tracks in the cells without one when detection is due. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
+/* Whether new tracks on a depth edge are removed after stereo (frontend.birth_edge_radius). */
+int vf_frontend_checks_births(const vf_frontend* fe);
 /* After stereo: the tracks born this frame on a depth edge are removed; `dropped` counts them. */
 vf_status vf_frontend_drop_edge_births(vf_frontend* fe, int* dropped);
 /* This frame's feature records (src/frontend/vf_frontend_records.c): the left camera's

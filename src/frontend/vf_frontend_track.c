@@ -82,9 +82,13 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
  * 3-D point: as the view changes its image slides over both, and the refinement follows it
  * (docs/perf/drift_tail.md). The disparity map of its first frame decides; a pixel without
  * disparity counts as an edge, since occlusions border them. */
+int vf_frontend_checks_births(const vf_frontend* fe) {
+  return fe->cfg.stereo_enabled && fe->cfg.birth_edge_radius > 0;
+}
+
 vf_status vf_frontend_drop_edge_births(vf_frontend* fe, int* dropped) {
   *dropped = 0;
-  if (!fe->cfg.stereo_enabled || fe->cfg.birth_edge_radius == 0) return VF_OK;
+  if (!vf_frontend_checks_births(fe)) return VF_OK;
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);
   int m = 0;
