@@ -129,7 +129,8 @@ static vf_status vf_frontend_alloc_images(vf_frontend* fe, vf_memory where) {
   return s;
 }
 
-vf_context* vf_frontend_stereo_context(vf_frontend* fe) {
+/* The context of the right rectification and the stereo stage: fe->side or fe->ctx. */
+static vf_context* vf_frontend_stereo_context(vf_frontend* fe) {
   return fe->side != NULL ? fe->side : fe->ctx;
 }
 

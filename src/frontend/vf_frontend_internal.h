@@ -131,9 +131,6 @@ vf_status vf_frontend_drop_edge_births(vf_frontend* fe, int* dropped);
 void vf_frontend_build_left_records(vf_frontend* fe, int64_t t_ns);
 vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns);
 
-/* The context of the right rectification and the stereo stage: fe->side or fe->ctx. */
-vf_context* vf_frontend_stereo_context(vf_frontend* fe);
-
 /* The per-frame steps (src/frontend/vf_frontend_frame.c). */
 vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* left,
                                 const vf_image* right, vf_stage_times* times);
