@@ -16,8 +16,9 @@ extern "C" {
 
 /* Device buffers of one vf_stereo, carved from one allocation made at create time. */
 typedef struct vf_cuda_sgm_buffers {
-  void* census_l; /* w*h words: uint32 (CS) or uint64 (full) */
-  void* census_r;
+  void* census_l;       /* w*h words: uint32 (CS) or uint64 (full) */
+  void* census_r;       /* right after census_l: the path kernel reads (and ignores) up to
+                         * min_disparity + D words before it */
   uint8_t* volumes;     /* paths * w * h * D aggregated costs, one byte each */
   uint16_t* pre_median; /* w*h: output before the median */
 } vf_cuda_sgm_buffers;
