@@ -109,7 +109,8 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
   if (kSplitFull<G> && px.full) {
 #pragma unroll
     for (int k = 0; k < W16; ++k) {
-      c[k] = vf_sgm::popc(px.cl ^ px.cr[2 * k]) | (vf_sgm::popc(px.cl ^ px.cr[2 * k + 1]) << 16);
+      c[k] = __byte_perm(vf_sgm::popc(px.cl ^ px.cr[2 * k]), vf_sgm::popc(px.cl ^ px.cr[2 * k + 1]),
+                         0x5410);
     }
   } else {
     const int xbase = px.x - p.min_disparity - lane;
@@ -119,7 +120,7 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
           xbase - G * (2 * k) >= 0 ? vf_sgm::popc(px.cl ^ px.cr[2 * k]) : (uint32_t)p.max_cost;
       const uint32_t b = xbase - G * (2 * k + 1) >= 0 ? vf_sgm::popc(px.cl ^ px.cr[2 * k + 1])
                                                       : (uint32_t)p.max_cost;
-      c[k] = a | (b << 16);
+      c[k] = __byte_perm(a, b, 0x5410);
     }
   }
   const uint32_t p2 = p.adaptive_p2 && !px.start

@@ -79,19 +79,21 @@ __device__ __forceinline__ uint32_t path_step(uint32_t (&L)[W16], uint32_t min_l
     dn[w] = __shfl_sync(kFull, L[w], (lane + 1) % G, G);      // k + 1 (lane G-1: below)
   }
   const uint32_t lim = (min_l + p2) * 0x00010001u;
-  const uint32_t minx2 = min_l * 0x00010001u;
+  const uint32_t neg_minx2 = 0u - min_l * 0x00010001u;
+  // Lane 0's k - 1 is one slot lower in lane G-1 (the previous word's high half for the low
+  // half), lane G-1's k + 1 one slot higher in lane 0: one byte permutation per word, its
+  // selector fixed per lane. Outside the range: 255, never below the minimum.
+  const unsigned sel_up = lane == 0 ? 0x5432u : 0x7654u;
+  const unsigned sel_dn = lane == G - 1 ? 0x5432u : 0x3210u;
   uint32_t local = 0xffffffffu;
 #pragma unroll
   for (int w = 0; w < W16; ++w) {
-    // Lane 0's k - 1 is one slot lower in lane G-1 (the previous word for the low half), lane
-    // G-1's k + 1 one slot higher in lane 0. Outside the range: 255, never below the minimum.
-    const uint32_t u = lane == 0 ? (up[w] << 16) | (w > 0 ? up[w - 1] >> 16 : 0xffu) : up[w];
-    const uint32_t d =
-        lane == G - 1 ? (dn[w] >> 16) | ((w + 1 < W16 ? dn[w + 1] & 0xffffu : 0xffu) << 16) : dn[w];
+    const uint32_t u = __byte_perm(w > 0 ? up[w - 1] : 0x00ff0000u, up[w], sel_up);
+    const uint32_t d = __byte_perm(dn[w], w + 1 < W16 ? dn[w + 1] : 0x000000ffu, sel_dn);
     uint32_t t = __vminu2(L[w], u + p1x2);
     t = __vminu2(t, d + p1x2);
     t = __vminu2(t, lim);
-    L[w] = c[w] + (t - minx2);  // t >= min_l in both halves: no borrow, no carry
+    L[w] = c[w] + t + neg_minx2;  // t >= min_l in both halves: no borrow, no carry
     local = __vminu2(local, L[w]);
   }
   return group_min<G>(min(local & 0xffffu, local >> 16));
