@@ -42,11 +42,11 @@ struct pixel {
 struct line_ctx {
   const uint8_t* left;
   int left_stride;
-  int w, h, dx, dy, step, min_disparity, adaptive;
+  int w, h, dx, dy, step, min_disparity;
   int full_from; /* first x whose D right pixels are all inside: min_disparity + D - 1 */
 };
 
-template <int G, int SLOTS, typename CT>
+template <bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void load(const line_ctx& lc, const CT* __restrict__ census_l,
                                      const CT* __restrict__ census_r, int lane,
                                      pixel<SLOTS, CT>& p) {
@@ -66,16 +66,22 @@ __device__ __forceinline__ void load(const line_ctx& lc, const CT* __restrict__ 
 #pragma unroll
     for (int s = 0; s < SLOTS; ++s) p.cr[s] = __ldg(census_r + (r - G * s));
   }
-  if (lc.adaptive && !p.start) {
+  if (ADAPTIVE && !p.start) {
     p.i_here = __ldg(lc.left + (p.y * lc.left_stride + p.x));
     p.i_prev = __ldg(lc.left + ((p.y - lc.dy) * lc.left_stride + (p.x - lc.dx)));
   }
 }
 
-// STEEP: a |dy| = 2 walk, the only kind whose y can leave the image before its last step. The
-// other walks skip that test: it sits on the chain from one pixel's address to the next one's
-// loads (measured: without the split, 640x480 with 128 disparities and 4 paths took 12% longer).
-template <bool STEEP, int SLOTS, typename CT>
+// The kinds of walk, each with its own instantiation of the step loop (the direction is the
+// same for a whole block): a straight walk (horizontal or vertical) starts its path once and
+// never leaves the image; a diagonal or (2,1) walk wraps around the sides, where its path
+// restarts; a steep (1,2) walk also wraps and is the only kind whose y can leave the image before
+// its last step. The tests a kind does not need sat on the chain from one pixel's address to the
+// next one's loads (measured: testing y on every walk made 640x480 with 128 disparities and 4
+// paths 12% slower).
+enum walk_kind { kStraight, kWrapping, kSteep };
+
+template <int KIND, int SLOTS, typename CT>
 __device__ __forceinline__ void advance(const line_ctx& lc, const pixel<SLOTS, CT>& from,
                                         pixel<SLOTS, CT>& to) {
   to.x = from.x + lc.dx;
@@ -83,10 +89,11 @@ __device__ __forceinline__ void advance(const line_ctx& lc, const pixel<SLOTS, C
   to.idx = from.idx + lc.step;
   to.start = false;
   to.inside = from.inside;
+  if (KIND == kStraight) return;
   // A walk leaving through a side re-enters through the other: a new path.
   if (to.x >= lc.w) to.x -= lc.w, to.idx -= lc.w, to.start = true;
   if (to.x < 0) to.x += lc.w, to.idx += lc.w, to.start = true;
-  if (STEEP && (to.y < 0 || to.y >= lc.h)) {
+  if (KIND == kSteep && (to.y < 0 || to.y >= lc.h)) {
     to.y = to.y < 0 ? 0 : lc.h - 1;
     to.idx = to.y * lc.w + to.x;
     to.start = true;
@@ -94,13 +101,13 @@ __device__ __forceinline__ void advance(const line_ctx& lc, const pixel<SLOTS, C
   }
 }
 
-template <int G, int SLOTS, typename CT>
+template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SLOTS, CT>& px,
                                           int lane, bool active, uint32_t (&L)[SLOTS / 2],
                                           uint32_t& min_l, uint8_t* vol) {
   constexpr int W16 = SLOTS / 2;
   constexpr int D = G * SLOTS;
-  if (px.start) {
+  if (KIND != kStraight && px.start) {  // a straight walk starts from the zeros of walk()
 #pragma unroll
     for (int k = 0; k < W16; ++k) L[k] = 0;
     min_l = 0;
@@ -123,11 +130,11 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
       c[k] = __byte_perm(a, b, 0x5410);
     }
   }
-  const uint32_t p2 = p.adaptive_p2 && !px.start
+  const uint32_t p2 = ADAPTIVE && !px.start
                           ? (uint32_t)vf_sgm_p2(p.p1, p.p2, 1, (int)px.i_here, (int)px.i_prev)
                           : (uint32_t)p.p2;
   min_l = vf_sgm::path_step<G, W16>(L, min_l, c, (uint32_t)p.p1 * 0x00010001u, p2, lane);
-  if (active && px.inside) {
+  if (active && (KIND != kSteep || px.inside)) {
     uint32_t* o = reinterpret_cast<uint32_t*>(vol) + (size_t)(unsigned)px.idx * (D / 4) + lane;
 #pragma unroll
     for (int m = 0; m < SLOTS / 4; ++m) o[m * G] = vf_sgm::pack_bytes(L[2 * m], L[2 * m + 1]);
@@ -136,31 +143,33 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
 
 // One walk of `steps` pixels from a: two pixels per iteration, each loaded while the other is
 // aggregated.
-template <bool STEEP, int G, int SLOTS, typename CT>
+template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void walk(const vf_sgm_params& p, const line_ctx& lc,
                                      const CT* __restrict__ census_l,
                                      const CT* __restrict__ census_r, int lane, bool active,
                                      int steps, pixel<SLOTS, CT>& a, uint8_t* vol) {
   pixel<SLOTS, CT> b;
   uint32_t L[SLOTS / 2], min_l = 0;
-  load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+#pragma unroll
+  for (int k = 0; k < SLOTS / 2; ++k) L[k] = 0;
+  load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
   for (int s = 0; s < steps; s += 2) {
     const bool has_b = s + 1 < steps;
     if (has_b) {
-      advance<STEEP>(lc, a, b);
-      load<G, SLOTS, CT>(lc, census_l, census_r, lane, b);
+      advance<KIND>(lc, a, b);
+      load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
     }
-    aggregate<G, SLOTS, CT>(p, a, lane, active, L, min_l, vol);
+    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, min_l, vol);
     if (!has_b) break;
     if (s + 2 < steps) {
-      advance<STEEP>(lc, b, a);
-      load<G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+      advance<KIND>(lc, b, a);
+      load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
     }
-    aggregate<G, SLOTS, CT>(p, b, lane, active, L, min_l, vol);
+    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, min_l, vol);
   }
 }
 
-template <int G, int SLOTS, bool FULL>
+template <int G, int SLOTS, bool FULL, bool ADAPTIVE>
 __global__ void __launch_bounds__(kWarps * 32)
     vf_paths_kernel(vf_sgm_params p, vf_sgm::walk_table t,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_l,
@@ -178,7 +187,6 @@ __global__ void __launch_bounds__(kWarps * 32)
   lc.h = h;
   lc.step = lc.dy * w + lc.dx;
   lc.min_disparity = p.min_disparity;
-  lc.adaptive = p.adaptive_p2;
   lc.full_from = p.min_disparity + D - 1;
   uint8_t* vol = volumes + (size_t)t.path[i] * w * h * D;
   const int lane = threadIdx.x % G;
@@ -195,32 +203,43 @@ __global__ void __launch_bounds__(kWarps * 32)
   a.inside = true;
   // The direction is the same for the whole block: one branch, taken by every thread.
   if (lc.dy == 2 || lc.dy == -2) {
-    walk<true, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
+    walk<kSteep, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
+  } else if (lc.dx != 0 && lc.dy != 0) {
+    walk<kWrapping, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
   } else {
-    walk<false, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
+    walk<kStraight, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
   }
 }
 
 // The launch below, one fault-injection site for all its instantiations.
 VF_CUDA_SITE(vf_launch_site);
 
-template <int G, int SLOTS, bool FULL>
+template <int G, int SLOTS, bool FULL, bool ADAPTIVE>
 int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
               size_t left_stride, cudaStream_t stream) {
   typedef typename vf_sgm::census_word<FULL>::type CT;
   vf_sgm::walk_table t;
   const int blocks = vf_sgm::make_walk_table(p, kWarps * (32 / G), &t);
-  vf_paths_kernel<G, SLOTS, FULL><<<blocks, kWarps * 32, 0, stream>>>(
+  vf_paths_kernel<G, SLOTS, FULL, ADAPTIVE><<<blocks, kWarps * 32, 0, stream>>>(
       *p, t, (const CT*)b->census_l, (const CT*)b->census_r, left, left_stride, b->volumes);
   return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
+}
+
+// Adaptive P2 reads the left image at every step: without it the loads (and their address
+// arithmetic, issued even when predicated off) are not compiled in.
+template <int G, int SLOTS, bool FULL>
+int vf_launch_p2(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
+                 size_t left_stride, cudaStream_t s) {
+  return p->adaptive_p2 ? vf_launch<G, SLOTS, FULL, true>(p, b, left, left_stride, s)
+                        : vf_launch<G, SLOTS, FULL, false>(p, b, left, left_stride, s);
 }
 
 template <bool FULL>
 int vf_dispatch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
                 size_t left_stride, cudaStream_t s) {
-  if (p->disparities == 64) return vf_launch<16, 4, FULL>(p, b, left, left_stride, s);
-  if (p->disparities == 128) return vf_launch<32, 4, FULL>(p, b, left, left_stride, s);
-  return vf_launch<32, 8, FULL>(p, b, left, left_stride, s);
+  if (p->disparities == 64) return vf_launch_p2<16, 4, FULL>(p, b, left, left_stride, s);
+  if (p->disparities == 128) return vf_launch_p2<32, 4, FULL>(p, b, left, left_stride, s);
+  return vf_launch_p2<32, 8, FULL>(p, b, left, left_stride, s);
 }
 
 }  // namespace
