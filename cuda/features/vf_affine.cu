@@ -112,6 +112,11 @@ __device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf
 // memory.
 constexpr int kWarps = 4;
 constexpr int kThreads = 32 * kWarps;
+// Three blocks a multiprocessor: the compiler otherwise takes 254 registers a thread, which
+// leaves room for two, and 1000 or 4000 features then queue in waves (measured on the H100:
+// 1000 features 112 -> 104 us, 4000 291 -> 249 us with 168 registers; four blocks spill and
+// lose at 200 features).
+constexpr int kMinBlocks = 3;
 
 // The smoothed current image over [x0, x0 + w) x [y0, y0 + h) in shared memory, row stride kWin:
 // the [1 2 1] / 4 binomial along rows into the staging rows (one more each side), then down
@@ -292,7 +297,7 @@ __device__ __noinline__ int vf_block_downdate(const vf_affine_params& p, const f
 }
 
 template <int K>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     vf_affine_kernel(const VF_GRID_CONSTANT vf_affine_params p,
                      const vf_track_request* __restrict__ requests,
                      vf_track_result* __restrict__ results, int count) {
