@@ -68,28 +68,36 @@ static void vf_affine_cpu_window_build(const vf_affine_params* p, const vf_affin
     wd->w = 0;
     return;
   }
-  /* Each raw row (from x0 - 1) converted once, smoothed along the row into a ring of three,
-   * each window row from the three around it. Four columns at a time, so the conversion covers
-   * every column the smoothing reads: bytes up to x0 + w + 5 = x1 + 5 <= width + 3, which lie in
-   * the next image row (the last row read is y1 <= height - 2). */
-  _Alignas(16) float raw[VF_AFFINE_CPU_WIN + 8], ring[3][VF_AFFINE_CPU_WIN];
-  const vf_f4 quarter = vf_f4_set1(0.25f), half = vf_f4_set1(0.5f);
-  for (int r = 0; r < wd->h + 2; ++r) {
-    const uint8_t* q = p->cur + (size_t)(wd->y0 - 1 + r) * p->cur_stride + (size_t)(wd->x0 - 1);
-    for (int c = 0; c < wd->w + 4; c += 4) vf_f4_store(raw + c, vf_f4_from_u8(q + c));
-    float* o = ring[r % 3];
-    for (int c = 0; c < wd->w; c += 4) {
-      const vf_f4 side = vf_f4_add(vf_f4_loadu(raw + c), vf_f4_loadu(raw + c + 2));
-      vf_f4_store(o + c,
-                  vf_f4_add(vf_f4_mul(quarter, side), vf_f4_mul(half, vf_f4_loadu(raw + c + 1))));
+  /* The binomial in integers, 8 pixels at a time: a + 2b + c along each raw row (from x0 - 1)
+   * into a ring of three, then the same down the columns, times 1/16: at most 16 x 255, exact in
+   * 16 bits, and the same floats as the quarters and halves in float. Bytes are read 8 at a
+   * time, up to x0 + w + 7 = x1 + 7 <= width + 5, which lie in the next image row (the last row
+   * read is y1 <= height - 2). */
+  _Alignas(16) uint16_t ring[3][VF_AFFINE_CPU_WIN];
+  uint16_t *up = ring[0], *mid = ring[1], *down = ring[2];
+  const vf_f4 sixteenth = vf_f4_set1(0.0625f);
+  const uint8_t* q = p->cur + (size_t)(wd->y0 - 1) * p->cur_stride + (size_t)(wd->x0 - 1);
+  for (int r = 0; r < wd->h + 2; ++r, q += p->cur_stride) {
+    for (int c = 0; c < wd->w; c += 8) {
+      const vf_w8 b = vf_w8_from_u8(q + c + 1);
+      const vf_w8 side = vf_w8_add(vf_w8_from_u8(q + c), vf_w8_from_u8(q + c + 2));
+      vf_w8_store(down + c, vf_w8_add(side, vf_w8_add(b, b)));
     }
-    if (r < 2) continue;
-    const float *up = ring[(r - 2) % 3], *mid = ring[(r - 1) % 3];
-    float* w = wd->win + (r - 2) * VF_AFFINE_CPU_WIN;
-    for (int c = 0; c < wd->w; c += 4) {
-      const vf_f4 side = vf_f4_add(vf_f4_load(up + c), vf_f4_load(o + c));
-      vf_f4_store(w + c, vf_f4_add(vf_f4_mul(quarter, side), vf_f4_mul(half, vf_f4_load(mid + c))));
+    if (r >= 2) {
+      float* w = wd->win + (r - 2) * VF_AFFINE_CPU_WIN;
+      for (int c = 0; c < wd->w; c += 8) {
+        const vf_w8 m = vf_w8_load(mid + c);
+        vf_f4 lo, hi;
+        vf_w8_to_f4(vf_w8_add(vf_w8_add(vf_w8_load(up + c), vf_w8_load(down + c)), vf_w8_add(m, m)),
+                    &lo, &hi);
+        vf_f4_store(w + c, vf_f4_mul(lo, sixteenth));
+        vf_f4_store(w + c + 4, vf_f4_mul(hi, sixteenth));
+      }
     }
+    uint16_t* t = up;
+    up = mid;
+    mid = down;
+    down = t;
   }
 }
 
@@ -108,7 +116,7 @@ static inline vf_f4 vf_affine_cpu_read(const vf_affine_params* p, const float* w
                                        vf_f4 y) {
   if (win == NULL) return vf_affine_cpu_read_sampler(p, x, y);
   /* Window coordinates are >= 0 (vf_affine_cpu_holds), so truncation is floor. */
-  int32_t idx[4];
+  uint32_t idx[4];
   vf_f4 fx, fy;
   vf_f4_trunc_index(x, y, VF_AFFINE_CPU_WIN_SHIFT, &fx, &fy, idx);
   const vf_f4 ax = vf_f4_sub(x, fx), ay = vf_f4_sub(y, fy);

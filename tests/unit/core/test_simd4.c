@@ -100,7 +100,7 @@ int main(void) {
     bad_mask += !same_mask(vf_m4_load(raw), in);
 
     /* Both coordinates truncated towards zero (either sign) and the index in a 64-wide grid. */
-    int32_t idx[4];
+    uint32_t idx[4];
     _Alignas(16) float gx[4], gy[4];
     float tx[4], ty[4];
     for (int i = 0; i < 4; ++i) {
@@ -112,7 +112,8 @@ int main(void) {
     vf_f4 tfx, tfy;
     vf_f4_trunc_index(vf_f4_load(gx), vf_f4_load(gy), 6, &tfx, &tfy, idx);
     bad_conv += !same4(tfx, tx) + !same4(tfy, ty);
-    for (int i = 0; i < 4; ++i) bad_conv += idx[i] != (int32_t)ty[i] * 64 + (int32_t)tx[i];
+    for (int i = 0; i < 4; ++i)
+      bad_conv += idx[i] != (uint32_t)((int32_t)ty[i] * 64 + (int32_t)tx[i]);
 
     /* Bytes to floats. */
     const uint32_t w = vf_test_rand(&seed);
@@ -124,6 +125,25 @@ int main(void) {
     }
     bad_conv += !same4(vf_f4_from_u32(w), fbytes) + !same4(vf_f4_from_u8(bytes), fbytes);
 
+    /* 16-bit lanes: bytes widened, sums (wrapping at 2^16), stored and loaded, to floats. */
+    uint8_t b8[8];
+    _Alignas(16) uint16_t w8[8], got8[8];
+    for (int i = 0; i < 8; ++i) {
+      b8[i] = (uint8_t)vf_test_rand(&seed);
+      w8[i] = (uint16_t)vf_test_rand(&seed);
+    }
+    const vf_w8 sum8 = vf_w8_add(vf_w8_from_u8(b8), vf_w8_load(w8));
+    vf_w8_store(got8, sum8);
+    float lo8[4], hi8[4];
+    for (int i = 0; i < 8; ++i) {
+      const uint16_t want = (uint16_t)(b8[i] + w8[i]);
+      bad_conv += got8[i] != want;
+      (i < 4 ? lo8 : hi8)[i % 4] = (float)want;
+    }
+    vf_f4 lo4w, hi4w;
+    vf_w8_to_f4(sum8, &lo4w, &hi4w);
+    bad_conv += !same4(lo4w, lo8) + !same4(hi4w, hi8);
+
     /* Double accumulation and the fixed summation order. */
     vf_d4 acc = vf_d4_zero();
     double e[4] = {0, 0, 0, 0};
@@ -134,10 +154,10 @@ int main(void) {
     bad_sum += bits64(vf_d4_sum(acc)) != bits64((e[0] + e[2]) + (e[1] + e[3]));
 
     /* Gather of neighbouring pairs. */
-    int32_t g[4];
+    uint32_t g[4];
     float glo[4], ghi[4];
     for (int i = 0; i < 4; ++i) {
-      g[i] = (int32_t)(vf_test_rand(&seed) % (N_VALUES - 1));
+      g[i] = vf_test_rand(&seed) % (N_VALUES - 1);
       glo[i] = v[g[i]];
       ghi[i] = v[g[i] + 1];
     }
