@@ -49,6 +49,8 @@ static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
 static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
   return _mm_and_ps(_mm_cmpge_ps(x, _mm_set1_ps(lo)), _mm_cmple_ps(x, _mm_set1_ps(hi)));
 }
+/* lo <= x (false for NaN). */
+static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) { return _mm_cmpge_ps(x, _mm_set1_ps(lo)); }
 /* x where m, else +0. */
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) { return _mm_and_ps(m, x); }
 
@@ -150,6 +152,7 @@ static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
 static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
   return vandq_u32(vcgeq_f32(x, vdupq_n_f32(lo)), vcleq_f32(x, vdupq_n_f32(hi)));
 }
+static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) { return vcgeq_f32(x, vdupq_n_f32(lo)); }
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
   return vreinterpretq_f32_u32(vandq_u32(m, vreinterpretq_u32_f32(x)));
 }
@@ -258,6 +261,11 @@ static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
 static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
   vf_m4 m;
   for (int i = 0; i < 4; ++i) m.v[i] = x.v[i] >= lo && x.v[i] <= hi ? 0xffffffffu : 0u;
+  return m;
+}
+static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) {
+  vf_m4 m;
+  for (int i = 0; i < 4; ++i) m.v[i] = x.v[i] >= lo ? 0xffffffffu : 0u;
   return m;
 }
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {

@@ -186,11 +186,12 @@ static _Alignas(16) const uint32_t vf_affine_cpu_masks[16][4] = {
     {0, 0, 0, ~0u},   {~0u, 0, 0, ~0u},   {0, ~0u, 0, ~0u},   {~0u, ~0u, 0, ~0u},
     {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
 
-/* The residuals e of 4 samples: current values v, reference values tv (negative: unused), lanes
- * `use`; tc = tv - mu. The lanes that saturate in the current image go to *fresh and out of e. */
+/* The residuals e of 4 samples: current values v, reference values tv (used: in [1, 254], else
+ * -1: vf_affine_cpu_capture, so the sign decides), lanes `use`; tc = tv - mu. The lanes that
+ * saturate in the current image go to *fresh and out of e. */
 static inline vf_f4 vf_affine_cpu_residuals(vf_f4 v, vf_f4 tv, vf_m4 use, vf_f4 c, vf_f4 inv_gain,
                                             vf_f4 mu, vf_f4* tc, int* fresh) {
-  use = vf_m4_and(use, vf_f4_in_range(tv, 0.0f, 255.0f));
+  use = vf_m4_and(use, vf_f4_at_least(tv, 0.0f));
   const vf_m4 ok = vf_f4_in_range(v, 1.0f, 254.0f);
   *fresh = vf_m4_bits(vf_m4_and_not(use, ok));
   if (*fresh != 0) use = vf_m4_and(use, ok);
@@ -228,22 +229,18 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     const float oy = (float)r - half, sy = oy * inv_half;
     const vf_f4 bx = vf_f4_set1(px + a1 * oy), by = vf_f4_set1(py + a3 * oy);
     const uint32_t row_out = out[r];
-    /* The row's samples, its residuals, then its sums: three short loops (in one, the
-     * accumulators spilled; the samples alone run about 8% faster than with the residuals). */
-    _Alignas(16) float v_row[VF_AFFINE_CPU_COLUMN], e_row[VF_AFFINE_CPU_COLUMN];
-    for (int g = 0; g < rows->groups; ++g) {
-      const vf_f4 ox = vf_f4_loadu(rows->ox + rows->start[g]);
-      vf_f4_store(v_row + 4 * g, vf_affine_cpu_read(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
-                                                    vf_f4_add(by, vf_f4_mul(va2, ox))));
-    }
+    /* The row's residuals, then its sums: two short loops (in one, the accumulators spilled). */
+    _Alignas(16) float e_row[VF_AFFINE_CPU_COLUMN];
     for (int g = 0; g < rows->groups; ++g) {
       const int col = rows->start[g];
+      const vf_f4 ox = vf_f4_loadu(rows->ox + col);
+      const vf_f4 v = vf_affine_cpu_read(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
+                                         vf_f4_add(by, vf_f4_mul(va2, ox)));
       const vf_m4 use = vf_m4_load(vf_affine_cpu_masks[rows->lanes[g] & ~(row_out >> col)]);
       vf_f4 tc;
       int fresh;
-      const vf_f4 e =
-          vf_affine_cpu_residuals(vf_f4_load(v_row + 4 * g), vf_f4_loadu(t + r * patch + col), use,
-                                  c, inv_gain, vmu, &tc, &fresh);
+      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_loadu(t + r * patch + col), use, c, inv_gain,
+                                              vmu, &tc, &fresh);
       if (fresh != 0) added[r] |= (uint32_t)fresh << col;
       vf_f4_store(e_row + 4 * g, e);
     }
