@@ -49,6 +49,14 @@ static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
 static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
   return _mm_and_ps(_mm_cmpge_ps(x, _mm_set1_ps(lo)), _mm_cmple_ps(x, _mm_set1_ps(hi)));
 }
+/* p[0..3] (at0) and p[1..4] (at1) as floats from one load of 8 bytes (p[0..7] must be readable). */
+static inline void vf_f4_from_u8_pair(const uint8_t* p, vf_f4* at0, vf_f4* at1) {
+  const __m128i z = _mm_setzero_si128();
+  const __m128i w = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)p), z);
+  *at0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(w, z));
+  *at1 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_srli_si128(w, 2), z));
+}
+
 /* lo <= x (false for NaN). */
 static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) { return _mm_cmpge_ps(x, _mm_set1_ps(lo)); }
 /* x where m, else +0. */
@@ -152,6 +160,12 @@ static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
 static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
   return vandq_u32(vcgeq_f32(x, vdupq_n_f32(lo)), vcleq_f32(x, vdupq_n_f32(hi)));
 }
+static inline void vf_f4_from_u8_pair(const uint8_t* p, vf_f4* at0, vf_f4* at1) {
+  const uint16x8_t w = vmovl_u8(vld1_u8(p));
+  *at0 = vcvtq_f32_u32(vmovl_u16(vget_low_u16(w)));
+  *at1 = vcvtq_f32_u32(vmovl_u16(vget_low_u16(vextq_u16(w, w, 1))));
+}
+
 static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) { return vcgeq_f32(x, vdupq_n_f32(lo)); }
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
   return vreinterpretq_f32_u32(vandq_u32(m, vreinterpretq_u32_f32(x)));
@@ -262,6 +276,12 @@ static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
   vf_m4 m;
   for (int i = 0; i < 4; ++i) m.v[i] = x.v[i] >= lo && x.v[i] <= hi ? 0xffffffffu : 0u;
   return m;
+}
+static inline void vf_f4_from_u8_pair(const uint8_t* p, vf_f4* at0, vf_f4* at1) {
+  for (int i = 0; i < 4; ++i) {
+    at0->v[i] = (float)p[i];
+    at1->v[i] = (float)p[i + 1];
+  }
 }
 static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) {
   vf_m4 m;
