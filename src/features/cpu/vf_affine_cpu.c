@@ -186,15 +186,46 @@ static _Alignas(16) const uint32_t vf_affine_cpu_masks[16][4] = {
     {0, 0, 0, ~0u},   {~0u, 0, 0, ~0u},   {0, ~0u, 0, ~0u},   {~0u, ~0u, 0, ~0u},
     {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
 
-/* The residuals e of 4 samples: current values v, reference values tv (used: in [1, 254], else
- * -1: vf_affine_cpu_capture, so the sign decides), lanes `use`; tc = tv - mu. The lanes that
- * saturate in the current image go to *fresh and out of e. */
-static inline vf_f4 vf_affine_cpu_residuals(vf_f4 v, vf_f4 tv, vf_m4 use, vf_f4 c, vf_f4 inv_gain,
-                                            vf_f4 mu, vf_f4* tc, int* fresh) {
-  use = vf_m4_and(use, vf_f4_at_least(tv, 0.0f));
+/* Which samples count, per call, as lane masks in the groups' layout: row r's group g at
+ * row[r][4 g], the last column's rows r..r+3 (rows->column) at column[r]. A sample counts when
+ * its lane belongs to the group and its reference sample is used (used samples are in [1, 254],
+ * unused ones -1: vf_affine_cpu_capture, so the sign decides); one that saturates in the current
+ * image leaves its mask for the rest of the call. One load a group instead of a mask built from
+ * bits and a test of the reference. */
+#define VF_AFFINE_CPU_LANES (4 * ((VF_TRACKER_MAX_REF_PATCH + 3) / 4))
+
+typedef struct vf_affine_cpu_use {
+  _Alignas(16) uint32_t row[VF_TRACKER_MAX_REF_PATCH][VF_AFFINE_CPU_LANES];
+  _Alignas(16) uint32_t column[VF_AFFINE_CPU_LANES];
+} vf_affine_cpu_use;
+
+static void vf_affine_cpu_use_make(int patch, const vf_affine_cpu_rows* rows,
+                                   const vf_affine_cpu_column* column, const float* t,
+                                   vf_affine_cpu_use* use) {
+  for (int r = 0; r < patch; ++r) {
+    for (int g = 0; g < rows->groups; ++g) {
+      const vf_m4 lanes = vf_m4_load(vf_affine_cpu_masks[rows->lanes[g]]);
+      const vf_f4 tv = vf_f4_loadu(t + r * patch + rows->start[g]);
+      vf_m4_store(use->row[r] + 4 * g, vf_m4_and(lanes, vf_f4_at_least(tv, 0.0f)));
+    }
+  }
+  /* The column's padding rows hold unused samples. */
+  for (int r = 0; rows->column && r < patch; r += 4) {
+    vf_m4_store(use->column + r, vf_f4_at_least(vf_f4_load(column->t + r), 0.0f));
+  }
+}
+
+/* The residuals e of 4 samples: current values v, reference values tv (*tc = tv - mu), the
+ * lanes in use at *in. Lanes that saturate in the current image leave *in and go to *fresh. */
+static inline vf_f4 vf_affine_cpu_residuals(vf_f4 v, vf_f4 tv, uint32_t* in, vf_f4 c,
+                                            vf_f4 inv_gain, vf_f4 mu, vf_f4* tc, int* fresh) {
+  vf_m4 use = vf_m4_load(in);
   const vf_m4 ok = vf_f4_in_range(v, 1.0f, 254.0f);
   *fresh = vf_m4_bits(vf_m4_and_not(use, ok));
-  if (*fresh != 0) use = vf_m4_and(use, ok);
+  if (*fresh != 0) {
+    use = vf_m4_and(use, ok);
+    vf_m4_store(in, use);
+  }
   *tc = vf_f4_sub(tv, mu);
   return vf_f4_select(use, vf_f4_sub(vf_f4_mul(vf_f4_sub(v, c), inv_gain), *tc));
 }
@@ -202,15 +233,15 @@ static inline vf_f4 vf_affine_cpu_residuals(vf_f4 v, vf_f4 tv, vf_m4 use, vf_f4 
 /* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header): 4 lanes
  * along each row, float sums per row (J's second and fourth entries are the row's offset times
  * the fifth and sixth), double totals; the last column (rows->column) 4 rows at a time, float
- * sums over the column. Samples with their bit in out[row] are skipped; one that saturates in
- * the current image joins them, its terms go to h_out, and *grew counts it. The sums of t and
+ * sums over the column. Only the samples in `use` count; one that saturates in the current image
+ * leaves it, its terms go to h_out, and *grew counts it. The sums of t and
  * t^2 over the samples used, and their count, need no pass: they are H's entries (6, 7), (6, 6)
  * and (7, 7) less h_out's. */
 static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_rows* rows,
                                const vf_affine_cpu_column* column, const float* t,
                                const vf_affine_slot* s, const vf_affine_cpu_window* wd,
                                const vf_affine_state* st, double sums[VF_AFFINE_SUMS],
-                               uint32_t* out, double h_out[VF_AFFINE_PACKED], int* grew) {
+                               vf_affine_cpu_use* use, double h_out[VF_AFFINE_PACKED], int* grew) {
   const int patch = p->patch, n = patch * patch;
   const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
   const float* win = wd->w > 0 ? wd->win : NULL;
@@ -228,7 +259,7 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
   for (int r = 0; r < patch; ++r) {
     const float oy = (float)r - half, sy = oy * inv_half;
     const vf_f4 bx = vf_f4_set1(px + a1 * oy), by = vf_f4_set1(py + a3 * oy);
-    const uint32_t row_out = out[r];
+    uint32_t* use_row = use->row[r];
     /* The row's residuals, then its sums: two short loops (in one, the accumulators spilled). */
     _Alignas(16) float e_row[VF_AFFINE_CPU_COLUMN];
     for (int g = 0; g < rows->groups; ++g) {
@@ -236,11 +267,10 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
       const vf_f4 ox = vf_f4_loadu(rows->ox + col);
       const vf_f4 v = vf_affine_cpu_read(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
                                          vf_f4_add(by, vf_f4_mul(va2, ox)));
-      const vf_m4 use = vf_m4_load(vf_affine_cpu_masks[rows->lanes[g] & ~(row_out >> col)]);
       vf_f4 tc;
       int fresh;
-      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_loadu(t + r * patch + col), use, c, inv_gain,
-                                              vmu, &tc, &fresh);
+      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_loadu(t + r * patch + col), use_row + 4 * g,
+                                              c, inv_gain, vmu, &tc, &fresh);
       if (fresh != 0) added[r] |= (uint32_t)fresh << col;
       vf_f4_store(e_row + 4 * g, e);
     }
@@ -281,17 +311,15 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     for (int k = 0; k < 7; ++k) acc[k] = vf_f4_zero();
     for (int r = 0; r < patch; r += 4) {
       const vf_f4 oy = vf_f4_load(column->oy + r), sy = vf_f4_load(column->sy + r);
-      uint32_t lanes = 0;
-      for (int l = 0; l < 4 && r + l < patch; ++l) lanes |= (~out[r + l] >> last & 1u) << l;
       vf_f4 tc;
       int fresh;
       /* The same positions as a row's group: (p + a1 oy) + a0 ox, lane by lane. */
       const vf_f4 v = vf_affine_cpu_read(p, win, vf_f4_add(vf_f4_add(vpx, vf_f4_mul(va1, oy)), cx),
                                          vf_f4_add(vf_f4_add(vpy, vf_f4_mul(va3, oy)), cy));
-      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_load(column->t + r),
-                                              vf_m4_load(vf_affine_cpu_masks[lanes]), c, inv_gain,
-                                              vmu, &tc, &fresh);
-      for (int l = 0; l < 4; ++l) added[r + l] |= (uint32_t)((fresh >> l) & 1) << last;
+      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_load(column->t + r), use->column + r, c,
+                                              inv_gain, vmu, &tc, &fresh);
+      for (int l = 0; fresh != 0 && l < 4; ++l)
+        added[r + l] |= (uint32_t)((fresh >> l) & 1) << last;
       const vf_f4 txe = vf_f4_mul(vf_f4_load(column->tx + r), e);
       const vf_f4 tye = vf_f4_mul(vf_f4_load(column->ty + r), e);
       acc[0] = vf_f4_add(acc[0], txe);
@@ -315,7 +343,6 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
   for (int r = 0; r < patch; ++r) {
     if (added[r] == 0) continue;
     vf_affine_cpu_h_row(patch, t, s->mu, r, added[r], h_out);
-    out[r] |= added[r];
     *grew += __builtin_popcount(added[r]);
   }
   sums[9] = (double)s->h[VF_AFFINE_IDX(7, 6)] - h_out[VF_AFFINE_IDX(7, 6)];
@@ -339,7 +366,8 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
   if (rows.column) vf_affine_cpu_column_make(p->patch, t, &column);
   vf_affine_cpu_window wd_buf; /* 16 KiB on the stack */
   vf_affine_cpu_window* wd = &wd_buf;
-  uint32_t out_set[VF_TRACKER_MAX_REF_PATCH] = {0}; /* per row: columns left out (saturated) */
+  vf_affine_cpu_use use; /* 4 KiB */
+  vf_affine_cpu_use_make(p->patch, &rows, &column, t, &use);
   vf_affine_state st;
   vf_affine_state_init(p, s, r->x, r->y, out->x, out->y, &st);
   double sums[VF_AFFINE_SUMS] = {0}, h_out[VF_AFFINE_PACKED] = {0};
@@ -357,7 +385,7 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
       have_window = 1;
     }
     int grew = 0;
-    vf_affine_cpu_sums(p, &rows, &column, t, s, wd, &st, sums, out_set, h_out, &grew);
+    vf_affine_cpu_sums(p, &rows, &column, t, s, wd, &st, sums, &use, h_out, &grew);
     used = s->used - left_out - grew;
     ++out->iterations;
     if (used < s->used / 2) break; /* mostly saturated now: not a match to trust */
