@@ -57,6 +57,18 @@ static inline void vf_f4_from_u8_pair(const uint8_t* p, vf_f4* at0, vf_f4* at1) 
   *at1 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_srli_si128(w, 2), z));
 }
 
+/* The same with p[i] read as 0 from i = avail on (1 <= avail <= 7), from one load of the 8
+ * bytes p[avail - 8 .. avail - 1] (which must be readable) shifted down (x86 is little-endian). */
+static inline void vf_f4_from_u8_pair_last(const uint8_t* p, int avail, vf_f4* at0, vf_f4* at1) {
+  uint64_t w;
+  memcpy(&w, p + avail - 8, sizeof w);
+  w >>= 8 * (8 - avail);
+  const __m128i z = _mm_setzero_si128();
+  const __m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)&w), z);
+  *at0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(b, z));
+  *at1 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_srli_si128(b, 2), z));
+}
+
 /* lo <= x (false for NaN). */
 static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) { return _mm_cmpge_ps(x, _mm_set1_ps(lo)); }
 /* x where m, else +0. */
@@ -164,6 +176,14 @@ static inline void vf_f4_from_u8_pair(const uint8_t* p, vf_f4* at0, vf_f4* at1) 
   const uint16x8_t w = vmovl_u8(vld1_u8(p));
   *at0 = vcvtq_f32_u32(vmovl_u16(vget_low_u16(w)));
   *at1 = vcvtq_f32_u32(vmovl_u16(vget_low_u16(vextq_u16(w, w, 1))));
+}
+
+static inline void vf_f4_from_u8_pair_last(const uint8_t* p, int avail, vf_f4* at0, vf_f4* at1) {
+  uint64_t w;
+  memcpy(&w, p + avail - 8, sizeof w);
+  const uint16x8_t b = vmovl_u8(vcreate_u8(w >> (8 * (8 - avail))));
+  *at0 = vcvtq_f32_u32(vmovl_u16(vget_low_u16(b)));
+  *at1 = vcvtq_f32_u32(vmovl_u16(vget_low_u16(vextq_u16(b, b, 1))));
 }
 
 static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) { return vcgeq_f32(x, vdupq_n_f32(lo)); }
@@ -281,6 +301,12 @@ static inline void vf_f4_from_u8_pair(const uint8_t* p, vf_f4* at0, vf_f4* at1) 
   for (int i = 0; i < 4; ++i) {
     at0->v[i] = (float)p[i];
     at1->v[i] = (float)p[i + 1];
+  }
+}
+static inline void vf_f4_from_u8_pair_last(const uint8_t* p, int avail, vf_f4* at0, vf_f4* at1) {
+  for (int i = 0; i < 4; ++i) {
+    at0->v[i] = i < avail ? (float)p[i] : 0.0f;
+    at1->v[i] = i + 1 < avail ? (float)p[i + 1] : 0.0f;
   }
 }
 static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) {

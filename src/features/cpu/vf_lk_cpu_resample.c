@@ -6,22 +6,22 @@
 #include "core/vf_simd4.h"
 #include "features/cpu/vf_lk_cpu_patch.h"
 
-/* How a column of 4 lanes reads a row: lanes p[0..3] and p[1..4] from one 8-byte load, from two
- * 4-byte loads, or byte by byte (the padded lanes of a row's last column read zeros). */
-enum { VF_LK_READ_8, VF_LK_READ_5, VF_LK_READ_BYTES };
+/* How a column of 4 lanes reads a row: lanes p[0..3] and p[1..4] from one 8-byte load, from the
+ * 8 bytes that end the row (the padded lanes of a row's last column read zeros), or byte by byte
+ * (rows shorter than 8 bytes). */
+enum { VF_LK_READ_8, VF_LK_READ_LAST, VF_LK_READ_BYTES };
 
 /* Lanes p[0..3] and p[1..4] as floats, reading only the first `avail` bytes of p. */
 static inline void vf_lk_row_lanes(const uint8_t* p, int how, int avail, vf_f4* at0, vf_f4* at1) {
   if (how == VF_LK_READ_8) {
     vf_f4_from_u8_pair(p, at0, at1);
-  } else if (how == VF_LK_READ_5) {
-    *at0 = vf_f4_from_u8(p);
-    *at1 = vf_f4_from_u8(p + 1);
+  } else if (how == VF_LK_READ_LAST) {
+    vf_f4_from_u8_pair_last(p, avail, at0, at1);
   } else {
     uint32_t w = 0;
-    for (int i = 0; i < avail; ++i) w |= (uint32_t)p[i] << (8 * i);
+    for (int i = 0; i < avail && i < 4; ++i) w |= (uint32_t)p[i] << (8 * i);
     *at0 = vf_f4_from_u32(w);
-    *at1 = vf_f4_from_u32(w >> 8);
+    *at1 = vf_f4_from_u32((w >> 8) | (avail > 4 ? (uint32_t)p[4] << 24 : 0u));
   }
 }
 
@@ -62,8 +62,8 @@ void vf_lk_cpu_resample(const uint8_t* p, size_t stride, const vf_lk_sampler* s,
     const int avail = bytes - c;
     if (avail >= 8) {
       vf_lk_resample_column(p + c, stride, VF_LK_READ_8, avail, w, rows, out + c, out_stride);
-    } else if (avail >= 5) {
-      vf_lk_resample_column(p + c, stride, VF_LK_READ_5, avail, w, rows, out + c, out_stride);
+    } else if (bytes >= 8) {
+      vf_lk_resample_column(p + c, stride, VF_LK_READ_LAST, avail, w, rows, out + c, out_stride);
     } else {
       vf_lk_resample_column(p + c, stride, VF_LK_READ_BYTES, avail, w, rows, out + c, out_stride);
     }

@@ -78,7 +78,7 @@ int main(void) {
     float one[4] = {a[1], a[1], a[1], a[1]};
     bad_arith += !same4(vf_f4_set1(a[1]), one);
 
-    /* Masks: in_range (NaN is out), select, logic, bits. */
+    /* Masks: in_range and at_least (NaN is out), select, logic, bits. */
     const float lo = -50.0f, hi = 300.0f;
     int in[4], inb[4], m_and[4], m_or[4], m_andn[4], expect_bits = 0;
     float sel[4];
@@ -92,6 +92,9 @@ int main(void) {
       expect_bits |= in[i] << i;
     }
     const vf_m4 ma = vf_f4_in_range(fa, lo, hi), mb = vf_f4_in_range(fb, lo, hi);
+    int at_least[4];
+    for (int i = 0; i < 4; ++i) at_least[i] = a[i] >= lo;
+    bad_mask += !same_mask(vf_f4_at_least(fa, lo), at_least);
     bad_mask += !same_mask(ma, in) + !same_mask(vf_m4_and(ma, mb), m_and) +
                 !same_mask(vf_m4_or(ma, mb), m_or) + !same_mask(vf_m4_and_not(ma, mb), m_andn) +
                 !same4(vf_f4_select(ma, fa), sel) + (vf_m4_bits(ma) != expect_bits);
@@ -124,6 +127,26 @@ int main(void) {
       fbytes[i] = (float)bytes[i];
     }
     bad_conv += !same4(vf_f4_from_u32(w), fbytes) + !same4(vf_f4_from_u8(bytes), fbytes);
+
+    /* Neighbouring lanes from one 8-byte load, and from the 8 bytes that end a shorter row. */
+    uint8_t row8[16];
+    for (int i = 0; i < 16; ++i) row8[i] = (uint8_t)vf_test_rand(&seed);
+    vf_f4 at0, at1;
+    vf_f4_from_u8_pair(row8, &at0, &at1);
+    float want0[4], want1[4];
+    for (int i = 0; i < 4; ++i) {
+      want0[i] = (float)row8[i];
+      want1[i] = (float)row8[i + 1];
+    }
+    bad_conv += !same4(at0, want0) + !same4(at1, want1);
+    for (int avail = 1; avail <= 7; ++avail) {
+      vf_f4_from_u8_pair_last(row8 + 8, avail, &at0, &at1);
+      for (int i = 0; i < 4; ++i) {
+        want0[i] = i < avail ? (float)row8[8 + i] : 0.0f;
+        want1[i] = i + 1 < avail ? (float)row8[9 + i] : 0.0f;
+      }
+      bad_conv += !same4(at0, want0) + !same4(at1, want1);
+    }
 
     /* 16-bit lanes: bytes widened, sums (wrapping at 2^16), stored and loaded, to floats. */
     uint8_t b8[8];
