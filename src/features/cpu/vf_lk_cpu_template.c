@@ -59,16 +59,19 @@ void vf_lk_patch_load(vf_lk_patch* tp, const float* slot) {
 
 /* Use masks (unsaturated T inside the patch), their count and the sum of the used T. */
 static int vf_lk_patch_mask(vf_lk_patch* tp, double* sum_t) {
-  const int end = tp->size * tp->width;
+  /* Sizes and rows in locals: the vector stores may alias the struct, which would reload them. */
+  const int width = tp->width, end = tp->size * width;
+  const float* tt = tp->t;
+  uint32_t* tu = tp->use;
   const vf_f4 one = vf_f4_set1(1.0f);
   vf_d4 sum = vf_d4_zero(), count = vf_d4_zero();
-  for (int c = 0; c < tp->width; c += 4) {
+  for (int c = 0; c < width; c += 4) {
     const vf_m4 inside = vf_m4_first(tp->size - c);
     vf_f4 acc = vf_f4_zero(), n = vf_f4_zero();
-    for (int i = c; i < end; i += tp->width) {
-      const vf_f4 t = vf_f4_load(tp->t + i);
+    for (int i = c; i < end; i += width) {
+      const vf_f4 t = vf_f4_load(tt + i);
       const vf_m4 use = vf_m4_and(inside, vf_f4_in_range(t, 1.0f, 254.0f));
-      vf_m4_store(tp->use + i, use);
+      vf_m4_store(tu + i, use);
       acc = vf_f4_add(acc, vf_f4_select(use, t));
       n = vf_f4_add(n, vf_f4_select(use, one));
     }
@@ -82,21 +85,23 @@ static int vf_lk_patch_mask(vf_lk_patch* tp, double* sum_t) {
 /* t -= mu on the used samples, t, tx, ty = 0 elsewhere, and H = sum J J^T over them
  * (vf_lk_hessian_terms, 4 samples at a time). */
 static void vf_lk_patch_center(vf_lk_patch* tp, float mu) {
-  const int end = tp->size * tp->width;
+  const int width = tp->width, end = tp->size * width;
+  float *pt = tp->t, *px = tp->tx, *py = tp->ty;
+  const uint32_t* pu = tp->use;
   const vf_f4 m = vf_f4_set1(mu);
   vf_d4 h[9];
   for (int j = 0; j < 9; ++j) h[j] = vf_d4_zero();
-  for (int c = 0; c < tp->width; c += 4) {
+  for (int c = 0; c < width; c += 4) {
     vf_f4 a[9];
     for (int j = 0; j < 9; ++j) a[j] = vf_f4_zero();
-    for (int i = c; i < end; i += tp->width) {
-      const vf_m4 use = vf_m4_load(tp->use + i);
-      const vf_f4 t = vf_f4_select(use, vf_f4_sub(vf_f4_load(tp->t + i), m));
-      const vf_f4 tx = vf_f4_select(use, vf_f4_load(tp->tx + i));
-      const vf_f4 ty = vf_f4_select(use, vf_f4_load(tp->ty + i));
-      vf_f4_store(tp->t + i, t);
-      vf_f4_store(tp->tx + i, tx);
-      vf_f4_store(tp->ty + i, ty);
+    for (int i = c; i < end; i += width) {
+      const vf_m4 use = vf_m4_load(pu + i);
+      const vf_f4 t = vf_f4_select(use, vf_f4_sub(vf_f4_load(pt + i), m));
+      const vf_f4 tx = vf_f4_select(use, vf_f4_load(px + i));
+      const vf_f4 ty = vf_f4_select(use, vf_f4_load(py + i));
+      vf_f4_store(pt + i, t);
+      vf_f4_store(px + i, tx);
+      vf_f4_store(py + i, ty);
       a[0] = vf_f4_add(a[0], vf_f4_mul(tx, tx));
       a[1] = vf_f4_add(a[1], vf_f4_mul(tx, ty));
       a[2] = vf_f4_add(a[2], vf_f4_mul(ty, ty));
