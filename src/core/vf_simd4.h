@@ -82,7 +82,19 @@ static inline void vf_f4_trunc_index(vf_f4 x, vf_f4 y, int shift, vf_f4* fx, vf_
   const __m128i ix = _mm_cvttps_epi32(x), iy = _mm_cvttps_epi32(y);
   *fx = _mm_cvtepi32_ps(ix);
   *fy = _mm_cvtepi32_ps(iy);
-  _mm_storeu_si128((__m128i*)idx, _mm_add_epi32(_mm_sll_epi32(iy, _mm_cvtsi32_si128(shift)), ix));
+  const __m128i v = _mm_add_epi32(_mm_sll_epi32(iy, _mm_cvtsi32_si128(shift)), ix);
+#if defined(__x86_64__)
+  /* Two 64-bit moves and integer shifts, measured faster than the compiler's way (a shuffle and
+   * a move per lane): the vector ports are the busy ones in the gathers. */
+  const uint64_t lo = (uint64_t)_mm_cvtsi128_si64(v);
+  const uint64_t hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
+  idx[0] = (uint32_t)lo;
+  idx[1] = (uint32_t)(lo >> 32);
+  idx[2] = (uint32_t)hi;
+  idx[3] = (uint32_t)(hi >> 32);
+#else
+  _mm_storeu_si128((__m128i*)idx, v);
+#endif
 }
 /* p[idx[i]] (lo) and p[idx[i] + 1] (hi) for the 4 lanes: one 8-byte load per lane. */
 static inline void vf_f4_gather2(const float* p, const uint32_t idx[4], vf_f4* lo, vf_f4* hi) {
