@@ -69,35 +69,33 @@ static void vf_affine_cpu_window_build(const vf_affine_params* p, const vf_affin
     return;
   }
   /* The binomial in integers, 8 pixels at a time: a + 2b + c along each raw row (from x0 - 1)
-   * into a ring of three, then the same down the columns, times 1/16: at most 16 x 255, exact in
-   * 16 bits, and the same floats as the quarters and halves in float. Bytes are read 8 at a
-   * time, up to x0 + w + 7 = x1 + 7 <= width + 5, which lie in the next image row (the last row
-   * read is y1 <= height - 2). */
-  _Alignas(16) uint16_t ring[3][VF_AFFINE_CPU_WIN];
-  uint16_t *up = ring[0], *mid = ring[1], *down = ring[2];
+   * then the same down the columns, times 1/16: at most 16 x 255, exact in
+   * 16 bits, and the same floats as the quarters and halves in float; the row sums of all rows
+   * first, then the columns (two plain loops). Bytes are read 8 at a time, up to
+   * x0 + w + 7 = x1 + 7 <= width + 5, which lie in the next image row (the last row read is
+   * y1 <= height - 2). */
+  _Alignas(16) uint16_t sums[VF_AFFINE_CPU_WIN + 2][VF_AFFINE_CPU_WIN];
   const vf_f4 sixteenth = vf_f4_set1(0.0625f);
+  const int w = wd->w, h = wd->h;
   const uint8_t* q = p->cur + (size_t)(wd->y0 - 1) * p->cur_stride + (size_t)(wd->x0 - 1);
-  for (int r = 0; r < wd->h + 2; ++r, q += p->cur_stride) {
-    for (int c = 0; c < wd->w; c += 8) {
+  for (int r = 0; r < h + 2; ++r, q += p->cur_stride) {
+    for (int c = 0; c < w; c += 8) {
       const vf_w8 b = vf_w8_from_u8(q + c + 1);
       const vf_w8 side = vf_w8_add(vf_w8_from_u8(q + c), vf_w8_from_u8(q + c + 2));
-      vf_w8_store(down + c, vf_w8_add(side, vf_w8_add(b, b)));
+      vf_w8_store(sums[r] + c, vf_w8_add(side, vf_w8_add(b, b)));
     }
-    if (r >= 2) {
-      float* w = wd->win + (r - 2) * VF_AFFINE_CPU_WIN;
-      for (int c = 0; c < wd->w; c += 8) {
-        const vf_w8 m = vf_w8_load(mid + c);
-        vf_f4 lo, hi;
-        vf_w8_to_f4(vf_w8_add(vf_w8_add(vf_w8_load(up + c), vf_w8_load(down + c)), vf_w8_add(m, m)),
-                    &lo, &hi);
-        vf_f4_store(w + c, vf_f4_mul(lo, sixteenth));
-        vf_f4_store(w + c + 4, vf_f4_mul(hi, sixteenth));
-      }
+  }
+  for (int r = 0; r < h; ++r) {
+    float* out = wd->win + r * VF_AFFINE_CPU_WIN;
+    for (int c = 0; c < w; c += 8) {
+      const vf_w8 m = vf_w8_load(sums[r + 1] + c);
+      vf_f4 lo, hi;
+      vf_w8_to_f4(vf_w8_add(vf_w8_add(vf_w8_load(sums[r] + c), vf_w8_load(sums[r + 2] + c)),
+                            vf_w8_add(m, m)),
+                  &lo, &hi);
+      vf_f4_store(out + c, vf_f4_mul(lo, sixteenth));
+      vf_f4_store(out + c + 4, vf_f4_mul(hi, sixteenth));
     }
-    uint16_t* t = up;
-    up = mid;
-    mid = down;
-    down = t;
   }
 }
 
