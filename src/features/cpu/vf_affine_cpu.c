@@ -68,12 +68,11 @@ static void vf_affine_cpu_window_build(const vf_affine_params* p, const vf_affin
     wd->w = 0;
     return;
   }
-  /* The binomial in integers, 8 pixels at a time: a + 2b + c along each raw row (from x0 - 1)
-   * then the same down the columns, times 1/16: at most 16 x 255, exact in
-   * 16 bits, and the same floats as the quarters and halves in float; the row sums of all rows
-   * first, then the columns (two plain loops). Bytes are read 8 at a time, up to
-   * x0 + w + 7 = x1 + 7 <= width + 5, which lie in the next image row (the last row read is
-   * y1 <= height - 2). */
+  /* The binomial in integers, 8 pixels at a time: a + 2b + c along each raw row (from x0 - 1),
+   * all rows first, then the same down the columns, times 1/16: at most 16 x 255, exact in 16
+   * bits, and the same floats as the quarters and halves in float. Bytes are read 8 at a time,
+   * up to x0 + w + 7 = x1 + 7 <= width + 5, which lie in the next image row (the last row read
+   * is y1 <= height - 2). */
   _Alignas(16) uint16_t sums[VF_AFFINE_CPU_WIN + 2][VF_AFFINE_CPU_WIN];
   const vf_f4 sixteenth = vf_f4_set1(0.0625f);
   const int w = wd->w, h = wd->h;
