@@ -212,6 +212,14 @@ static void vf_affine_cpu_use_make(int patch, const vf_affine_cpu_rows* rows,
   }
 }
 
+/* The residuals of a pass in the groups' layout (as vf_affine_cpu_use). Sum e^2 serves only the
+ * correlation and the residual of the last pass, so it is summed once the iterations end, from
+ * these, in the order a pass would have summed it (vf_affine_cpu_sum_e2). */
+typedef struct vf_affine_cpu_errors {
+  _Alignas(16) float row[VF_TRACKER_MAX_REF_PATCH][VF_AFFINE_CPU_LANES];
+  _Alignas(16) float column[VF_AFFINE_CPU_LANES];
+} vf_affine_cpu_errors;
+
 /* The residuals e of 4 samples: current values v, reference values tv (*tc = tv - mu), the
  * lanes in use at *in. Lanes that saturate in the current image leave *in and go to *fresh. */
 static inline vf_f4 vf_affine_cpu_residuals(vf_f4 v, vf_f4 tv, uint32_t* in, vf_f4 c,
@@ -227,18 +235,19 @@ static inline vf_f4 vf_affine_cpu_residuals(vf_f4 v, vf_f4 tv, uint32_t* in, vf_
   return vf_f4_select(use, vf_f4_sub(vf_f4_mul(vf_f4_sub(v, c), inv_gain), *tc));
 }
 
-/* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header): 4 lanes
- * along each row, float sums per row (J's second and fourth entries are the row's offset times
- * the fifth and sixth), double totals; the last column (rows->column) 4 rows at a time, float
- * sums over the column. Only the samples in `use` count; one that saturates in the current image
- * leaves it, its terms go to h_out, and *grew counts it. The sums of t and
- * t^2 over the samples used, and their count, need no pass: they are H's entries (6, 7), (6, 6)
- * and (7, 7) less h_out's. */
+/* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header; all but
+ * e^2, whose residuals go to err): 4 lanes along each row, float sums per row (J's second and
+ * fourth entries are the row's offset times the fifth and sixth), double totals; the last column
+ * (rows->column) 4 rows at a time, float sums over the column. Only the samples in `use` count;
+ * one that saturates in the current image leaves it, its terms go to h_out, and *grew counts it.
+ * The sums of t and t^2 over the samples used, and their count, need no pass: they are H's
+ * entries (6, 7), (6, 6) and (7, 7) less h_out's. */
 static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_rows* rows,
                                const vf_affine_cpu_column* column, const float* t,
                                const vf_affine_slot* s, const vf_affine_cpu_window* wd,
                                const vf_affine_state* st, double sums[VF_AFFINE_SUMS],
-                               vf_affine_cpu_use* use, double h_out[VF_AFFINE_PACKED], int* grew) {
+                               vf_affine_cpu_use* use, vf_affine_cpu_errors* err,
+                               double h_out[VF_AFFINE_PACKED], int* grew) {
   const int patch = p->patch, n = patch * patch;
   const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
   const float* win = wd->w > 0 ? wd->win : NULL;
@@ -249,8 +258,8 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
               a3 = (float)st->a[3];
   const vf_f4 c = vf_f4_set1((float)st->c), inv_gain = vf_f4_set1((float)(1.0 / st->gain));
   const vf_f4 va0 = vf_f4_set1(a0), va2 = vf_f4_set1(a2), vmu = vf_f4_set1(s->mu);
-  vf_d4 tot[9];
-  for (int k = 0; k < 9; ++k) tot[k] = vf_d4_zero();
+  vf_d4 tot[8];
+  for (int k = 0; k < 8; ++k) tot[k] = vf_d4_zero();
   /* Per row: the columns that saturate in this pass (their terms go to h_out by rows after it). */
   uint32_t added[VF_AFFINE_CPU_COLUMN] = {0};
   for (int r = 0; r < patch; ++r) {
@@ -258,7 +267,7 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     const vf_f4 bx = vf_f4_set1(px + a1 * oy), by = vf_f4_set1(py + a3 * oy);
     uint32_t* use_row = use->row[r];
     /* The row's residuals, then its sums: two short loops (in one, the accumulators spilled). */
-    _Alignas(16) float e_row[VF_AFFINE_CPU_COLUMN];
+    float* e_row = err->row[r];
     for (int g = 0; g < rows->groups; ++g) {
       const int col = rows->start[g];
       const vf_f4 ox = vf_f4_loadu(rows->ox + col);
@@ -271,9 +280,9 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
       if (fresh != 0) added[r] |= (uint32_t)fresh << col;
       vf_f4_store(e_row + 4 * g, e);
     }
-    /* Row sums of tx e sx, tx e, ty e sx, ty e, tc e, e, e^2 (tc = T - mu). */
-    vf_f4 acc[7];
-    for (int k = 0; k < 7; ++k) acc[k] = vf_f4_zero();
+    /* Row sums of tx e sx, tx e, ty e sx, ty e, tc e, e (tc = T - mu). */
+    vf_f4 acc[6];
+    for (int k = 0; k < 6; ++k) acc[k] = vf_f4_zero();
     for (int g = 0; g < rows->groups; ++g) {
       const int col = rows->start[g], i = r * patch + col;
       const vf_f4 sx = vf_f4_loadu(rows->sx + col), e = vf_f4_load(e_row + 4 * g);
@@ -286,7 +295,6 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
       acc[3] = vf_f4_add(acc[3], tye);
       acc[4] = vf_f4_add(acc[4], vf_f4_mul(tc, e));
       acc[5] = vf_f4_add(acc[5], e);
-      acc[6] = vf_f4_add(acc[6], vf_f4_mul(e, e));
     }
     const vf_f4 vsy = vf_f4_set1(sy);
     vf_d4_add_f4(&tot[0], acc[0]);
@@ -295,17 +303,17 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     vf_d4_add_f4(&tot[3], vf_f4_mul(acc[3], vsy));
     vf_d4_add_f4(&tot[4], acc[1]);
     vf_d4_add_f4(&tot[5], acc[3]);
-    for (int k = 4; k < 7; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
+    for (int k = 4; k < 6; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
   }
   if (rows->column) {
-    /* Column sums of tx e, tx e sy, ty e, ty e sy, tc e, e, e^2; sx is the column's. */
+    /* Column sums of tx e, tx e sy, ty e, ty e sy, tc e, e; sx is the column's. */
     const int last = patch - 1;
     const float ox = rows->ox[last];
     const vf_f4 cx = vf_f4_set1(a0 * ox), cy = vf_f4_set1(a2 * ox);
     const vf_f4 vpx = vf_f4_set1(px), vpy = vf_f4_set1(py), va1 = vf_f4_set1(a1),
                 va3 = vf_f4_set1(a3);
-    vf_f4 acc[7];
-    for (int k = 0; k < 7; ++k) acc[k] = vf_f4_zero();
+    vf_f4 acc[6];
+    for (int k = 0; k < 6; ++k) acc[k] = vf_f4_zero();
     for (int r = 0; r < patch; r += 4) {
       const vf_f4 oy = vf_f4_load(column->oy + r), sy = vf_f4_load(column->sy + r);
       vf_f4 tc;
@@ -325,7 +333,7 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
       acc[3] = vf_f4_add(acc[3], vf_f4_mul(tye, sy));
       acc[4] = vf_f4_add(acc[4], vf_f4_mul(tc, e));
       acc[5] = vf_f4_add(acc[5], e);
-      acc[6] = vf_f4_add(acc[6], vf_f4_mul(e, e));
+      vf_f4_store(err->column + r, e);
     }
     const vf_f4 vsx = vf_f4_set1(rows->sx[last]);
     vf_d4_add_f4(&tot[0], vf_f4_mul(acc[0], vsx));
@@ -334,9 +342,9 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     vf_d4_add_f4(&tot[3], acc[3]);
     vf_d4_add_f4(&tot[4], acc[0]);
     vf_d4_add_f4(&tot[5], acc[2]);
-    for (int k = 4; k < 7; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
+    for (int k = 4; k < 6; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
   }
-  for (int k = 0; k < 9; ++k) sums[k] = vf_d4_sum(tot[k]);
+  for (int k = 0; k < 8; ++k) sums[k] = vf_d4_sum(tot[k]);
   for (int r = 0; r < patch; ++r) {
     if (added[r] == 0) continue;
     vf_affine_cpu_h_row(patch, t, s->mu, r, added[r], h_out);
@@ -344,6 +352,30 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
   }
   sums[9] = (double)s->h[VF_AFFINE_IDX(7, 6)] - h_out[VF_AFFINE_IDX(7, 6)];
   sums[10] = (double)s->h[VF_AFFINE_IDX(6, 6)] - h_out[VF_AFFINE_IDX(6, 6)];
+}
+
+/* Sum e^2 of the pass that left err, as that pass would have summed it: float sums per row
+ * (and over the column), added in double. */
+static double vf_affine_cpu_sum_e2(int patch, const vf_affine_cpu_rows* rows,
+                                   const vf_affine_cpu_errors* err) {
+  vf_d4 tot = vf_d4_zero();
+  for (int r = 0; r < patch; ++r) {
+    vf_f4 acc = vf_f4_zero();
+    for (int g = 0; g < rows->groups; ++g) {
+      const vf_f4 e = vf_f4_load(err->row[r] + 4 * g);
+      acc = vf_f4_add(acc, vf_f4_mul(e, e));
+    }
+    vf_d4_add_f4(&tot, acc);
+  }
+  if (rows->column) {
+    vf_f4 acc = vf_f4_zero();
+    for (int r = 0; r < patch; r += 4) {
+      const vf_f4 e = vf_f4_load(err->column + r);
+      acc = vf_f4_add(acc, vf_f4_mul(e, e));
+    }
+    vf_d4_add_f4(&tot, acc);
+  }
+  return vf_d4_sum(tot);
 }
 
 static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request* r,
@@ -365,11 +397,13 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
   vf_affine_cpu_window* wd = &wd_buf;
   vf_affine_cpu_use use; /* 4 KiB */
   vf_affine_cpu_use_make(p->patch, &rows, &column, t, &use);
+  vf_affine_cpu_errors err; /* 4 KiB */
   vf_affine_state st;
   vf_affine_state_init(p, s, r->x, r->y, out->x, out->y, &st);
   double sums[VF_AFFINE_SUMS] = {0}, h_out[VF_AFFINE_PACKED] = {0};
   float inv_sat[VF_AFFINE_PACKED];
   int used = 0, converged = 0, left_out = 0, have_window = 0;
+  const int iterations0 = out->iterations; /* the frame-to-frame iterations */
   double last_step = INFINITY;
   for (int it = 0; it < p->max_iterations && !converged; ++it) {
     float a[4] = {(float)st.a[0], (float)st.a[1], (float)st.a[2], (float)st.a[3]};
@@ -382,7 +416,7 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
       have_window = 1;
     }
     int grew = 0;
-    vf_affine_cpu_sums(p, &rows, &column, t, s, wd, &st, sums, &use, h_out, &grew);
+    vf_affine_cpu_sums(p, &rows, &column, t, s, wd, &st, sums, &use, &err, h_out, &grew);
     used = s->used - left_out - grew;
     ++out->iterations;
     if (used < s->used / 2) break; /* mostly saturated now: not a match to trust */
@@ -393,6 +427,7 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
     last_step = vf_affine_update(&st, d, p->patch);
     converged = last_step < p->min_update;
   }
+  if (out->iterations > iterations0) sums[8] = vf_affine_cpu_sum_e2(p->patch, &rows, &err);
   converged |= last_step < VF_AFFINE_SETTLED * p->min_update;
   const float ncc = vf_affine_ncc(sums, used);
   const float residual = used > 0 ? (float)sqrt(sums[8] / used) : 0.0f;
