@@ -8,7 +8,7 @@
 
 /* How a column of 4 lanes reads a row: lanes p[0..3] and p[1..4] from one 8-byte load, from the
  * 8 bytes that end the row (the padded lanes of a row's last column read zeros), or byte by byte
- * (rows shorter than 8 bytes). */
+ * (rows shorter than 8 bytes, and columns wholly past the row's end, which read none). */
 enum { VF_LK_READ_8, VF_LK_READ_LAST, VF_LK_READ_BYTES };
 
 /* Lanes p[0..3] and p[1..4] as floats, reading only the first `avail` bytes of p. */
@@ -62,7 +62,7 @@ void vf_lk_cpu_resample(const uint8_t* p, size_t stride, const vf_lk_sampler* s,
     const int avail = bytes - c;
     if (avail >= 8) {
       vf_lk_resample_column(p + c, stride, VF_LK_READ_8, avail, w, rows, out + c, out_stride);
-    } else if (bytes >= 8) {
+    } else if (bytes >= 8 && avail > 0) {
       vf_lk_resample_column(p + c, stride, VF_LK_READ_LAST, avail, w, rows, out + c, out_stride);
     } else {
       vf_lk_resample_column(p + c, stride, VF_LK_READ_BYTES, avail, w, rows, out + c, out_stride);
