@@ -145,6 +145,13 @@ static inline void vf_d4_add_f4(vf_d4* d, vf_f4 x) {
   d->lo = _mm_add_pd(d->lo, _mm_cvtps_pd(x));
   d->hi = _mm_add_pd(d->hi, _mm_cvtps_pd(_mm_movehl_ps(x, x)));
 }
+/* The same with the 4 floats at p: converted straight from memory, which takes no shuffle for
+ * the upper pair. */
+static inline void vf_d4_add_f4_at(vf_d4* d, const float* p) {
+  d->lo = _mm_add_pd(d->lo, _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)p))));
+  d->hi =
+      _mm_add_pd(d->hi, _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)(p + 2)))));
+}
 /* (lane 0 + lane 2) + (lane 1 + lane 3). */
 static inline double vf_d4_sum(vf_d4 d) {
   const __m128d s = _mm_add_pd(d.lo, d.hi);
@@ -252,6 +259,7 @@ static inline void vf_d4_add_f4(vf_d4* d, vf_f4 x) {
   d->lo = vaddq_f64(d->lo, vcvt_f64_f32(vget_low_f32(x)));
   d->hi = vaddq_f64(d->hi, vcvt_high_f64_f32(x));
 }
+static inline void vf_d4_add_f4_at(vf_d4* d, const float* p) { vf_d4_add_f4(d, vld1q_f32(p)); }
 /* (lane 0 + lane 2) + (lane 1 + lane 3). */
 static inline double vf_d4_sum(vf_d4 d) {
   const float64x2_t s = vaddq_f64(d.lo, d.hi);
@@ -411,6 +419,9 @@ static inline vf_d4 vf_d4_zero(void) {
 }
 static inline void vf_d4_add_f4(vf_d4* d, vf_f4 x) {
   for (int i = 0; i < 4; ++i) d->v[i] += (double)x.v[i];
+}
+static inline void vf_d4_add_f4_at(vf_d4* d, const float* p) {
+  for (int i = 0; i < 4; ++i) d->v[i] += (double)p[i];
 }
 static inline double vf_d4_sum(vf_d4 d) { return (d.v[0] + d.v[2]) + (d.v[1] + d.v[3]); }
 

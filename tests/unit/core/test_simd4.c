@@ -175,6 +175,10 @@ int main(void) {
       for (int i = 0; i < 4; ++i) e[i] += (double)(r == 1 ? b[i] : a[i]);
     }
     bad_sum += bits64(vf_d4_sum(acc)) != bits64((e[0] + e[2]) + (e[1] + e[3]));
+    /* The same from memory. */
+    vf_d4 acc_at = vf_d4_zero();
+    for (int r = 0; r < 3; ++r) vf_d4_add_f4_at(&acc_at, r == 1 ? b : a);
+    bad_sum += bits64(vf_d4_sum(acc_at)) != bits64(vf_d4_sum(acc));
 
     /* Gather of neighbouring pairs. */
     uint32_t g[4];
