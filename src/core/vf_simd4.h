@@ -6,7 +6,7 @@
  * order, lane by lane, none fused (the library builds with -ffp-contract=off, as AArch64 has FMA).
  * 32-bit ARM takes plain C: its NEON flushes denormals to zero. Define VF_SIMD4_PORTABLE to build
  * the plain C path anywhere (to test it). vf_f4: 4 floats; vf_m4: 4 lane masks; vf_d4: 4 double
- * accumulators. */
+ * accumulators; vf_w8: 8 16-bit unsigned integers. */
 #ifndef VF_SIMD4_H
 #define VF_SIMD4_H
 
@@ -49,21 +49,55 @@ static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
 static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
   return _mm_and_ps(_mm_cmpge_ps(x, _mm_set1_ps(lo)), _mm_cmple_ps(x, _mm_set1_ps(hi)));
 }
+/* p[0..3] (at0) and p[1..4] (at1) as floats from one load of 8 bytes (p[0..7] must be readable). */
+static inline void vf_f4_from_u8_pair(const uint8_t* p, vf_f4* at0, vf_f4* at1) {
+  const __m128i z = _mm_setzero_si128();
+  const __m128i w = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)p), z);
+  *at0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(w, z));
+  *at1 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_srli_si128(w, 2), z));
+}
+
+/* The same with p[i] read as 0 from i = avail on (1 <= avail <= 7), from one load of the 8
+ * bytes p[avail - 8 .. avail - 1] (which must be readable) shifted down (x86 is little-endian). */
+static inline void vf_f4_from_u8_pair_last(const uint8_t* p, int avail, vf_f4* at0, vf_f4* at1) {
+  uint64_t w;
+  memcpy(&w, p + avail - 8, sizeof w);
+  w >>= 8 * (8 - avail);
+  const __m128i z = _mm_setzero_si128();
+  const __m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)&w), z);
+  *at0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(b, z));
+  *at1 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_srli_si128(b, 2), z));
+}
+
+/* lo <= x (false for NaN). */
+static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) { return _mm_cmpge_ps(x, _mm_set1_ps(lo)); }
 /* x where m, else +0. */
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) { return _mm_and_ps(m, x); }
 
 /* x and y truncated towards zero as floats (fx, fy), and the index (int y << shift) + int x of
- * each lane (idx) in integers: no float round trip for the index. |x|, |y| < 2^31, the index
- * too. */
+ * each lane (idx) in integers: no float round trip for the index. |x|, |y| < 2^31; the index
+ * modulo 2^32 (unsigned, so that a non-negative one needs no sign extension as an offset). */
 static inline void vf_f4_trunc_index(vf_f4 x, vf_f4 y, int shift, vf_f4* fx, vf_f4* fy,
-                                     int32_t idx[4]) {
+                                     uint32_t idx[4]) {
   const __m128i ix = _mm_cvttps_epi32(x), iy = _mm_cvttps_epi32(y);
   *fx = _mm_cvtepi32_ps(ix);
   *fy = _mm_cvtepi32_ps(iy);
-  _mm_storeu_si128((__m128i*)idx, _mm_add_epi32(_mm_sll_epi32(iy, _mm_cvtsi32_si128(shift)), ix));
+  const __m128i v = _mm_add_epi32(_mm_sll_epi32(iy, _mm_cvtsi32_si128(shift)), ix);
+#if defined(__x86_64__)
+  /* Two 64-bit moves and integer shifts, measured faster than the compiler's way (a shuffle and
+   * a move per lane): the vector ports are the busy ones in the gathers. */
+  const uint64_t lo = (uint64_t)_mm_cvtsi128_si64(v);
+  const uint64_t hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
+  idx[0] = (uint32_t)lo;
+  idx[1] = (uint32_t)(lo >> 32);
+  idx[2] = (uint32_t)hi;
+  idx[3] = (uint32_t)(hi >> 32);
+#else
+  _mm_storeu_si128((__m128i*)idx, v);
+#endif
 }
 /* p[idx[i]] (lo) and p[idx[i] + 1] (hi) for the 4 lanes: one 8-byte load per lane. */
-static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
+static inline void vf_f4_gather2(const float* p, const uint32_t idx[4], vf_f4* lo, vf_f4* hi) {
   const __m128 z = _mm_setzero_ps();
   const __m128 a =
       _mm_loadh_pi(_mm_loadl_pi(z, (const __m64*)(p + idx[0])), (const __m64*)(p + idx[1]));
@@ -71,6 +105,23 @@ static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo
       _mm_loadh_pi(_mm_loadl_pi(z, (const __m64*)(p + idx[2])), (const __m64*)(p + idx[3]));
   *lo = _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
   *hi = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+}
+
+/* 8 lanes of 16-bit unsigned integers: exact integer filters over 8 pixels at a time (the
+ * refinement's window smoothing). p[0..7] widened (reads exactly 8 bytes). */
+typedef __m128i vf_w8;
+static inline vf_w8 vf_w8_from_u8(const uint8_t* p) {
+  return _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)p), _mm_setzero_si128());
+}
+static inline vf_w8 vf_w8_add(vf_w8 a, vf_w8 b) { return _mm_add_epi16(a, b); }
+/* Aligned (16 bytes). */
+static inline vf_w8 vf_w8_load(const uint16_t* p) { return _mm_load_si128((const __m128i*)p); }
+static inline void vf_w8_store(uint16_t* p, vf_w8 x) { _mm_store_si128((__m128i*)p, x); }
+/* Lanes 0..3 (lo) and 4..7 (hi) as floats. */
+static inline void vf_w8_to_f4(vf_w8 x, vf_f4* lo, vf_f4* hi) {
+  const __m128i z = _mm_setzero_si128();
+  *lo = _mm_cvtepi32_ps(_mm_unpacklo_epi16(x, z));
+  *hi = _mm_cvtepi32_ps(_mm_unpackhi_epi16(x, z));
 }
 
 static inline vf_m4 vf_m4_none(void) { return _mm_setzero_ps(); }
@@ -93,6 +144,13 @@ static inline vf_d4 vf_d4_zero(void) {
 static inline void vf_d4_add_f4(vf_d4* d, vf_f4 x) {
   d->lo = _mm_add_pd(d->lo, _mm_cvtps_pd(x));
   d->hi = _mm_add_pd(d->hi, _mm_cvtps_pd(_mm_movehl_ps(x, x)));
+}
+/* The same with the 4 floats at p: converted straight from memory, which takes no shuffle for
+ * the upper pair. */
+static inline void vf_d4_add_f4_at(vf_d4* d, const float* p) {
+  d->lo = _mm_add_pd(d->lo, _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)p))));
+  d->hi =
+      _mm_add_pd(d->hi, _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)(p + 2)))));
 }
 /* (lane 0 + lane 2) + (lane 1 + lane 3). */
 static inline double vf_d4_sum(vf_d4 d) {
@@ -133,23 +191,48 @@ static inline vf_f4 vf_f4_from_u8(const uint8_t* p) {
 static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
   return vandq_u32(vcgeq_f32(x, vdupq_n_f32(lo)), vcleq_f32(x, vdupq_n_f32(hi)));
 }
+static inline void vf_f4_from_u8_pair(const uint8_t* p, vf_f4* at0, vf_f4* at1) {
+  const uint16x8_t w = vmovl_u8(vld1_u8(p));
+  *at0 = vcvtq_f32_u32(vmovl_u16(vget_low_u16(w)));
+  *at1 = vcvtq_f32_u32(vmovl_u16(vget_low_u16(vextq_u16(w, w, 1))));
+}
+
+static inline void vf_f4_from_u8_pair_last(const uint8_t* p, int avail, vf_f4* at0, vf_f4* at1) {
+  uint64_t w;
+  memcpy(&w, p + avail - 8, sizeof w);
+  const uint16x8_t b = vmovl_u8(vcreate_u8(w >> (8 * (8 - avail))));
+  *at0 = vcvtq_f32_u32(vmovl_u16(vget_low_u16(b)));
+  *at1 = vcvtq_f32_u32(vmovl_u16(vget_low_u16(vextq_u16(b, b, 1))));
+}
+
+static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) { return vcgeq_f32(x, vdupq_n_f32(lo)); }
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
   return vreinterpretq_f32_u32(vandq_u32(m, vreinterpretq_u32_f32(x)));
 }
 
 static inline void vf_f4_trunc_index(vf_f4 x, vf_f4 y, int shift, vf_f4* fx, vf_f4* fy,
-                                     int32_t idx[4]) {
+                                     uint32_t idx[4]) {
   const int32x4_t ix = vcvtq_s32_f32(x), iy = vcvtq_s32_f32(y); /* round towards zero */
   *fx = vcvtq_f32_s32(ix);
   *fy = vcvtq_f32_s32(iy);
-  vst1q_s32(idx, vaddq_s32(vshlq_s32(iy, vdupq_n_s32(shift)), ix));
+  vst1q_u32(idx, vreinterpretq_u32_s32(vaddq_s32(vshlq_s32(iy, vdupq_n_s32(shift)), ix)));
 }
 /* Lane i's pair as 2 floats; the four pairs de-interleaved into even (lo) and odd (hi). */
-static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
+static inline void vf_f4_gather2(const float* p, const uint32_t idx[4], vf_f4* lo, vf_f4* hi) {
   const float32x4_t a = vcombine_f32(vld1_f32(p + idx[0]), vld1_f32(p + idx[1]));
   const float32x4_t b = vcombine_f32(vld1_f32(p + idx[2]), vld1_f32(p + idx[3]));
   *lo = vuzp1q_f32(a, b);
   *hi = vuzp2q_f32(a, b);
+}
+
+typedef uint16x8_t vf_w8;
+static inline vf_w8 vf_w8_from_u8(const uint8_t* p) { return vmovl_u8(vld1_u8(p)); }
+static inline vf_w8 vf_w8_add(vf_w8 a, vf_w8 b) { return vaddq_u16(a, b); }
+static inline vf_w8 vf_w8_load(const uint16_t* p) { return vld1q_u16(p); }
+static inline void vf_w8_store(uint16_t* p, vf_w8 x) { vst1q_u16(p, x); }
+static inline void vf_w8_to_f4(vf_w8 x, vf_f4* lo, vf_f4* hi) {
+  *lo = vcvtq_f32_u32(vmovl_u16(vget_low_u16(x)));
+  *hi = vcvtq_f32_u32(vmovl_u16(vget_high_u16(x)));
 }
 
 static inline vf_m4 vf_m4_none(void) { return vdupq_n_u32(0u); }
@@ -176,6 +259,7 @@ static inline void vf_d4_add_f4(vf_d4* d, vf_f4 x) {
   d->lo = vaddq_f64(d->lo, vcvt_f64_f32(vget_low_f32(x)));
   d->hi = vaddq_f64(d->hi, vcvt_high_f64_f32(x));
 }
+static inline void vf_d4_add_f4_at(vf_d4* d, const float* p) { vf_d4_add_f4(d, vld1q_f32(p)); }
 /* (lane 0 + lane 2) + (lane 1 + lane 3). */
 static inline double vf_d4_sum(vf_d4 d) {
   const float64x2_t s = vaddq_f64(d.lo, d.hi);
@@ -233,24 +317,66 @@ static inline vf_m4 vf_f4_in_range(vf_f4 x, float lo, float hi) {
   for (int i = 0; i < 4; ++i) m.v[i] = x.v[i] >= lo && x.v[i] <= hi ? 0xffffffffu : 0u;
   return m;
 }
+static inline void vf_f4_from_u8_pair(const uint8_t* p, vf_f4* at0, vf_f4* at1) {
+  for (int i = 0; i < 4; ++i) {
+    at0->v[i] = (float)p[i];
+    at1->v[i] = (float)p[i + 1];
+  }
+}
+static inline void vf_f4_from_u8_pair_last(const uint8_t* p, int avail, vf_f4* at0, vf_f4* at1) {
+  for (int i = 0; i < 4; ++i) {
+    at0->v[i] = i < avail ? (float)p[i] : 0.0f;
+    at1->v[i] = i + 1 < avail ? (float)p[i + 1] : 0.0f;
+  }
+}
+static inline vf_m4 vf_f4_at_least(vf_f4 x, float lo) {
+  vf_m4 m;
+  for (int i = 0; i < 4; ++i) m.v[i] = x.v[i] >= lo ? 0xffffffffu : 0u;
+  return m;
+}
 static inline vf_f4 vf_f4_select(vf_m4 m, vf_f4 x) {
   for (int i = 0; i < 4; ++i) x.v[i] = m.v[i] ? x.v[i] : 0.0f;
   return x;
 }
 
 static inline void vf_f4_trunc_index(vf_f4 x, vf_f4 y, int shift, vf_f4* fx, vf_f4* fy,
-                                     int32_t idx[4]) {
+                                     uint32_t idx[4]) {
   for (int i = 0; i < 4; ++i) {
     const int32_t ix = (int32_t)x.v[i], iy = (int32_t)y.v[i];
     fx->v[i] = (float)ix;
     fy->v[i] = (float)iy;
-    idx[i] = (int32_t)((uint32_t)iy << shift) + ix;
+    idx[i] = ((uint32_t)iy << shift) + (uint32_t)ix;
   }
 }
-static inline void vf_f4_gather2(const float* p, const int32_t idx[4], vf_f4* lo, vf_f4* hi) {
+static inline void vf_f4_gather2(const float* p, const uint32_t idx[4], vf_f4* lo, vf_f4* hi) {
   for (int i = 0; i < 4; ++i) {
     lo->v[i] = p[idx[i]];
     hi->v[i] = p[idx[i] + 1];
+  }
+}
+
+typedef struct vf_w8 {
+  uint16_t v[8];
+} vf_w8;
+static inline vf_w8 vf_w8_from_u8(const uint8_t* p) {
+  vf_w8 r;
+  for (int i = 0; i < 8; ++i) r.v[i] = p[i];
+  return r;
+}
+static inline vf_w8 vf_w8_add(vf_w8 a, vf_w8 b) {
+  for (int i = 0; i < 8; ++i) a.v[i] = (uint16_t)(a.v[i] + b.v[i]);
+  return a;
+}
+static inline vf_w8 vf_w8_load(const uint16_t* p) {
+  vf_w8 r;
+  memcpy(r.v, p, sizeof r.v);
+  return r;
+}
+static inline void vf_w8_store(uint16_t* p, vf_w8 x) { memcpy(p, x.v, sizeof x.v); }
+static inline void vf_w8_to_f4(vf_w8 x, vf_f4* lo, vf_f4* hi) {
+  for (int i = 0; i < 4; ++i) {
+    lo->v[i] = (float)x.v[i];
+    hi->v[i] = (float)x.v[i + 4];
   }
 }
 
@@ -293,6 +419,9 @@ static inline vf_d4 vf_d4_zero(void) {
 }
 static inline void vf_d4_add_f4(vf_d4* d, vf_f4 x) {
   for (int i = 0; i < 4; ++i) d->v[i] += (double)x.v[i];
+}
+static inline void vf_d4_add_f4_at(vf_d4* d, const float* p) {
+  for (int i = 0; i < 4; ++i) d->v[i] += (double)p[i];
 }
 static inline double vf_d4_sum(vf_d4 d) { return (d.v[0] + d.v[2]) + (d.v[1] + d.v[3]); }
 

@@ -68,27 +68,32 @@ static void vf_affine_cpu_window_build(const vf_affine_params* p, const vf_affin
     wd->w = 0;
     return;
   }
-  /* Each raw row (from x0 - 1) converted once, smoothed along the row into a ring of three,
-   * each window row from the three around it. Four columns at a time, so the conversion covers
-   * every column the smoothing reads: bytes up to x0 + w + 5 = x1 + 5 <= width + 3, which lie in
-   * the next image row (the last row read is y1 <= height - 2). */
-  _Alignas(16) float raw[VF_AFFINE_CPU_WIN + 8], ring[3][VF_AFFINE_CPU_WIN];
-  const vf_f4 quarter = vf_f4_set1(0.25f), half = vf_f4_set1(0.5f);
-  for (int r = 0; r < wd->h + 2; ++r) {
-    const uint8_t* q = p->cur + (size_t)(wd->y0 - 1 + r) * p->cur_stride + (size_t)(wd->x0 - 1);
-    for (int c = 0; c < wd->w + 4; c += 4) vf_f4_store(raw + c, vf_f4_from_u8(q + c));
-    float* o = ring[r % 3];
-    for (int c = 0; c < wd->w; c += 4) {
-      const vf_f4 side = vf_f4_add(vf_f4_loadu(raw + c), vf_f4_loadu(raw + c + 2));
-      vf_f4_store(o + c,
-                  vf_f4_add(vf_f4_mul(quarter, side), vf_f4_mul(half, vf_f4_loadu(raw + c + 1))));
+  /* The binomial in integers, 8 pixels at a time: a + 2b + c along each raw row (from x0 - 1),
+   * all rows first, then the same down the columns, times 1/16: at most 16 x 255, exact in 16
+   * bits, and the same floats as the quarters and halves in float. Bytes are read 8 at a time,
+   * up to x0 + w + 7 = x1 + 7 <= width + 5, which lie in the next image row (the last row read
+   * is y1 <= height - 2). */
+  _Alignas(16) uint16_t sums[VF_AFFINE_CPU_WIN + 2][VF_AFFINE_CPU_WIN];
+  const vf_f4 sixteenth = vf_f4_set1(0.0625f);
+  const int w = wd->w, h = wd->h;
+  const uint8_t* q = p->cur + (size_t)(wd->y0 - 1) * p->cur_stride + (size_t)(wd->x0 - 1);
+  for (int r = 0; r < h + 2; ++r, q += p->cur_stride) {
+    for (int c = 0; c < w; c += 8) {
+      const vf_w8 b = vf_w8_from_u8(q + c + 1);
+      const vf_w8 side = vf_w8_add(vf_w8_from_u8(q + c), vf_w8_from_u8(q + c + 2));
+      vf_w8_store(sums[r] + c, vf_w8_add(side, vf_w8_add(b, b)));
     }
-    if (r < 2) continue;
-    const float *up = ring[(r - 2) % 3], *mid = ring[(r - 1) % 3];
-    float* w = wd->win + (r - 2) * VF_AFFINE_CPU_WIN;
-    for (int c = 0; c < wd->w; c += 4) {
-      const vf_f4 side = vf_f4_add(vf_f4_load(up + c), vf_f4_load(o + c));
-      vf_f4_store(w + c, vf_f4_add(vf_f4_mul(quarter, side), vf_f4_mul(half, vf_f4_load(mid + c))));
+  }
+  for (int r = 0; r < h; ++r) {
+    float* out = wd->win + r * VF_AFFINE_CPU_WIN;
+    for (int c = 0; c < w; c += 8) {
+      const vf_w8 m = vf_w8_load(sums[r + 1] + c);
+      vf_f4 lo, hi;
+      vf_w8_to_f4(vf_w8_add(vf_w8_add(vf_w8_load(sums[r] + c), vf_w8_load(sums[r + 2] + c)),
+                            vf_w8_add(m, m)),
+                  &lo, &hi);
+      vf_f4_store(out + c, vf_f4_mul(lo, sixteenth));
+      vf_f4_store(out + c + 4, vf_f4_mul(hi, sixteenth));
     }
   }
 }
@@ -108,7 +113,7 @@ static inline vf_f4 vf_affine_cpu_read(const vf_affine_params* p, const float* w
                                        vf_f4 y) {
   if (win == NULL) return vf_affine_cpu_read_sampler(p, x, y);
   /* Window coordinates are >= 0 (vf_affine_cpu_holds), so truncation is floor. */
-  int32_t idx[4];
+  uint32_t idx[4];
   vf_f4 fx, fy;
   vf_f4_trunc_index(x, y, VF_AFFINE_CPU_WIN_SHIFT, &fx, &fy, idx);
   const vf_f4 ax = vf_f4_sub(x, fx), ay = vf_f4_sub(y, fy);
@@ -178,30 +183,71 @@ static _Alignas(16) const uint32_t vf_affine_cpu_masks[16][4] = {
     {0, 0, 0, ~0u},   {~0u, 0, 0, ~0u},   {0, ~0u, 0, ~0u},   {~0u, ~0u, 0, ~0u},
     {0, 0, ~0u, ~0u}, {~0u, 0, ~0u, ~0u}, {0, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u}};
 
-/* The residuals e of 4 samples: current values v, reference values tv (negative: unused), lanes
- * `use`; tc = tv - mu. The lanes that saturate in the current image go to *fresh and out of e. */
-static inline vf_f4 vf_affine_cpu_residuals(vf_f4 v, vf_f4 tv, vf_m4 use, vf_f4 c, vf_f4 inv_gain,
-                                            vf_f4 mu, vf_f4* tc, int* fresh) {
-  use = vf_m4_and(use, vf_f4_in_range(tv, 0.0f, 255.0f));
+/* Which samples count, per call, as lane masks in the groups' layout: row r's group g at
+ * row[r][4 g], the last column's rows r..r+3 (rows->column) at column[r]. A sample counts when
+ * its lane belongs to the group and its reference sample is used (used samples are in [1, 254],
+ * unused ones -1: vf_affine_cpu_capture, so the sign decides); one that saturates in the current
+ * image leaves its mask for the rest of the call. One load a group instead of a mask built from
+ * bits and a test of the reference. */
+#define VF_AFFINE_CPU_LANES (4 * ((VF_TRACKER_MAX_REF_PATCH + 3) / 4))
+
+typedef struct vf_affine_cpu_use {
+  _Alignas(16) uint32_t row[VF_TRACKER_MAX_REF_PATCH][VF_AFFINE_CPU_LANES];
+  _Alignas(16) uint32_t column[VF_AFFINE_CPU_LANES];
+} vf_affine_cpu_use;
+
+static void vf_affine_cpu_use_make(int patch, const vf_affine_cpu_rows* rows,
+                                   const vf_affine_cpu_column* column, const float* t,
+                                   vf_affine_cpu_use* use) {
+  for (int r = 0; r < patch; ++r) {
+    for (int g = 0; g < rows->groups; ++g) {
+      const vf_m4 lanes = vf_m4_load(vf_affine_cpu_masks[rows->lanes[g]]);
+      const vf_f4 tv = vf_f4_loadu(t + r * patch + rows->start[g]);
+      vf_m4_store(use->row[r] + 4 * g, vf_m4_and(lanes, vf_f4_at_least(tv, 0.0f)));
+    }
+  }
+  /* The column's padding rows hold unused samples. */
+  for (int r = 0; rows->column && r < patch; r += 4) {
+    vf_m4_store(use->column + r, vf_f4_at_least(vf_f4_load(column->t + r), 0.0f));
+  }
+}
+
+/* The residuals of a pass in the groups' layout (as vf_affine_cpu_use). Sum e^2 serves only the
+ * correlation and the residual of the last pass, so it is summed once the iterations end, from
+ * these, in the order a pass would have summed it (vf_affine_cpu_sum_e2). */
+typedef struct vf_affine_cpu_errors {
+  _Alignas(16) float row[VF_TRACKER_MAX_REF_PATCH][VF_AFFINE_CPU_LANES];
+  _Alignas(16) float column[VF_AFFINE_CPU_LANES];
+} vf_affine_cpu_errors;
+
+/* The residuals e of 4 samples: current values v, reference values tv (*tc = tv - mu), the
+ * lanes in use at *in. Lanes that saturate in the current image leave *in and go to *fresh. */
+static inline vf_f4 vf_affine_cpu_residuals(vf_f4 v, vf_f4 tv, uint32_t* in, vf_f4 c,
+                                            vf_f4 inv_gain, vf_f4 mu, vf_f4* tc, int* fresh) {
+  vf_m4 use = vf_m4_load(in);
   const vf_m4 ok = vf_f4_in_range(v, 1.0f, 254.0f);
   *fresh = vf_m4_bits(vf_m4_and_not(use, ok));
-  if (*fresh != 0) use = vf_m4_and(use, ok);
+  if (*fresh != 0) {
+    use = vf_m4_and(use, ok);
+    vf_m4_store(in, use);
+  }
   *tc = vf_f4_sub(tv, mu);
   return vf_f4_select(use, vf_f4_sub(vf_f4_mul(vf_f4_sub(v, c), inv_gain), *tc));
 }
 
-/* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header): 4 lanes
- * along each row, float sums per row (J's second and fourth entries are the row's offset times
- * the fifth and sixth), double totals; the last column (rows->column) 4 rows at a time, float
- * sums over the column. Samples with their bit in out[row] are skipped; one that saturates in
- * the current image joins them, its terms go to h_out, and *grew counts it. The sums of t and
- * t^2 over the samples used, and their count, need no pass: they are H's entries (6, 7), (6, 6)
- * and (7, 7) less h_out's. */
+/* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header; all but
+ * e^2, whose residuals go to err): 4 lanes along each row, float sums per row (J's second and
+ * fourth entries are the row's offset times the fifth and sixth), double totals; the last column
+ * (rows->column) 4 rows at a time, float sums over the column. Only the samples in `use` count;
+ * one that saturates in the current image leaves it, its terms go to h_out, and *grew counts it.
+ * The sums of t and t^2 over the samples used, and their count, need no pass: they are H's
+ * entries (6, 7), (6, 6) and (7, 7) less h_out's. */
 static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_rows* rows,
                                const vf_affine_cpu_column* column, const float* t,
                                const vf_affine_slot* s, const vf_affine_cpu_window* wd,
                                const vf_affine_state* st, double sums[VF_AFFINE_SUMS],
-                               uint32_t* out, double h_out[VF_AFFINE_PACKED], int* grew) {
+                               vf_affine_cpu_use* use, vf_affine_cpu_errors* err,
+                               double h_out[VF_AFFINE_PACKED], int* grew) {
   const int patch = p->patch, n = patch * patch;
   const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
   const float* win = wd->w > 0 ? wd->win : NULL;
@@ -212,36 +258,34 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
               a3 = (float)st->a[3];
   const vf_f4 c = vf_f4_set1((float)st->c), inv_gain = vf_f4_set1((float)(1.0 / st->gain));
   const vf_f4 va0 = vf_f4_set1(a0), va2 = vf_f4_set1(a2), vmu = vf_f4_set1(s->mu);
-  vf_d4 tot[9];
-  for (int k = 0; k < 9; ++k) tot[k] = vf_d4_zero();
+  /* The float sums of each row (and of the column), added in double after the pass, straight
+   * from memory: in the rows' loop the conversions took the shuffle port that the gathers need
+   * (measured about 2% of the call faster on the VM, for 2% more instructions). */
+  _Alignas(16) float part[VF_TRACKER_MAX_REF_PATCH + 1][8][4];
+  int parts = 0;
   /* Per row: the columns that saturate in this pass (their terms go to h_out by rows after it). */
   uint32_t added[VF_AFFINE_CPU_COLUMN] = {0};
   for (int r = 0; r < patch; ++r) {
     const float oy = (float)r - half, sy = oy * inv_half;
     const vf_f4 bx = vf_f4_set1(px + a1 * oy), by = vf_f4_set1(py + a3 * oy);
-    const uint32_t row_out = out[r];
-    /* The row's samples, its residuals, then its sums: three short loops (in one, the
-     * accumulators spilled; the samples alone run about 8% faster than with the residuals). */
-    _Alignas(16) float v_row[VF_AFFINE_CPU_COLUMN], e_row[VF_AFFINE_CPU_COLUMN];
-    for (int g = 0; g < rows->groups; ++g) {
-      const vf_f4 ox = vf_f4_loadu(rows->ox + rows->start[g]);
-      vf_f4_store(v_row + 4 * g, vf_affine_cpu_read(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
-                                                    vf_f4_add(by, vf_f4_mul(va2, ox))));
-    }
+    uint32_t* use_row = use->row[r];
+    /* The row's residuals, then its sums: two short loops (in one, the accumulators spilled). */
+    float* e_row = err->row[r];
     for (int g = 0; g < rows->groups; ++g) {
       const int col = rows->start[g];
-      const vf_m4 use = vf_m4_load(vf_affine_cpu_masks[rows->lanes[g] & ~(row_out >> col)]);
+      const vf_f4 ox = vf_f4_loadu(rows->ox + col);
+      const vf_f4 v = vf_affine_cpu_read(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
+                                         vf_f4_add(by, vf_f4_mul(va2, ox)));
       vf_f4 tc;
       int fresh;
-      const vf_f4 e =
-          vf_affine_cpu_residuals(vf_f4_load(v_row + 4 * g), vf_f4_loadu(t + r * patch + col), use,
-                                  c, inv_gain, vmu, &tc, &fresh);
+      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_loadu(t + r * patch + col), use_row + 4 * g,
+                                              c, inv_gain, vmu, &tc, &fresh);
       if (fresh != 0) added[r] |= (uint32_t)fresh << col;
       vf_f4_store(e_row + 4 * g, e);
     }
-    /* Row sums of tx e sx, tx e, ty e sx, ty e, tc e, e, e^2 (tc = T - mu). */
-    vf_f4 acc[7];
-    for (int k = 0; k < 7; ++k) acc[k] = vf_f4_zero();
+    /* Row sums of tx e sx, tx e, ty e sx, ty e, tc e, e (tc = T - mu). */
+    vf_f4 acc[6];
+    for (int k = 0; k < 6; ++k) acc[k] = vf_f4_zero();
     for (int g = 0; g < rows->groups; ++g) {
       const int col = rows->start[g], i = r * patch + col;
       const vf_f4 sx = vf_f4_loadu(rows->sx + col), e = vf_f4_load(e_row + 4 * g);
@@ -254,39 +298,38 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
       acc[3] = vf_f4_add(acc[3], tye);
       acc[4] = vf_f4_add(acc[4], vf_f4_mul(tc, e));
       acc[5] = vf_f4_add(acc[5], e);
-      acc[6] = vf_f4_add(acc[6], vf_f4_mul(e, e));
     }
     const vf_f4 vsy = vf_f4_set1(sy);
-    vf_d4_add_f4(&tot[0], acc[0]);
-    vf_d4_add_f4(&tot[1], vf_f4_mul(acc[1], vsy));
-    vf_d4_add_f4(&tot[2], acc[2]);
-    vf_d4_add_f4(&tot[3], vf_f4_mul(acc[3], vsy));
-    vf_d4_add_f4(&tot[4], acc[1]);
-    vf_d4_add_f4(&tot[5], acc[3]);
-    for (int k = 4; k < 7; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
+    float(*f)[4] = part[parts++];
+    vf_f4_store(f[0], acc[0]);
+    vf_f4_store(f[1], vf_f4_mul(acc[1], vsy));
+    vf_f4_store(f[2], acc[2]);
+    vf_f4_store(f[3], vf_f4_mul(acc[3], vsy));
+    vf_f4_store(f[4], acc[1]);
+    vf_f4_store(f[5], acc[3]);
+    vf_f4_store(f[6], acc[4]);
+    vf_f4_store(f[7], acc[5]);
   }
   if (rows->column) {
-    /* Column sums of tx e, tx e sy, ty e, ty e sy, tc e, e, e^2; sx is the column's. */
+    /* Column sums of tx e, tx e sy, ty e, ty e sy, tc e, e; sx is the column's. */
     const int last = patch - 1;
     const float ox = rows->ox[last];
     const vf_f4 cx = vf_f4_set1(a0 * ox), cy = vf_f4_set1(a2 * ox);
     const vf_f4 vpx = vf_f4_set1(px), vpy = vf_f4_set1(py), va1 = vf_f4_set1(a1),
                 va3 = vf_f4_set1(a3);
-    vf_f4 acc[7];
-    for (int k = 0; k < 7; ++k) acc[k] = vf_f4_zero();
+    vf_f4 acc[6];
+    for (int k = 0; k < 6; ++k) acc[k] = vf_f4_zero();
     for (int r = 0; r < patch; r += 4) {
       const vf_f4 oy = vf_f4_load(column->oy + r), sy = vf_f4_load(column->sy + r);
-      uint32_t lanes = 0;
-      for (int l = 0; l < 4 && r + l < patch; ++l) lanes |= (~out[r + l] >> last & 1u) << l;
       vf_f4 tc;
       int fresh;
       /* The same positions as a row's group: (p + a1 oy) + a0 ox, lane by lane. */
       const vf_f4 v = vf_affine_cpu_read(p, win, vf_f4_add(vf_f4_add(vpx, vf_f4_mul(va1, oy)), cx),
                                          vf_f4_add(vf_f4_add(vpy, vf_f4_mul(va3, oy)), cy));
-      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_load(column->t + r),
-                                              vf_m4_load(vf_affine_cpu_masks[lanes]), c, inv_gain,
-                                              vmu, &tc, &fresh);
-      for (int l = 0; l < 4; ++l) added[r + l] |= (uint32_t)((fresh >> l) & 1) << last;
+      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_load(column->t + r), use->column + r, c,
+                                              inv_gain, vmu, &tc, &fresh);
+      for (int l = 0; fresh != 0 && l < 4; ++l)
+        added[r + l] |= (uint32_t)((fresh >> l) & 1) << last;
       const vf_f4 txe = vf_f4_mul(vf_f4_load(column->tx + r), e);
       const vf_f4 tye = vf_f4_mul(vf_f4_load(column->ty + r), e);
       acc[0] = vf_f4_add(acc[0], txe);
@@ -295,26 +338,55 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
       acc[3] = vf_f4_add(acc[3], vf_f4_mul(tye, sy));
       acc[4] = vf_f4_add(acc[4], vf_f4_mul(tc, e));
       acc[5] = vf_f4_add(acc[5], e);
-      acc[6] = vf_f4_add(acc[6], vf_f4_mul(e, e));
+      vf_f4_store(err->column + r, e);
     }
     const vf_f4 vsx = vf_f4_set1(rows->sx[last]);
-    vf_d4_add_f4(&tot[0], vf_f4_mul(acc[0], vsx));
-    vf_d4_add_f4(&tot[1], acc[1]);
-    vf_d4_add_f4(&tot[2], vf_f4_mul(acc[2], vsx));
-    vf_d4_add_f4(&tot[3], acc[3]);
-    vf_d4_add_f4(&tot[4], acc[0]);
-    vf_d4_add_f4(&tot[5], acc[2]);
-    for (int k = 4; k < 7; ++k) vf_d4_add_f4(&tot[k + 2], acc[k]);
+    float(*f)[4] = part[parts++];
+    vf_f4_store(f[0], vf_f4_mul(acc[0], vsx));
+    vf_f4_store(f[1], acc[1]);
+    vf_f4_store(f[2], vf_f4_mul(acc[2], vsx));
+    vf_f4_store(f[3], acc[3]);
+    vf_f4_store(f[4], acc[0]);
+    vf_f4_store(f[5], acc[2]);
+    vf_f4_store(f[6], acc[4]);
+    vf_f4_store(f[7], acc[5]);
   }
-  for (int k = 0; k < 9; ++k) sums[k] = vf_d4_sum(tot[k]);
+  for (int k = 0; k < 8; ++k) {
+    vf_d4 tot = vf_d4_zero();
+    for (int i = 0; i < parts; ++i) vf_d4_add_f4_at(&tot, part[i][k]);
+    sums[k] = vf_d4_sum(tot);
+  }
   for (int r = 0; r < patch; ++r) {
     if (added[r] == 0) continue;
     vf_affine_cpu_h_row(patch, t, s->mu, r, added[r], h_out);
-    out[r] |= added[r];
     *grew += __builtin_popcount(added[r]);
   }
   sums[9] = (double)s->h[VF_AFFINE_IDX(7, 6)] - h_out[VF_AFFINE_IDX(7, 6)];
   sums[10] = (double)s->h[VF_AFFINE_IDX(6, 6)] - h_out[VF_AFFINE_IDX(6, 6)];
+}
+
+/* Sum e^2 of the pass that left err, as that pass would have summed it: float sums per row
+ * (and over the column), added in double. */
+static double vf_affine_cpu_sum_e2(int patch, const vf_affine_cpu_rows* rows,
+                                   const vf_affine_cpu_errors* err) {
+  vf_d4 tot = vf_d4_zero();
+  for (int r = 0; r < patch; ++r) {
+    vf_f4 acc = vf_f4_zero();
+    for (int g = 0; g < rows->groups; ++g) {
+      const vf_f4 e = vf_f4_load(err->row[r] + 4 * g);
+      acc = vf_f4_add(acc, vf_f4_mul(e, e));
+    }
+    vf_d4_add_f4(&tot, acc);
+  }
+  if (rows->column) {
+    vf_f4 acc = vf_f4_zero();
+    for (int r = 0; r < patch; r += 4) {
+      const vf_f4 e = vf_f4_load(err->column + r);
+      acc = vf_f4_add(acc, vf_f4_mul(e, e));
+    }
+    vf_d4_add_f4(&tot, acc);
+  }
+  return vf_d4_sum(tot);
 }
 
 static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request* r,
@@ -334,12 +406,15 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
   if (rows.column) vf_affine_cpu_column_make(p->patch, t, &column);
   vf_affine_cpu_window wd_buf; /* 16 KiB on the stack */
   vf_affine_cpu_window* wd = &wd_buf;
-  uint32_t out_set[VF_TRACKER_MAX_REF_PATCH] = {0}; /* per row: columns left out (saturated) */
+  vf_affine_cpu_use use; /* 4 KiB */
+  vf_affine_cpu_use_make(p->patch, &rows, &column, t, &use);
+  vf_affine_cpu_errors err; /* 4 KiB */
   vf_affine_state st;
   vf_affine_state_init(p, s, r->x, r->y, out->x, out->y, &st);
   double sums[VF_AFFINE_SUMS] = {0}, h_out[VF_AFFINE_PACKED] = {0};
   float inv_sat[VF_AFFINE_PACKED];
   int used = 0, converged = 0, left_out = 0, have_window = 0;
+  const int iterations0 = out->iterations; /* the frame-to-frame iterations */
   double last_step = INFINITY;
   for (int it = 0; it < p->max_iterations && !converged; ++it) {
     float a[4] = {(float)st.a[0], (float)st.a[1], (float)st.a[2], (float)st.a[3]};
@@ -352,7 +427,7 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
       have_window = 1;
     }
     int grew = 0;
-    vf_affine_cpu_sums(p, &rows, &column, t, s, wd, &st, sums, out_set, h_out, &grew);
+    vf_affine_cpu_sums(p, &rows, &column, t, s, wd, &st, sums, &use, &err, h_out, &grew);
     used = s->used - left_out - grew;
     ++out->iterations;
     if (used < s->used / 2) break; /* mostly saturated now: not a match to trust */
@@ -363,6 +438,7 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
     last_step = vf_affine_update(&st, d, p->patch);
     converged = last_step < p->min_update;
   }
+  if (out->iterations > iterations0) sums[8] = vf_affine_cpu_sum_e2(p->patch, &rows, &err);
   converged |= last_step < VF_AFFINE_SETTLED * p->min_update;
   const float ncc = vf_affine_ncc(sums, used);
   const float residual = used > 0 ? (float)sqrt(sums[8] / used) : 0.0f;

@@ -16,25 +16,33 @@
 #define VF_LK_AREA_MAX (VF_LK_ROW_MAX * VF_LK_ROW_MAX)
 /* A set of samples of a patch: bit i of word i / 64 for sample i of the padded rows. */
 #define VF_LK_SET_WORDS (VF_LK_AREA_MAX / 64)
+/* The bilinear image under the patch and one pixel each side, rows of width + 4 floats. */
+#define VF_LK_WINDOW_MAX ((VF_LK_ROW_MAX + 2) * (VF_LK_ROW_MAX + 4))
 
-/* One level's template. After vf_lk_patch_extract / _load: t = T, tx, ty as sampled. After
- * vf_lk_patch_prepare: t = T - mu where used, and t, tx, ty = 0 where not (padding lanes
- * included), so that only the current image's saturation needs a mask. */
+/* One level's template. After vf_lk_patch_load: t = T, tx, ty as sampled. After
+ * vf_lk_patch_extract the samples are still in win (T at sample (r, c) is win[(r + 1) (width +
+ * 4) + c + 1], the gradients its central differences): vf_lk_patch_prepare reads them there
+ * once, instead of a pass that copies them to t, tx, ty first. After vf_lk_patch_prepare:
+ * t = T - mu where used, and t, tx, ty = 0 where not (padding lanes included), so that only the
+ * current image's saturation needs a mask. */
 typedef struct vf_lk_patch {
-  int size;  /* patch side */
-  int width; /* row stride: size rounded up to 4 */
-  int count; /* samples used (unsaturated template) */
-  float mu;  /* centring subtracted from t */
+  int size;     /* patch side */
+  int width;    /* row stride: size rounded up to 4 */
+  int count;    /* samples used (unsaturated template) */
+  int windowed; /* nonzero: the samples are in win, not yet in t, tx, ty */
+  float mu;     /* centring subtracted from t */
   double h[10];
   _Alignas(16) float t[VF_LK_AREA_MAX];
   _Alignas(16) float tx[VF_LK_AREA_MAX];
   _Alignas(16) float ty[VF_LK_AREA_MAX];
   _Alignas(16) uint32_t use[VF_LK_AREA_MAX]; /* lane masks: sample used */
+  _Alignas(16) float win[VF_LK_WINDOW_MAX];
 } vf_lk_patch;
 
 static inline void vf_lk_patch_init(vf_lk_patch* tp, int size) {
   tp->size = size;
   tp->width = (size + 3) & ~3;
+  tp->windowed = 0;
 }
 
 /* Bilinear samples with s's weights of the window whose top-left pixel is p: out[r * out_stride
@@ -44,11 +52,13 @@ void vf_lk_cpu_resample(const uint8_t* p, size_t stride, const vf_lk_sampler* s,
                         int bytes, float* out, int out_stride);
 
 /* The template T, Tx, Ty (vf_lk_template_pixel for every sample) of the patch whose top-left
- * sample s places on img; the patch and one more pixel each side must lie inside the image. */
+ * sample s places on img, as the window they are read from (tp->win); the patch and one more
+ * pixel each side must lie inside the image. */
 void vf_lk_patch_extract(vf_lk_patch* tp, const uint8_t* img, size_t stride,
                          const vf_lk_sampler* s);
 
-/* A first-observation slot (T, Tx, Ty: size^2 floats each) to and from the padded rows. */
+/* A first-observation slot (T, Tx, Ty: size^2 floats each) from an extracted patch's window,
+ * and to the padded rows. */
 void vf_lk_patch_store(const vf_lk_patch* tp, float* slot);
 void vf_lk_patch_load(vf_lk_patch* tp, const float* slot);
 

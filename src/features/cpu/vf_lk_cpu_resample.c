@@ -6,38 +6,66 @@
 #include "core/vf_simd4.h"
 #include "features/cpu/vf_lk_cpu_patch.h"
 
-/* Lanes p[0..3] and p[1..4] as floats, reading only the first `avail` bytes of p (zeros after:
- * the padded lanes of a row's last column). */
-static void vf_lk_row_lanes(const uint8_t* p, int avail, vf_f4* at0, vf_f4* at1) {
-  if (avail >= 5) {
-    *at0 = vf_f4_from_u8(p);
-    *at1 = vf_f4_from_u8(p + 1);
-    return;
+/* How a column of 4 lanes reads a row: lanes p[0..3] and p[1..4] from one 8-byte load, from the
+ * 8 bytes that end the row (the padded lanes of a row's last column read zeros), or byte by byte
+ * (rows shorter than 8 bytes, and columns wholly past the row's end, which read none). */
+enum { VF_LK_READ_8, VF_LK_READ_LAST, VF_LK_READ_BYTES };
+
+/* Lanes p[0..3] and p[1..4] as floats, reading only the first `avail` bytes of p. */
+static inline void vf_lk_row_lanes(const uint8_t* p, int how, int avail, vf_f4* at0, vf_f4* at1) {
+  if (how == VF_LK_READ_8) {
+    vf_f4_from_u8_pair(p, at0, at1);
+  } else if (how == VF_LK_READ_LAST) {
+    vf_f4_from_u8_pair_last(p, avail, at0, at1);
+  } else {
+    uint32_t w = 0;
+    for (int i = 0; i < avail && i < 4; ++i) w |= (uint32_t)p[i] << (8 * i);
+    *at0 = vf_f4_from_u32(w);
+    *at1 = vf_f4_from_u32((w >> 8) | (avail > 4 ? (uint32_t)p[4] << 24 : 0u));
   }
-  uint32_t w = 0;
-  for (int i = 0; i < avail; ++i) w |= (uint32_t)p[i] << (8 * i);
-  *at0 = vf_f4_from_u32(w);
-  *at1 = vf_f4_from_u32(w >> 8);
+}
+
+/* One column of 4 lanes, top to bottom; `how` is a constant where it is called (one loop each,
+ * without a branch a row), rows two at a time so that the row read last is not copied. */
+static inline void vf_lk_resample_column(const uint8_t* line, size_t stride, int how, int avail,
+                                         const vf_f4 w[4], int rows, float* o, int out_stride) {
+  vf_f4 up0, up1, down0, down1;
+  vf_lk_row_lanes(line, how, avail, &up0, &up1);
+  int r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    line += stride;
+    vf_lk_row_lanes(line, how, avail, &down0, &down1);
+    vf_f4 top = vf_f4_add(vf_f4_mul(w[0], up0), vf_f4_mul(w[1], up1));
+    vf_f4 bottom = vf_f4_add(vf_f4_mul(w[2], down0), vf_f4_mul(w[3], down1));
+    vf_f4_store(o, vf_f4_add(top, bottom));
+    o += out_stride;
+    line += stride;
+    vf_lk_row_lanes(line, how, avail, &up0, &up1);
+    top = vf_f4_add(vf_f4_mul(w[0], down0), vf_f4_mul(w[1], down1));
+    bottom = vf_f4_add(vf_f4_mul(w[2], up0), vf_f4_mul(w[3], up1));
+    vf_f4_store(o, vf_f4_add(top, bottom));
+    o += out_stride;
+  }
+  if (r < rows) {
+    vf_lk_row_lanes(line + stride, how, avail, &down0, &down1);
+    const vf_f4 top = vf_f4_add(vf_f4_mul(w[0], up0), vf_f4_mul(w[1], up1));
+    const vf_f4 bottom = vf_f4_add(vf_f4_mul(w[2], down0), vf_f4_mul(w[3], down1));
+    vf_f4_store(o, vf_f4_add(top, bottom));
+  }
 }
 
 void vf_lk_cpu_resample(const uint8_t* p, size_t stride, const vf_lk_sampler* s, int rows, int cols,
                         int bytes, float* out, int out_stride) {
-  const vf_f4 w00 = vf_f4_set1(s->w00), w01 = vf_f4_set1(s->w01);
-  const vf_f4 w10 = vf_f4_set1(s->w10), w11 = vf_f4_set1(s->w11);
+  const vf_f4 w[4] = {vf_f4_set1(s->w00), vf_f4_set1(s->w01), vf_f4_set1(s->w10),
+                      vf_f4_set1(s->w11)};
   for (int c = 0; c < cols; c += 4) {
-    const uint8_t* line = p + c;
     const int avail = bytes - c;
-    vf_f4 up0, up1, down0, down1;
-    vf_lk_row_lanes(line, avail, &up0, &up1);
-    float* o = out + c;
-    for (int r = 0; r < rows; ++r, o += out_stride) {
-      line += stride;
-      vf_lk_row_lanes(line, avail, &down0, &down1);
-      const vf_f4 top = vf_f4_add(vf_f4_mul(w00, up0), vf_f4_mul(w01, up1));
-      const vf_f4 bottom = vf_f4_add(vf_f4_mul(w10, down0), vf_f4_mul(w11, down1));
-      vf_f4_store(o, vf_f4_add(top, bottom));
-      up0 = down0;
-      up1 = down1;
+    if (avail >= 8) {
+      vf_lk_resample_column(p + c, stride, VF_LK_READ_8, avail, w, rows, out + c, out_stride);
+    } else if (bytes >= 8 && avail > 0) {
+      vf_lk_resample_column(p + c, stride, VF_LK_READ_LAST, avail, w, rows, out + c, out_stride);
+    } else {
+      vf_lk_resample_column(p + c, stride, VF_LK_READ_BYTES, avail, w, rows, out + c, out_stride);
     }
   }
 }

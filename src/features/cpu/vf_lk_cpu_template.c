@@ -7,39 +7,26 @@
 #include "core/vf_simd4.h"
 #include "features/cpu/vf_lk_cpu_patch.h"
 
-/* The patch and one pixel each side, rows of width + 4 floats (the padded lanes' neighbours). */
-#define VF_LK_WINDOW_MAX ((VF_LK_ROW_MAX + 2) * (VF_LK_ROW_MAX + 4))
-
 void vf_lk_patch_extract(vf_lk_patch* tp, const uint8_t* img, size_t stride,
                          const vf_lk_sampler* s) {
-  const int n = tp->size, w = tp->width, ws = w + 4;
-  _Alignas(16) float win[VF_LK_WINDOW_MAX];
+  const int n = tp->size, w = tp->width;
   /* Sample (r, c) of the window is the bilinear image at sample (r - 1, c - 1) of the patch:
    * T and its central differences (vf_lk_template_pixel) read it at the same float values. */
   const uint8_t* corner = img + (size_t)(s->y0 - 1) * stride + (size_t)(s->x0 - 1);
-  vf_lk_cpu_resample(corner, stride, s, n + 2, w + 2, n + 3, win, ws);
-  const vf_f4 half = vf_f4_set1(0.5f);
-  for (int r = 0; r < n; ++r) {
-    const float* mid = win + (r + 1) * ws + 1;
-    for (int c = 0; c < w; c += 4) {
-      const float* q = mid + c;
-      const vf_f4 dx = vf_f4_sub(vf_f4_loadu(q + 1), vf_f4_loadu(q - 1));
-      const vf_f4 dy = vf_f4_sub(vf_f4_loadu(q + ws), vf_f4_loadu(q - ws));
-      const int i = r * w + c;
-      vf_f4_store(tp->t + i, vf_f4_loadu(q));
-      vf_f4_store(tp->tx + i, vf_f4_mul(half, dx));
-      vf_f4_store(tp->ty + i, vf_f4_mul(half, dy));
-    }
-  }
+  vf_lk_cpu_resample(corner, stride, s, n + 2, w + 2, n + 3, tp->win, w + 4);
+  tp->windowed = 1;
 }
 
 void vf_lk_patch_store(const vf_lk_patch* tp, float* slot) {
-  const int n = tp->size, area = n * n;
+  const int n = tp->size, area = n * n, ws = tp->width + 4;
   for (int r = 0; r < n; ++r) {
-    const size_t bytes = (size_t)n * sizeof(float);
-    memcpy(slot + r * n, tp->t + r * tp->width, bytes);
-    memcpy(slot + area + r * n, tp->tx + r * tp->width, bytes);
-    memcpy(slot + 2 * area + r * n, tp->ty + r * tp->width, bytes);
+    for (int c = 0; c < n; ++c) {
+      const float* q = tp->win + (r + 1) * ws + c + 1;
+      const int i = r * n + c;
+      slot[i] = q[0];
+      slot[area + i] = 0.5f * (q[1] - q[-1]);
+      slot[2 * area + i] = 0.5f * (q[ws] - q[-ws]);
+    }
   }
 }
 
@@ -57,18 +44,21 @@ void vf_lk_patch_load(vf_lk_patch* tp, const float* slot) {
   }
 }
 
-/* Use masks (unsaturated T inside the patch), their count and the sum of the used T. */
-static int vf_lk_patch_mask(vf_lk_patch* tp, double* sum_t) {
-  const int end = tp->size * tp->width;
+/* Use masks (unsaturated T inside the patch), their count and the sum of the used T; T of
+ * sample (r, c) at src[r * src_stride + c]. */
+static int vf_lk_patch_mask(vf_lk_patch* tp, const float* src, int src_stride, double* sum_t) {
+  /* Sizes and rows in locals: the vector stores may alias the struct, which would reload them. */
+  const int width = tp->width, size = tp->size;
+  uint32_t* tu = tp->use;
   const vf_f4 one = vf_f4_set1(1.0f);
   vf_d4 sum = vf_d4_zero(), count = vf_d4_zero();
-  for (int c = 0; c < tp->width; c += 4) {
-    const vf_m4 inside = vf_m4_first(tp->size - c);
+  for (int c = 0; c < width; c += 4) {
+    const vf_m4 inside = vf_m4_first(size - c);
     vf_f4 acc = vf_f4_zero(), n = vf_f4_zero();
-    for (int i = c; i < end; i += tp->width) {
-      const vf_f4 t = vf_f4_load(tp->t + i);
+    for (int r = 0; r < size; ++r) {
+      const vf_f4 t = vf_f4_loadu(src + r * src_stride + c);
       const vf_m4 use = vf_m4_and(inside, vf_f4_in_range(t, 1.0f, 254.0f));
-      vf_m4_store(tp->use + i, use);
+      vf_m4_store(tu + r * width + c, use);
       acc = vf_f4_add(acc, vf_f4_select(use, t));
       n = vf_f4_add(n, vf_f4_select(use, one));
     }
@@ -79,42 +69,64 @@ static int vf_lk_patch_mask(vf_lk_patch* tp, double* sum_t) {
   return (int)vf_d4_sum(count);
 }
 
+/* One group of the centring: t - mu, tx, ty where used, else 0, stored at i; H's sums. */
+static inline void vf_lk_patch_center_group(vf_lk_patch* tp, int i, vf_m4 use, vf_f4 t0, vf_f4 tx0,
+                                            vf_f4 ty0, vf_f4 m, vf_f4 a[9]) {
+  const vf_f4 t = vf_f4_select(use, vf_f4_sub(t0, m));
+  const vf_f4 tx = vf_f4_select(use, tx0);
+  const vf_f4 ty = vf_f4_select(use, ty0);
+  vf_f4_store(tp->t + i, t);
+  vf_f4_store(tp->tx + i, tx);
+  vf_f4_store(tp->ty + i, ty);
+  a[0] = vf_f4_add(a[0], vf_f4_mul(tx, tx));
+  a[1] = vf_f4_add(a[1], vf_f4_mul(tx, ty));
+  a[2] = vf_f4_add(a[2], vf_f4_mul(ty, ty));
+  a[3] = vf_f4_add(a[3], vf_f4_mul(tx, t));
+  a[4] = vf_f4_add(a[4], vf_f4_mul(ty, t));
+  a[5] = vf_f4_add(a[5], vf_f4_mul(t, t));
+  a[6] = vf_f4_add(a[6], tx);
+  a[7] = vf_f4_add(a[7], ty);
+  a[8] = vf_f4_add(a[8], t);
+}
+
 /* t -= mu on the used samples, t, tx, ty = 0 elsewhere, and H = sum J J^T over them
- * (vf_lk_hessian_terms, 4 samples at a time). */
+ * (vf_lk_hessian_terms, 4 samples at a time), from t, tx, ty or from the window. */
 static void vf_lk_patch_center(vf_lk_patch* tp, float mu) {
-  const int end = tp->size * tp->width;
-  const vf_f4 m = vf_f4_set1(mu);
+  const int width = tp->width, size = tp->size, ws = width + 4;
+  const uint32_t* pu = tp->use;
+  const vf_f4 m = vf_f4_set1(mu), half = vf_f4_set1(0.5f);
   vf_d4 h[9];
   for (int j = 0; j < 9; ++j) h[j] = vf_d4_zero();
-  for (int c = 0; c < tp->width; c += 4) {
+  for (int c = 0; c < width; c += 4) {
     vf_f4 a[9];
     for (int j = 0; j < 9; ++j) a[j] = vf_f4_zero();
-    for (int i = c; i < end; i += tp->width) {
-      const vf_m4 use = vf_m4_load(tp->use + i);
-      const vf_f4 t = vf_f4_select(use, vf_f4_sub(vf_f4_load(tp->t + i), m));
-      const vf_f4 tx = vf_f4_select(use, vf_f4_load(tp->tx + i));
-      const vf_f4 ty = vf_f4_select(use, vf_f4_load(tp->ty + i));
-      vf_f4_store(tp->t + i, t);
-      vf_f4_store(tp->tx + i, tx);
-      vf_f4_store(tp->ty + i, ty);
-      a[0] = vf_f4_add(a[0], vf_f4_mul(tx, tx));
-      a[1] = vf_f4_add(a[1], vf_f4_mul(tx, ty));
-      a[2] = vf_f4_add(a[2], vf_f4_mul(ty, ty));
-      a[3] = vf_f4_add(a[3], vf_f4_mul(tx, t));
-      a[4] = vf_f4_add(a[4], vf_f4_mul(ty, t));
-      a[5] = vf_f4_add(a[5], vf_f4_mul(t, t));
-      a[6] = vf_f4_add(a[6], tx);
-      a[7] = vf_f4_add(a[7], ty);
-      a[8] = vf_f4_add(a[8], t);
+    if (tp->windowed) {
+      for (int r = 0; r < size; ++r) {
+        const int i = r * width + c;
+        const float* q = tp->win + (r + 1) * ws + c + 1;
+        const vf_f4 dx = vf_f4_sub(vf_f4_loadu(q + 1), vf_f4_loadu(q - 1));
+        const vf_f4 dy = vf_f4_sub(vf_f4_loadu(q + ws), vf_f4_loadu(q - ws));
+        vf_lk_patch_center_group(tp, i, vf_m4_load(pu + i), vf_f4_loadu(q), vf_f4_mul(half, dx),
+                                 vf_f4_mul(half, dy), m, a);
+      }
+    } else {
+      for (int r = 0; r < size; ++r) {
+        const int i = r * width + c;
+        vf_lk_patch_center_group(tp, i, vf_m4_load(pu + i), vf_f4_load(tp->t + i),
+                                 vf_f4_load(tp->tx + i), vf_f4_load(tp->ty + i), m, a);
+      }
     }
     for (int j = 0; j < 9; ++j) vf_d4_add_f4(&h[j], a[j]);
   }
   for (int j = 0; j < 9; ++j) tp->h[j] = vf_d4_sum(h[j]);
+  tp->windowed = 0;
 }
 
 int vf_lk_patch_prepare(vf_lk_patch* tp, int center) {
   double sum_t;
-  tp->count = vf_lk_patch_mask(tp, &sum_t);
+  const int ws = tp->width + 4;
+  tp->count = tp->windowed ? vf_lk_patch_mask(tp, tp->win + ws + 1, ws, &sum_t)
+                           : vf_lk_patch_mask(tp, tp->t, tp->width, &sum_t);
   if (tp->count == 0) return 0;
   tp->mu = center ? (float)(sum_t / tp->count) : 0.0f;
   vf_lk_patch_center(tp, tp->mu);

@@ -78,7 +78,7 @@ int main(void) {
     float one[4] = {a[1], a[1], a[1], a[1]};
     bad_arith += !same4(vf_f4_set1(a[1]), one);
 
-    /* Masks: in_range (NaN is out), select, logic, bits. */
+    /* Masks: in_range and at_least (NaN is out), select, logic, bits. */
     const float lo = -50.0f, hi = 300.0f;
     int in[4], inb[4], m_and[4], m_or[4], m_andn[4], expect_bits = 0;
     float sel[4];
@@ -92,6 +92,9 @@ int main(void) {
       expect_bits |= in[i] << i;
     }
     const vf_m4 ma = vf_f4_in_range(fa, lo, hi), mb = vf_f4_in_range(fb, lo, hi);
+    int at_least[4];
+    for (int i = 0; i < 4; ++i) at_least[i] = a[i] >= lo;
+    bad_mask += !same_mask(vf_f4_at_least(fa, lo), at_least);
     bad_mask += !same_mask(ma, in) + !same_mask(vf_m4_and(ma, mb), m_and) +
                 !same_mask(vf_m4_or(ma, mb), m_or) + !same_mask(vf_m4_and_not(ma, mb), m_andn) +
                 !same4(vf_f4_select(ma, fa), sel) + (vf_m4_bits(ma) != expect_bits);
@@ -100,7 +103,7 @@ int main(void) {
     bad_mask += !same_mask(vf_m4_load(raw), in);
 
     /* Both coordinates truncated towards zero (either sign) and the index in a 64-wide grid. */
-    int32_t idx[4];
+    uint32_t idx[4];
     _Alignas(16) float gx[4], gy[4];
     float tx[4], ty[4];
     for (int i = 0; i < 4; ++i) {
@@ -112,7 +115,8 @@ int main(void) {
     vf_f4 tfx, tfy;
     vf_f4_trunc_index(vf_f4_load(gx), vf_f4_load(gy), 6, &tfx, &tfy, idx);
     bad_conv += !same4(tfx, tx) + !same4(tfy, ty);
-    for (int i = 0; i < 4; ++i) bad_conv += idx[i] != (int32_t)ty[i] * 64 + (int32_t)tx[i];
+    for (int i = 0; i < 4; ++i)
+      bad_conv += idx[i] != (uint32_t)((int32_t)ty[i] * 64 + (int32_t)tx[i]);
 
     /* Bytes to floats. */
     const uint32_t w = vf_test_rand(&seed);
@@ -124,6 +128,45 @@ int main(void) {
     }
     bad_conv += !same4(vf_f4_from_u32(w), fbytes) + !same4(vf_f4_from_u8(bytes), fbytes);
 
+    /* Neighbouring lanes from one 8-byte load, and from the 8 bytes that end a shorter row. */
+    uint8_t row8[16];
+    for (int i = 0; i < 16; ++i) row8[i] = (uint8_t)vf_test_rand(&seed);
+    vf_f4 at0, at1;
+    vf_f4_from_u8_pair(row8, &at0, &at1);
+    float want0[4], want1[4];
+    for (int i = 0; i < 4; ++i) {
+      want0[i] = (float)row8[i];
+      want1[i] = (float)row8[i + 1];
+    }
+    bad_conv += !same4(at0, want0) + !same4(at1, want1);
+    for (int avail = 1; avail <= 7; ++avail) {
+      vf_f4_from_u8_pair_last(row8 + 8, avail, &at0, &at1);
+      for (int i = 0; i < 4; ++i) {
+        want0[i] = i < avail ? (float)row8[8 + i] : 0.0f;
+        want1[i] = i + 1 < avail ? (float)row8[9 + i] : 0.0f;
+      }
+      bad_conv += !same4(at0, want0) + !same4(at1, want1);
+    }
+
+    /* 16-bit lanes: bytes widened, sums (wrapping at 2^16), stored and loaded, to floats. */
+    uint8_t b8[8];
+    _Alignas(16) uint16_t w8[8], got8[8];
+    for (int i = 0; i < 8; ++i) {
+      b8[i] = (uint8_t)vf_test_rand(&seed);
+      w8[i] = (uint16_t)vf_test_rand(&seed);
+    }
+    const vf_w8 sum8 = vf_w8_add(vf_w8_from_u8(b8), vf_w8_load(w8));
+    vf_w8_store(got8, sum8);
+    float lo8[4], hi8[4];
+    for (int i = 0; i < 8; ++i) {
+      const uint16_t want = (uint16_t)(b8[i] + w8[i]);
+      bad_conv += got8[i] != want;
+      (i < 4 ? lo8 : hi8)[i % 4] = (float)want;
+    }
+    vf_f4 lo4w, hi4w;
+    vf_w8_to_f4(sum8, &lo4w, &hi4w);
+    bad_conv += !same4(lo4w, lo8) + !same4(hi4w, hi8);
+
     /* Double accumulation and the fixed summation order. */
     vf_d4 acc = vf_d4_zero();
     double e[4] = {0, 0, 0, 0};
@@ -132,12 +175,16 @@ int main(void) {
       for (int i = 0; i < 4; ++i) e[i] += (double)(r == 1 ? b[i] : a[i]);
     }
     bad_sum += bits64(vf_d4_sum(acc)) != bits64((e[0] + e[2]) + (e[1] + e[3]));
+    /* The same from memory. */
+    vf_d4 acc_at = vf_d4_zero();
+    for (int r = 0; r < 3; ++r) vf_d4_add_f4_at(&acc_at, r == 1 ? b : a);
+    bad_sum += bits64(vf_d4_sum(acc_at)) != bits64(vf_d4_sum(acc));
 
     /* Gather of neighbouring pairs. */
-    int32_t g[4];
+    uint32_t g[4];
     float glo[4], ghi[4];
     for (int i = 0; i < 4; ++i) {
-      g[i] = (int32_t)(vf_test_rand(&seed) % (N_VALUES - 1));
+      g[i] = vf_test_rand(&seed) % (N_VALUES - 1);
       glo[i] = v[g[i]];
       ghi[i] = v[g[i] + 1];
     }
