@@ -371,11 +371,17 @@ static void eval_disparity_stats(eval_errors* v, replay_eval_disparity_bias* out
   out->observations = v->count;
   if (v->count == 0) return;
   qsort(v->v, (size_t)v->count, sizeof *v->v, cmp_double);
-  double sum = 0.0, abs_sum = 0.0;
+  double sum = 0.0, abs_sum = 0.0, body = 0.0;
+  long within = 0;
   for (long i = 0; i < v->count; ++i) {
     sum += v->v[i];
     abs_sum += fabs(v->v[i]);
+    if (fabs(v->v[i]) <= 1.0) {
+      body += v->v[i];
+      ++within;
+    }
   }
+  out->mean_within_1px_px = within > 0 ? body / within : 0.0;
   out->mean_px = sum / v->count;
   out->mean_abs_px = abs_sum / v->count;
   out->median_px = v->v[v->count / 2];

@@ -63,6 +63,7 @@ typedef struct replay_eval_disparity_bias {
   long observations;
   double mean_px, median_px;
   double mean_abs_px;
+  double mean_within_1px_px; /* the mean over the errors within 1 px (the body, not the tail) */
 } replay_eval_disparity_bias;
 
 /* The results, for tests. */

@@ -50,8 +50,9 @@ void replay_eval_print(replay_eval* e, FILE* out) {
   const replay_eval_disparity_bias* d = &s.disparity_bias;
   fprintf(out,
           "ground truth: disparity of the camera-1 records against the exact one over %ld "
-          "observations: mean %+.4f px, median %+.4f px, mean |error| %.4f px\n",
-          d->observations, d->mean_px, d->median_px, d->mean_abs_px);
+          "observations: mean %+.4f px (%+.4f px within 1 px), median %+.4f px, mean |error| "
+          "%.4f px\n",
+          d->observations, d->mean_px, d->mean_within_1px_px, d->median_px, d->mean_abs_px);
 }
 
 static void json_errors(FILE* out, const char* name, const replay_eval_errors* t) {
@@ -84,9 +85,9 @@ void replay_eval_write_json(replay_eval* e, FILE* out) {
   fprintf(out, "},\n");
   const replay_eval_disparity_bias* d = &s.disparity_bias;
   fprintf(out,
-          "  \"disparity_bias\": {\"observations\": %ld, \"mean_px\": %.5f, \"median_px\": "
-          "%.5f, \"mean_abs_px\": %.5f},\n",
-          d->observations, d->mean_px, d->median_px, d->mean_abs_px);
+          "  \"disparity_bias\": {\"observations\": %ld, \"mean_px\": %.5f, "
+          "\"mean_within_1px_px\": %.5f, \"median_px\": %.5f, \"mean_abs_px\": %.5f},\n",
+          d->observations, d->mean_px, d->mean_within_1px_px, d->median_px, d->mean_abs_px);
   const replay_eval_right* r = &s.right;
   fprintf(out,
           "  \"camera1\": {\"observations\": %ld, \"median_px\": %.5f, \"over_half_px\": "
