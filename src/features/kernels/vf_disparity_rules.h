@@ -97,7 +97,7 @@ VF_LK_FN float vf_disparity_refine_point(const uint8_t* left, size_t left_stride
     off += gain * d2;
     gain *= 1 + d1;
     if (!(gain > (vf_lk_real)0.3 && gain < (vf_lk_real)3)) return NAN;
-    converged = fabs((double)d0s) < (double)VF_DISPARITY_REFINE_MIN_STEP;
+    converged = (d0s < 0 ? -d0s : d0s) < (vf_lk_real)VF_DISPARITY_REFINE_MIN_STEP;
   }
   const float d = x - xr;
   return converged && fabsf(d - d0) <= c->max_change ? d : NAN;
