@@ -48,7 +48,7 @@ typedef struct vf_disparity_probe {
 typedef struct vf_disparity_refine_config {
   int radius;         /**< matched window (2 radius + 1)^2, 1..10 */
   int max_iterations; /**< per point, 1..50 */
-  float max_change;   /**< px (> 0): a match farther than this from its start is refused */
+  float max_change;   /**< px, (0, 2]: a match farther than this from its start is refused */
 } vf_disparity_refine_config;
 
 /** max_points: the most points one call reads, 1..1048576; device buffers for them are

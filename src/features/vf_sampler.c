@@ -211,12 +211,13 @@ vf_status vf_sampler_refine_disparity(vf_sampler* s, const vf_image* left, const
   }
   const vf_disparity_refine_config* c = config;
   if (c->radius < 1 || c->radius > VF_DISPARITY_REFINE_MAX_RADIUS || c->max_iterations < 1 ||
-      c->max_iterations > 50 || !(c->max_change > 0.0f && c->max_change <= 4096.0f)) {
+      c->max_iterations > 50 ||
+      !(c->max_change > 0.0f && c->max_change <= VF_DISPARITY_REFINE_MAX_CHANGE)) {
     return vf_fail(&s->err, VF_ERR_INVALID_ARG,
-                   "%s: radius %d (1..%d), max_iterations %d (1..50) or max_change %g (0..4096 px) "
+                   "%s: radius %d (1..%d), max_iterations %d (1..50) or max_change %g (0..%g px) "
                    "is out of range",
                    fn, c->radius, VF_DISPARITY_REFINE_MAX_RADIUS, c->max_iterations,
-                   (double)c->max_change);
+                   (double)c->max_change, (double)VF_DISPARITY_REFINE_MAX_CHANGE);
   }
   if (count == 0) return VF_OK;
 #ifdef VF_HAVE_CUDA

@@ -22,40 +22,78 @@
 #include "features/kernels/vf_affine_rules.h"
 #include "viofront/vf_sampler.h"
 
-/* The largest window radius: the window's samples are kept per point (on the GPU in local
- * memory). */
+/* The largest window radius and change: the window's samples and the smoothed pixels under
+ * both windows are kept per point (on the GPU in local memory). */
 #define VF_DISPARITY_REFINE_MAX_RADIUS 10
-#define VF_DISPARITY_REFINE_MAX_SAMPLES \
-  ((2 * VF_DISPARITY_REFINE_MAX_RADIUS + 1) * (2 * VF_DISPARITY_REFINE_MAX_RADIUS + 1))
+#define VF_DISPARITY_REFINE_MAX_CHANGE 2.0f
+#define VF_DR_SIDE (2 * VF_DISPARITY_REFINE_MAX_RADIUS + 1)
+#define VF_DR_ROWS (VF_DR_SIDE + 1)
+#define VF_DR_COLS (VF_DR_SIDE + 7) /* the right strip: the window, +-max_change, bilinear */
 /* px: a step below this ends the iterations */
 #define VF_DISPARITY_REFINE_MIN_STEP 0.002f
 
-/* Nonzero when the window of radius r around x, and the smoothed sampler's pixels and the
- * gradient's, lie inside a row of width w. */
-VF_LK_FN int vf_disparity_window_fits(float x, int r, int w) {
-  return x - (float)r >= 2.0f && x + (float)r < (float)(w - 3);
+/* The [1 2 1] / 4 binomial in x and y of the raw image at pixel (x, y) (vf_affine_sample's
+ * smoothed image; the caller keeps its 3 x 3 pixels inside). */
+VF_LK_FN float vf_disparity_smoothed(const uint8_t* img, size_t stride, int x, int y) {
+  const uint8_t* p = img + (size_t)(y - 1) * stride + (size_t)(x - 1);
+  float v = 0.0f;
+  for (int r = 0; r < 3; ++r, p += stride) {
+    const float row = 0.25f * ((float)p[0] + (float)p[2]) + 0.5f * (float)p[1];
+    v += (r == 1 ? 0.5f : 0.25f) * row;
+  }
+  return v;
+}
+
+/* Bilinear with weights (ax, ay) from the 2 x 2 values at q (row stride `stride` floats). */
+VF_LK_FN float vf_disparity_bilerp(const float* q, int stride, float ax, float ay) {
+  const float top = q[0] + ax * (q[1] - q[0]);
+  const float bot = q[stride] + ax * (q[stride + 1] - q[stride]);
+  return top + ay * (bot - top);
 }
 
 /* The disparity at left pixel (x, y) matched from d0 (NAN when it fails: start not finite,
  * window outside an image, a flat window, no convergence, or a result farther than max_change
- * from d0). */
+ * from d0). Every sample of a window lies at one sub-pixel phase, so the smoothed pixels under
+ * it are computed once (the left window's, and the right strip that every shift within
+ * max_change reads) and each sample is one bilinear read: the smoothed sampler's value, its taps
+ * summed in another order. */
 VF_LK_FN float vf_disparity_refine_point(const uint8_t* left, size_t left_stride,
                                          const uint8_t* right, size_t right_stride, int width,
                                          int height, float x, float y, float d0,
                                          const vf_disparity_refine_config* c) {
-  const int r = c->radius;
-  if (!(d0 == d0) || !(x == x) || !(y == y) || !vf_disparity_window_fits(x, r, width) ||
-      !(y - (float)r >= 2.0f && y + (float)r < (float)(height - 3)))
+  const int r = c->radius, side = 2 * r + 1, n = side * side;
+  if (!(d0 == d0) || !(x == x) || !(y == y) || !(x - (float)r >= 2.0f) ||
+      !(x + (float)r < (float)(width - 3)) || !(y - (float)r >= 2.0f) ||
+      !(y + (float)r < (float)(height - 3)))
     return NAN;
-  float t[VF_DISPARITY_REFINE_MAX_SAMPLES], tx[VF_DISPARITY_REFINE_MAX_SAMPLES];
-  const int side = 2 * r + 1, n = side * side;
+  const int fx = (int)floorf(x), fy = (int)floorf(y);
+  const float ax = x - (float)fx, ay = y - (float)fy;
+  /* The right strip: columns c0 .. c0 + cols - 1 hold every bilinear read of shifts in
+   * [x - d0 - max_change, x - d0 + max_change]; each smoothed pixel reads one raw pixel more. */
+  const float lo = x - d0 - c->max_change, hi = x - d0 + c->max_change;
+  if (!(lo - (float)r >= 2.0f) || !(hi + (float)r < (float)(width - 3))) return NAN;
+  const int c0 = (int)floorf(lo) - r, cols = (int)floorf(hi) + r + 2 - c0;
+  /* Smoothed pixels: rows fy - r .. fy + r + 1; the left window's columns fx - r - 1 ..
+   * fx + r + 2 (the gradient's neighbours too), the strip's c0 .. c0 + cols - 1. */
+  float sl[VF_DR_ROWS][VF_DR_SIDE + 3], sr[VF_DR_ROWS][VF_DR_COLS];
+  for (int i = 0; i < side + 1; ++i) {
+    const int yy = fy - r + i;
+    for (int k = 0; k < side + 3; ++k)
+      sl[i][k] = vf_disparity_smoothed(left, left_stride, fx - r - 1 + k, yy);
+    for (int k = 0; k < cols; ++k)
+      sr[i][k] = vf_disparity_smoothed(right, right_stride, c0 + k, yy);
+  }
+  float t[VF_DR_SIDE * VF_DR_SIDE], tx[VF_DR_SIDE * VF_DR_SIDE];
   vf_lk_real mu = 0;
-  for (int k = 0; k < n; ++k) {
-    const float ox = (float)(k % side - r), oy = (float)(k / side - r);
-    t[k] = vf_affine_sample(left, left_stride, x + ox, y + oy);
-    tx[k] = 0.5f * (vf_affine_sample(left, left_stride, x + ox + 1.0f, y + oy) -
-                    vf_affine_sample(left, left_stride, x + ox - 1.0f, y + oy));
-    mu += (vf_lk_real)t[k];
+  for (int i = 0; i < side; ++i) {
+    float g[VF_DR_SIDE + 2]; /* the window's row at offsets -r - 1 .. r + 1 */
+    for (int k = 0; k < side + 2; ++k)
+      g[k] = vf_disparity_bilerp(&sl[i][k], VF_DR_SIDE + 3, ax, ay);
+    for (int k = 0; k < side; ++k) {
+      t[i * side + k] = g[k + 1];
+      tx[i * side + k] = 0.5f * (g[k + 2] - g[k]);
+      mu += (vf_lk_real)g[k + 1];
+    }
   }
   mu /= (vf_lk_real)n;
   /* H (symmetric 3x3) and its inverse by cofactors. */
@@ -79,16 +117,21 @@ VF_LK_FN float vf_disparity_refine_point(const uint8_t* left, size_t left_stride
   vf_lk_real gain = 1, off = mu;
   int converged = 0;
   for (int it = 0; it < c->max_iterations && !converged; ++it) {
-    if (!vf_disparity_window_fits(xr, r, width)) return NAN;
+    /* Beyond max_change the match is refused anyway; the strip ends there. */
+    if (!(xr >= lo && xr <= hi)) return NAN;
+    const int fr = (int)floorf(xr);
+    const float axr = xr - (float)fr;
+    const int k0 = fr - r - c0;
     vf_lk_real b0 = 0, b1 = 0, b2 = 0;
-    for (int k = 0; k < n; ++k) {
-      const float ox = (float)(k % side - r), oy = (float)(k / side - r);
-      const vf_lk_real v = vf_affine_sample(right, right_stride, xr + ox, y + oy);
-      const vf_lk_real tc = (vf_lk_real)t[k] - mu;
-      const vf_lk_real e = (v - off) / gain - tc;
-      b0 += (vf_lk_real)tx[k] * e;
-      b1 += tc * e;
-      b2 += e;
+    for (int i = 0; i < side; ++i) {
+      for (int k = 0; k < side; ++k) {
+        const vf_lk_real v = vf_disparity_bilerp(&sr[i][k0 + k], VF_DR_COLS, axr, ay);
+        const vf_lk_real tc = (vf_lk_real)t[i * side + k] - mu;
+        const vf_lk_real e = (v - off) / gain - tc;
+        b0 += (vf_lk_real)tx[i * side + k] * e;
+        b1 += tc * e;
+        b2 += e;
+      }
     }
     const vf_lk_real d0s = (c00 * b0 + c01 * b1 + c02 * b2) * inv_det;
     const vf_lk_real d1 = (c01 * b0 + c11 * b1 + c12 * b2) * inv_det;

@@ -218,6 +218,9 @@ static void refine_answers(void) {
       b.max_change = 0.0f;
       CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
             VF_ERR_INVALID_ARG);
+      b.max_change = 2.5f; /* the right strip holds shifts up to 2 px */
+      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
+            VF_ERR_INVALID_ARG);
       CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, NULL, out) ==
             VF_ERR_INVALID_ARG);
       CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN + 1, &c, out) ==
