@@ -231,10 +231,26 @@ typedef struct vf_affine_state {
   vf_lk_real moved[4]; /* sum of the shape steps d0..d3 taken in this frame */
   vf_lk_real a[4];     /* A */
   vf_lk_real gain;
-  vf_lk_real c;  /* bias + gain * mu */
-  float gx, gy;  /* projective factor 1 - (gx, gy) . x of the warp, from the rotation */
-  float warp[9]; /* the slot's rotation homography composed with this frame's */
+  vf_lk_real c; /* bias + gain * mu */
+  float gx, gy; /* projective factor 1 - (gx, gy) . x of the warp, from the rotation */
 } vf_affine_state;
+
+/* The rotation since the slot's reference, this frame's included: the frame's homography after
+ * the slot's (the slot's alone without a rotation this frame). */
+VF_LK_FN void vf_affine_compose_warp(const vf_affine_params* p, const vf_affine_slot* s,
+                                     float out[9]) {
+  const float* r = p->rotation;
+  const float* o = s->warp;
+  VF_AFFINE_UNROLL
+  for (int i = 0; i < 3; ++i) {
+    VF_AFFINE_UNROLL
+    for (int k = 0; k < 3; ++k) {
+      out[3 * i + k] = p->has_rotation
+                           ? r[3 * i] * o[k] + r[3 * i + 1] * o[3 + k] + r[3 * i + 2] * o[6 + k]
+                           : o[3 * i + k];
+    }
+  }
+}
 
 /* Half-extents of the patch warped by the state: A's parallelogram times the largest projective
  * factor over the patch. */
@@ -400,23 +416,14 @@ VF_LK_FN void vf_affine_state_init(const vf_affine_params* p, const vf_affine_sl
   for (int i = 0; i < 4; ++i) st->moved[i] = 0;
   st->gain = s->gain;
   st->c = (vf_lk_real)s->bias + st->gain * (vf_lk_real)s->mu;
-  /* The rotation since the reference: this frame's homography after the slot's. Its projective
-   * part at the reference point, per pixel of reference offset: g = (h6, h7) / w. */
-  const float* r = p->rotation;
-  const float* o = s->warp;
-  VF_AFFINE_UNROLL
-  for (int i = 0; i < 3; ++i) {
-    VF_AFFINE_UNROLL
-    for (int k = 0; k < 3; ++k) {
-      st->warp[3 * i + k] =
-          p->has_rotation ? r[3 * i] * o[k] + r[3 * i + 1] * o[3 + k] + r[3 * i + 2] * o[6 + k]
-                          : o[3 * i + k];
-    }
-  }
-  const float w = st->warp[6] * s->ref_x + st->warp[7] * s->ref_y + st->warp[8];
+  /* The rotation since the reference; its projective part at the reference point, per pixel of
+   * reference offset: g = (h6, h7) / w. */
+  float h[9];
+  vf_affine_compose_warp(p, s, h);
+  const float w = h[6] * s->ref_x + h[7] * s->ref_y + h[8];
   st->gx = st->gy = 0.0f;
   if (w > 1e-6f) {
-    const float gx = st->warp[6] / w, gy = st->warp[7] / w;
+    const float gx = h[6] / w, gy = h[7] / w;
     /* Beyond a factor of 1 +- 0.25 over the patch the second-order model is poor: affine only. */
     if (VF_AFFINE_HALF(p->patch) * (fabsf(gx) + fabsf(gy)) <= 0.25f) {
       st->gx = gx;
@@ -459,7 +466,9 @@ VF_LK_FN void vf_affine_finish(const vf_affine_params* p, vf_affine_slot* s,
   out->bias = (float)(st->c - st->gain * (vf_lk_real)s->mu);
   out->residual = residual;
   for (int i = 0; i < 4; ++i) out->shape[i] = s->shape[i] = (float)st->a[i];
-  for (int i = 0; i < 9; ++i) s->warp[i] = st->warp[i];
+  float h[9];
+  vf_affine_compose_warp(p, s, h);
+  for (int i = 0; i < 9; ++i) s->warp[i] = h[i];
   s->gain = out->gain;
   s->bias = out->bias;
   out->flags = VF_TRACK_REFINED |
