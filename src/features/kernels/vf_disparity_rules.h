@@ -11,9 +11,9 @@
  * inverse compositional (Baker and Matthews 2004, section 3.2): with t = T - mu the steepest
  * descent vector is J = [Tx, t, 1], H = sum J J^T is the window's, and each step moves the right
  * position xr by -d0 (d = H^-1 sum J e, e = (R(xr + o) - c) / gain - t). Both images are read
- * through the [1 2 1] / 4 binomial (vf_affine_sample): bilinear reads of raw pixels favour whole-
- * pixel shifts themselves. Scalars as in the tracker (vf_lk_real: double on the CPU, float on the
- * GPU), so the backends agree within a small tolerance, not bit for bit. */
+ * through the [1 2 1] / 4 binomial, as the tracker's refinement reads them (vf_affine_sample says
+ * why). Scalars as in the tracker (vf_lk_real: double on the CPU, float on the GPU), so the
+ * backends agree within a small tolerance, not bit for bit. */
 #ifndef VF_DISPARITY_RULES_H
 #define VF_DISPARITY_RULES_H
 
