@@ -4,7 +4,8 @@
 # (two seeds, 400 frames = 20 s), replayed through the frontend with the ground-truth evaluation.
 #   scripts/eval_tracks.sh BUILD_DIR BACKEND [extra vf_replay options...]
 # Prints, per seed, the replay's summary lines on features, tracks, step/drift errors and
-# camera-1 records. Sequences are written once under BUILD_DIR/sequences.
+# camera-1 records, signed drift by age and the disparity bias. Sequences are written once under
+# BUILD_DIR/sequences.
 set -euo pipefail
 build=$1
 backend=$2
@@ -17,5 +18,5 @@ for seed in 1 2; do
   fi
   echo "== seed $seed, $backend backend $*"
   "$build/examples/vf_replay" "$seq" --backend "$backend" --quiet "$@" |
-    grep -E "features per frame|track length|ground truth: tracking|camera-1 records over|fps"
+    grep -E "features per frame|track length|ground truth: tracking|camera-1 records over|signed drift|disparity of the camera-1|fps"
 done

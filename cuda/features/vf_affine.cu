@@ -92,6 +92,7 @@ __device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf
     memset(&out, 0, sizeof out);
     memcpy(out.shape, identity, sizeof identity);
     out.gain = 1.0f;
+    vf_affine_slot_reset_warp(&out, r.x, r.y);
     out.valid = valid;
     if (valid != VF_AFFINE_OUTSIDE) {
       out.used = used;
@@ -147,9 +148,8 @@ __device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, 
 // it would exceed kWin.
 __device__ vf_window vf_window_for(const vf_affine_params& p, const vf_affine_state& st,
                                    int margin) {
-  const float half = VF_AFFINE_HALF(p.patch);
-  const float rx = half * (fabsf(st.a[0]) + fabsf(st.a[1])),
-              ry = half * (fabsf(st.a[2]) + fabsf(st.a[3]));
+  float rx, ry;
+  vf_affine_extent(&st, p.patch, &rx, &ry);
   vf_window wd;
   wd.x0 = max(1, (int)floorf(st.px - rx) - margin);
   wd.y0 = max(1, (int)floorf(st.py - ry) - margin);
@@ -165,9 +165,8 @@ __device__ vf_window vf_window_for(const vf_affine_params& p, const vf_affine_st
 // Nonzero when every bilinear read of the warped patch lies inside the window.
 __device__ __forceinline__ int vf_window_holds(const vf_affine_params& p, const vf_window& wd,
                                                const vf_affine_state& st) {
-  const float half = VF_AFFINE_HALF(p.patch);
-  const float rx = half * (fabsf(st.a[0]) + fabsf(st.a[1])),
-              ry = half * (fabsf(st.a[2]) + fabsf(st.a[3]));
+  float rx, ry;
+  vf_affine_extent(&st, p.patch, &rx, &ry);
   return wd.w > 0 && st.px - rx >= (float)wd.x0 && st.py - ry >= (float)wd.y0 &&
          st.px + rx < (float)(wd.x0 + wd.w - 1) && st.py + ry < (float)(wd.y0 + wd.h - 1);
 }
@@ -234,7 +233,8 @@ __device__ __forceinline__ int vf_block_iteration(const vf_affine_params& p,
     if (i >= n || !(ref.t[k] > -1e30f) || ((out_mask >> k) & 1u)) continue;
     const int row = (int)(((float)i + 0.5f) * inv_patch);
     const float oy = (float)row - half, ox = (float)(i - row * p.patch) - half;
-    const float x = st.px + st.a[0] * ox + st.a[1] * oy, y = st.py + st.a[2] * ox + st.a[3] * oy;
+    float x, y;
+    vf_affine_warp_point(&st, ox, oy, &x, &y);
     const float v =
         wd.w > 0 ? vf_window_sample(win, wd, x, y) : vf_affine_sample(p.cur, p.cur_stride, x, y);
     if (!vf_lk_unsaturated(v)) {
@@ -352,8 +352,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   float last_step = INFINITY;
   unsigned out_mask = 0u;  // the thread's samples left out (saturated) for the rest of the call
   for (int it = 0; it < p.max_iterations && !converged; ++it) {
-    const float a[4] = {st.a[0], st.a[1], st.a[2], st.a[3]};
-    if (!vf_affine_inside(st.px, st.py, a, p.patch, 0, p.width, p.height)) {
+    if (!vf_affine_state_inside(&st, p.patch, p.width, p.height)) {
       if (tid == 0) results[f].status = VF_TRACK_OUT_OF_IMAGE;
       return;
     }

@@ -2,7 +2,7 @@
 // CUDA disparity selection of hierarchical SGM over per-pixel ranges, one block per image row:
 // each warp takes pixels of the row, its lanes the disparities of the pixel's range (32 at a
 // time), adds the paths' costs from the dynamic cubes, picks the winner (smallest cost, then
-// smallest index), checks uniqueness, fits the sub-pixel parabola where both neighbours lie in
+// smallest index), checks uniqueness, fits the sub-pixel V where both neighbours lie in
 // the range, and folds every cost into the row's right-image winners in shared memory (atomic
 // minimum of packed cost and index); then the left-right check and the output. Rules as in
 // src/stereo/cpu/vf_hsgm_select_cpu.c.

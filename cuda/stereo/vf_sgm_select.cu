@@ -2,8 +2,8 @@
 // CUDA disparity selection, one block per image row, everything after aggregation in one pass:
 // each G-lane group takes pixels of the row, adds the paths' byte costs (in 16-bit pairs),
 // picks the winner (smallest cost, then smallest index), checks uniqueness, fits the sub-pixel
-// parabola, and folds every cost into the row's right-image winners in shared memory (atomic
-// minimum of packed cost and index); then the left-right check and the output. Rules as in
+// V (vf_sgm_subpixel16), and folds every cost into the row's right-image winners in shared memory
+// (atomic minimum of packed cost and index); then the left-right check and the output. Rules as in
 // src/stereo/cpu/vf_sgm_select_cpu.c and src/stereo/kernels/vf_sgm_rules.h.
 #include <cuda_runtime.h>
 #include <stdint.h>

@@ -16,6 +16,7 @@ typedef struct replay_options {
   int realtime;              /* 1: pace the replay at the recorded rate */
   int max_frames;            /* 0 = all */
   const char* csv;           /* features CSV path, or NULL */
+  const char* json;          /* summary JSON path, or NULL */
   const char* disparity_dir; /* 16-bit PNG disparity maps written here, or NULL */
   const char* overlay_dir;   /* overlay pictures written here, or NULL */
   int overlay_frames[16];    /* frame numbers to draw */
@@ -52,6 +53,8 @@ int replay_parse_args(int argc, char** argv, replay_options* opt);
 /* Records one feature frame; 0 on success, -1 when out of memory. */
 int replay_stats_add(replay_stats* st, const vf_feature_frame* frame);
 void replay_stats_print(const replay_stats* st, FILE* out);
+/* Camera-0 records per frame and the mean track length (frames), as printed. */
+void replay_stats_summary(const replay_stats* st, double* per_frame, double* track_length);
 /* The reader's own time: waiting for decoded pairs against the frontend's, with the evaluation's
  * wait for its ground-truth files (eval_wait_s). */
 void replay_stats_print_reader(const replay_stats* st, int decode_threads, int prefetch,

@@ -8,13 +8,14 @@
 static int usage(void) {
   fprintf(stderr,
           "usage: vf_replay SEQUENCE [--config FILE] [--backend auto|cpu|cuda] [--realtime]\n"
-          "                 [--max-frames N] [--csv FILE] [--disparity-dir DIR]\n"
+          "                 [--max-frames N] [--csv FILE] [--json FILE] [--disparity-dir DIR]\n"
           "                 [--overlay-dir DIR] [--overlay N[,N...]] [--quiet]\n"
           "                 [--decode-threads N] [--prefetch N] [--read-only] [--no-eval]\n"
           "SEQUENCE is an EuRoC ASL folder (holding mav0), real or written by vf_synth.\n"
           "--decode-threads: threads decoding images (and ground truth) ahead, 0..64;\n"
           "--prefetch: pairs decoded ahead, 0..64; --read-only: read the images (and the\n"
-          "ground-truth files), no frontend; --no-eval: no ground-truth evaluation.\n");
+          "ground-truth files), no frontend; --no-eval: no ground-truth evaluation;\n"
+          "--json: the summary (features, tracks, the evaluation) as JSON.\n");
   return -1;
 }
 
@@ -76,6 +77,8 @@ int replay_parse_args(int argc, char** argv, replay_options* opt) {
       long n = strtol(v, &end, 10);
       if (end == v || *end != '\0' || n < 0 || n > 64) return usage();
       *(a[2] == 'd' ? &opt->decode_threads : &opt->prefetch) = (int)n;
+    } else if (strcmp(a, "--json") == 0) {
+      opt->json = v;
     } else if (strcmp(a, "--csv") == 0) {
       opt->csv = v;
     } else if (strcmp(a, "--disparity-dir") == 0) {

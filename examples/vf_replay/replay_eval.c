@@ -21,13 +21,19 @@
 typedef struct eval_point {
   double first[3], last[3]; /* world points of the first and the previous observation */
   int first_valid, last_valid;
-  int born_on_edge; /* the first observation carried VF_FEATURE_DEPTH_EDGE */
+  int born_on_edge;       /* the first observation carried VF_FEATURE_DEPTH_EDGE */
+  float first_u, first_v; /* our first observation's raw pixel */
 } eval_point;
 
 typedef struct eval_errors {
   double* v;
   long count, cap;
 } eval_errors;
+
+typedef struct eval_signed_sums {
+  double du, dv, along;
+  long n, moved;
+} eval_signed_sums;
 
 struct replay_eval {
   char root[2048];
@@ -36,6 +42,8 @@ struct replay_eval {
   eval_point* points; /* by track id */
   size_t point_cap;
   eval_errors step, drift, drift_off_edges;
+  eval_signed_sums drift_signed[REPLAY_EVAL_AGE_BINS + 1]; /* by age bin, then all */
+  eval_errors disparity;                                   /* signed disparity errors */
   eval_errors right[2];      /* camera-1 errors: all, of depth-edge features */
   long left[2], records[2];  /* left features and camera-1 records: all, depth-edge ones */
   double gt_f, gt_cx, gt_cy; /* rectification of the disparity ground truth */
@@ -124,13 +132,41 @@ static void eval_add_error(eval_errors* e, double err) {
   e->v[e->count++] = err;
 }
 
-/* The pixel error of an observation against world point X seen at pose (R, p). */
-static void eval_compare(const replay_eval* e, const double R[9], const double p[3],
-                         const double X[3], const vf_feature* f, eval_errors* out) {
+/* The pixel error of an observation against world point X seen at pose (R, p); the signed
+ * error (ours less the projection) in duv when duv is not NULL. Returns 0 when X does not
+ * project. */
+static int eval_compare(const replay_eval* e, const double R[9], const double p[3],
+                        const double X[3], const vf_feature* f, eval_errors* out, double* duv) {
   double d[3] = {X[0] - p[0], X[1] - p[1], X[2] - p[2]}, Xc[3], uv[2];
   for (int k = 0; k < 3; ++k) Xc[k] = R[k] * d[0] + R[3 + k] * d[1] + R[6 + k] * d[2];
-  if (vf_camera_project(&e->cam0, Xc, uv) == VF_OK)
-    eval_add_error(out, hypot(uv[0] - f->u, uv[1] - f->v));
+  if (vf_camera_project(&e->cam0, Xc, uv) != VF_OK) return 0;
+  eval_add_error(out, hypot(uv[0] - f->u, uv[1] - f->v));
+  if (duv != NULL) {
+    duv[0] = f->u - uv[0];
+    duv[1] = f->v - uv[1];
+  }
+  return 1;
+}
+
+static int eval_age_bin(int age) {
+  return age <= 5 ? 0 : age <= 10 ? 1 : age <= 20 ? 2 : age <= 50 ? 3 : 4;
+}
+
+/* Adds a signed drift to its age bin and to the total; `along` only for tracks that moved. */
+static void eval_add_signed(replay_eval* e, const eval_point* pt, const vf_feature* f,
+                            const double duv[2]) {
+  const double mu = f->u - pt->first_u, mv = f->v - pt->first_v, m = hypot(mu, mv);
+  eval_signed_sums* b[2] = {&e->drift_signed[eval_age_bin(f->age)],
+                            &e->drift_signed[REPLAY_EVAL_AGE_BINS]};
+  for (int k = 0; k < 2; ++k) {
+    b[k]->du += duv[0];
+    b[k]->dv += duv[1];
+    b[k]->n++;
+    if (m > 1.0) {
+      b[k]->along += (duv[0] * mu + duv[1] * mv) / m;
+      b[k]->moved++;
+    }
+  }
 }
 
 /* The world point of an observation from the rendered depth at its nearest pixel. */
@@ -145,6 +181,40 @@ static int eval_backproject(const vf_image* depth, const double R[9], const doub
   for (int k = 0; k < 3; ++k)
     X[k] = R[3 * k] * Xc[0] + R[3 * k + 1] * Xc[1] + R[3 * k + 2] * Xc[2] + p[k];
   return 1;
+}
+
+/* The rendered depth at raw pixel (u, v), interpolated bilinearly in inverse depth (affine in
+ * the image for a plane, so exact there but for the distortion); 0 when one of the four pixels
+ * around has none or they differ by over 2% (two surfaces: no one depth to interpolate). */
+static double eval_depth_at(const vf_image* depth, double u, double v) {
+  const int x = (int)floor(u), y = (int)floor(v);
+  if (depth->data == NULL || x < 0 || y < 0 || x + 1 >= depth->width || y + 1 >= depth->height)
+    return 0.0;
+  double z[4];
+  for (int k = 0; k < 4; ++k) {
+    const uint16_t* row =
+        (const uint16_t*)((const uint8_t*)depth->data + (size_t)(y + k / 2) * depth->stride_bytes);
+    z[k] = row[x + k % 2] / 5000.0;
+  }
+  const double lo = fmin(fmin(z[0], z[1]), fmin(z[2], z[3]));
+  const double hi = fmax(fmax(z[0], z[1]), fmax(z[2], z[3]));
+  if (lo <= 0.0 || hi > 1.02 * lo) return 0.0;
+  const double ax = u - x, ay = v - y;
+  const double top = (1 - ax) / z[0] + ax / z[1], bot = (1 - ax) / z[2] + ax / z[3];
+  return 1.0 / ((1 - ay) * top + ay * bot);
+}
+
+/* The signed error of a camera-1 record's disparity (left u_rect less its u_rect) against the
+ * exact disparity of the point under the left pixel l. */
+static void eval_disparity(replay_eval* e, const vf_image* depth, const vf_feature_frame* fr,
+                           const vf_feature* l, const vf_feature* r) {
+  const double z = eval_depth_at(depth, l->u, l->v);
+  if (!(z > 0.0)) return;
+  const double* R1 = fr->R1;
+  const double z_rect = z * (R1[6] * l->x + R1[7] * l->y + R1[8]);
+  if (!(z_rect > 0.0)) return;
+  eval_add_error(&e->disparity,
+                 ((double)l->u_rect - (double)r->u_rect) - fr->f * fr->baseline_m / z_rect);
 }
 
 /* Camera-0 frame point -> camera-1 pixel through the body frame (X_b = R_BSk X_k + t_BSk). */
@@ -176,6 +246,7 @@ static void eval_right(replay_eval* e, const vf_image* depth, const vf_feature_f
     const int edge = (l->flags & VF_FEATURE_DEPTH_EDGE) != 0;
     e->records[0]++;
     if (edge) e->records[1]++;
+    eval_disparity(e, depth, fr, l, f);
     double X[3], uv[2];
     /* Identity pose: the point in the camera-0 frame. */
     if (isnan(l->u) || !eval_backproject(depth, I, o, l, X) || !eval_project_cam1(e, X, uv))
@@ -199,13 +270,17 @@ void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
     if (f->age == 1) {
       pt->first_valid = eval_backproject(&depth, R, p, f, pt->first);
       pt->born_on_edge = (f->flags & VF_FEATURE_DEPTH_EDGE) != 0;
+      pt->first_u = f->u;
+      pt->first_v = f->v;
     } else {
-      if (pt->first_valid) eval_compare(e, R, p, pt->first, f, &e->drift);
+      double duv[2];
+      if (pt->first_valid && eval_compare(e, R, p, pt->first, f, &e->drift, duv))
+        eval_add_signed(e, pt, f, duv);
       /* A junction of two surfaces is not one 3-D point: its "truth" is ambiguous. */
       if (pt->first_valid && !pt->born_on_edge) {
-        eval_compare(e, R, p, pt->first, f, &e->drift_off_edges);
+        eval_compare(e, R, p, pt->first, f, &e->drift_off_edges, NULL);
       }
-      if (pt->last_valid) eval_compare(e, R, p, pt->last, f, &e->step);
+      if (pt->last_valid) eval_compare(e, R, p, pt->last, f, &e->step, NULL);
     }
     pt->last_valid = eval_backproject(&depth, R, p, f, pt->last);
   }
@@ -280,8 +355,43 @@ static void eval_right_stats(eval_errors* v, long left, long records, replay_eva
   out->over_1px = (double)one / v->count;
 }
 
+static void eval_signed_stats(const eval_signed_sums* b, replay_eval_signed* out) {
+  memset(out, 0, sizeof *out);
+  out->observations = b->n;
+  out->moved = b->moved;
+  if (b->n > 0) {
+    out->mean_du_px = b->du / b->n;
+    out->mean_dv_px = b->dv / b->n;
+  }
+  if (b->moved > 0) out->mean_along_px = b->along / b->moved;
+}
+
+static void eval_disparity_stats(eval_errors* v, replay_eval_disparity_bias* out) {
+  memset(out, 0, sizeof *out);
+  out->observations = v->count;
+  if (v->count == 0) return;
+  qsort(v->v, (size_t)v->count, sizeof *v->v, cmp_double);
+  double sum = 0.0, abs_sum = 0.0, body = 0.0;
+  long within = 0;
+  for (long i = 0; i < v->count; ++i) {
+    sum += v->v[i];
+    abs_sum += fabs(v->v[i]);
+    if (fabs(v->v[i]) <= 1.0) {
+      body += v->v[i];
+      ++within;
+    }
+  }
+  out->mean_within_1px_px = within > 0 ? body / within : 0.0;
+  out->mean_px = sum / v->count;
+  out->mean_abs_px = abs_sum / v->count;
+  out->median_px = v->v[v->count / 2];
+}
+
 void replay_eval_get(replay_eval* e, replay_eval_summary* s) {
   memset(s, 0, sizeof *s);
+  for (int k = 0; k <= REPLAY_EVAL_AGE_BINS; ++k)
+    eval_signed_stats(&e->drift_signed[k], &s->drift_signed[k]);
+  eval_disparity_stats(&e->disparity, &s->disparity_bias);
   eval_stats(&e->step, &s->step);
   eval_stats(&e->drift, &s->drift);
   eval_stats(&e->drift_off_edges, &s->drift_off_edges);
@@ -293,40 +403,6 @@ void replay_eval_get(replay_eval* e, replay_eval_summary* s) {
     s->bad2 = (double)e->bad[1] / e->gt_pixels;
     s->bad3 = (double)e->bad[2] / e->gt_pixels;
     s->density = (double)e->valid / e->gt_pixels;
-  }
-}
-
-void replay_eval_print(replay_eval* e, FILE* out) {
-  replay_eval_summary s;
-  replay_eval_get(e, &s);
-  const replay_eval_errors* t[3] = {&s.step, &s.drift, &s.drift_off_edges};
-  const char* name[3] = {"step (from the previous frame)", "drift (from the first observation)",
-                         "drift of tracks not born on a depth edge"};
-  for (int k = 0; k < 3; ++k) {
-    fprintf(out,
-            "ground truth: tracking %s over %ld observations: median %.3f px, mean %.3f px, "
-            "%.1f%% within 1 px\n",
-            name[k], t[k]->observations, t[k]->median_px, t[k]->mean_px, 100 * t[k]->within_1px);
-  }
-  const replay_eval_right* r = &s.right;
-  fprintf(out,
-          "ground truth: camera-1 records over %ld observations: median %.3f px, %.2f%% over "
-          "0.5 px, %.2f%% over 1 px; %.1f%% of %ld left features have one\n",
-          r->observations, r->median_px, 100 * r->over_half_px, 100 * r->over_1px,
-          100 * r->with_record, r->left);
-  r = &s.right_edge;
-  fprintf(out,
-          "ground truth: of those, at depth edges (%.1f%% of the left features): median %.3f px, "
-          "%.2f%% over 0.5 px, %.2f%% over 1 px\n",
-          s.right.left > 0 ? 100.0 * r->left / s.right.left : 0.0, r->median_px,
-          100 * r->over_half_px, 100 * r->over_1px);
-  if (s.disparity_frames > 0) {
-    fprintf(out,
-            "ground truth: disparity over %ld frames: bad-1 %.2f%%, bad-2 %.2f%%, bad-3 %.2f%%, "
-            "density %.1f%%\n",
-            s.disparity_frames, 100 * s.bad1, 100 * s.bad2, 100 * s.bad3, 100 * s.density);
-  } else {
-    fprintf(out, "ground truth: disparity not compared (other rectification or no maps)\n");
   }
 }
 
@@ -346,6 +422,7 @@ void replay_eval_close(replay_eval* e) {
   free(e->step.v);
   free(e->drift.v);
   free(e->drift_off_edges.v);
+  free(e->disparity.v);
   free(e->right[0].v);
   free(e->right[1].v);
   free(e);

@@ -18,6 +18,8 @@ int replay_eval_open(const char* sequence, const vf_euroc* reader, int threads, 
 void replay_eval_features(replay_eval* e, const vf_feature_frame* frame);
 void replay_eval_disparity(replay_eval* e, const vf_disparity_frame* frame);
 void replay_eval_print(replay_eval* e, FILE* out);
+/* The summary as one JSON object (the figures replay_eval_print prints). */
+void replay_eval_write_json(replay_eval* e, FILE* out);
 /* Takes the frame's decoded ground-truth files without evaluating anything (for measuring). */
 void replay_eval_fetch(replay_eval* e, int64_t t_ns);
 /* Seconds the evaluation waited for its decoded files. */
@@ -42,6 +44,28 @@ typedef struct replay_eval_right {
   double with_record;  /* records / left */
 } replay_eval_right;
 
+/* Signed drift (ours less the projection of the first observation's point, raw pixels) over the
+ * tracked observations of an age bin: persistent errors that a median hides. */
+#define REPLAY_EVAL_AGE_BINS 5 /* ages 2-5, 6-10, 11-20, 21-50, 51 and over */
+typedef struct replay_eval_signed {
+  long observations;
+  double mean_du_px, mean_dv_px;
+  /* Along the track's own image motion since its first observation (+: ahead of the point),
+   * over the observations that moved over 1 px. */
+  long moved;
+  double mean_along_px;
+} replay_eval_signed;
+
+/* Signed disparity error of the camera-1 records: our left u_rect less the record's, against
+ * the exact disparity of the 3-D point under our left pixel (rendered depth, interpolated in
+ * inverse depth where the four pixels around lie on one surface). */
+typedef struct replay_eval_disparity_bias {
+  long observations;
+  double mean_px, median_px;
+  double mean_abs_px;
+  double mean_within_1px_px; /* the mean over the errors within 1 px (the body, not the tail) */
+} replay_eval_disparity_bias;
+
 /* The results, for tests. */
 typedef struct replay_eval_summary {
   replay_eval_errors step;            /* against the previous observation's true point */
@@ -49,10 +73,12 @@ typedef struct replay_eval_summary {
   replay_eval_errors drift_off_edges; /* the same, of tracks not born on a depth edge */
   replay_eval_right right;            /* camera-1 records */
   replay_eval_right right_edge;       /* the same for left features flagged VF_FEATURE_DEPTH_EDGE */
-  long disparity_frames;              /* frames whose map was compared */
-  double bad1, bad2, bad3;            /* share of ground-truth pixels off by more than 1/2/3 px or
-                                         without a disparity */
-  double density;                     /* share of ground-truth pixels with a disparity */
+  replay_eval_signed drift_signed[REPLAY_EVAL_AGE_BINS + 1]; /* by age bin, then all ages */
+  replay_eval_disparity_bias disparity_bias;
+  long disparity_frames;   /* frames whose map was compared */
+  double bad1, bad2, bad3; /* share of ground-truth pixels off by more than 1/2/3 px or
+                              without a disparity */
+  double density;          /* share of ground-truth pixels with a disparity */
 } replay_eval_summary;
 
 void replay_eval_get(replay_eval* e, replay_eval_summary* out);

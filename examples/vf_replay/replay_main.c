@@ -226,6 +226,25 @@ static int setup(const replay_options* opt, vf_context* ctx, vf_frontend_config*
   return 0;
 }
 
+/* The summary as JSON: features per frame, mean track length and the evaluation (null without
+ * ground truth). */
+static int write_json(const char* path, const replay_state* st) {
+  FILE* f = fopen(path, "w");
+  if (f == NULL) return -1;
+  double per_frame, length;
+  replay_stats_summary(&st->stats, &per_frame, &length);
+  fprintf(f, "{\"frames\": %ld, \"features_per_frame\": %.3f, \"mean_track_length\": %.3f,\n",
+          st->stats.frames, per_frame, length);
+  fprintf(f, "\"eval\": ");
+  if (st->eval != NULL) {
+    replay_eval_write_json(st->eval, f);
+  } else {
+    fprintf(f, "null\n");
+  }
+  fprintf(f, "}\n");
+  return fclose(f) == 0 ? 0 : -1;
+}
+
 int main(int argc, char** argv) {
   replay_options opt;
   if (replay_parse_args(argc, argv, &opt) != 0) return 2;
@@ -255,6 +274,10 @@ int main(int argc, char** argv) {
     replay_stats_print_reader(&st.stats, st.decode_threads, st.prefetch,
                               replay_eval_wait_s(st.eval), stdout);
     if (st.eval != NULL && !opt.read_only) replay_eval_print(st.eval, stdout);
+    if (opt.json != NULL && !opt.read_only && write_json(opt.json, &st) != 0) {
+      fprintf(stderr, "vf_replay: cannot write %s\n", opt.json);
+      rc = 1;
+    }
   }
   if (st.failed) rc = 1;
   vf_frontend_destroy(fe);

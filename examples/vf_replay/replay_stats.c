@@ -58,6 +58,16 @@ int replay_stats_add(replay_stats* st, const vf_feature_frame* frame) {
   return 0;
 }
 
+void replay_stats_summary(const replay_stats* st, double* per_frame, double* track_length) {
+  long tracks = 0, observations = 0;
+  for (uint64_t id = 0; id < st->max_id; ++id) {
+    tracks += st->track_age[id] > 0;
+    observations += st->track_age[id];
+  }
+  *per_frame = st->frames > 0 ? (double)st->features / st->frames : 0.0;
+  *track_length = tracks > 0 ? (double)observations / tracks : 0.0;
+}
+
 void replay_stats_print(const replay_stats* st, FILE* out) {
   long tracks = 0, observations = 0, long_lived = 0;
   for (uint64_t id = 0; id < st->max_id; ++id) {

@@ -147,9 +147,14 @@ typedef struct vf_frontend_config {
                               depth edges). Such a corner is a junction of two surfaces that
                               slides over both (docs/perf/drift_tail.md); 0..15, 0 = off */
   float birth_max_jump;    /**< px, 0..4096: see birth_edge_radius */
-  int gyro_seeding;        /**< 1: seed tracking with the gyroscope rotation when available */
-  int imu_capacity;        /**< IMU samples kept */
-  int64_t imu_max_gap_ns;  /**< a larger gap between IMU samples disables seeding for the frame */
+  int disparity_refine_radius; /**< r > 0: each feature's disparity is matched to sub-pixel
+                                  accuracy in the rectified pair from the map's value, window
+                                  (2 r + 1)^2 (vf_sampler_refine_disparity), where the map's
+                                  sub-pixel fit and smoothness bias it; the map's value is kept
+                                  where the match fails; 0..10, 0 = the map's value */
+  int gyro_seeding;            /**< 1: seed tracking with the gyroscope rotation when available */
+  int imu_capacity;            /**< IMU samples kept */
+  int64_t imu_max_gap_ns; /**< a larger gap between IMU samples disables seeding for the frame */
   vf_memory disparity_location; /**< where the disparity frame's map lives (device only on CUDA) */
 } vf_frontend_config;
 

@@ -44,6 +44,13 @@ typedef struct vf_disparity_probe {
                         check fails by v - value); 0 when there is none or value is invalid */
 } vf_disparity_probe;
 
+/** What vf_sampler_refine_disparity() does at each point. */
+typedef struct vf_disparity_refine_config {
+  int radius;         /**< matched window (2 radius + 1)^2, 1..10 */
+  int max_iterations; /**< per point, 1..50 */
+  float max_change;   /**< px, (0, 2]: a match farther than this from its start is refused */
+} vf_disparity_refine_config;
+
 /** max_points: the most points one call reads, 1..1048576; device buffers for them are
  * allocated here (CUDA backend), so sampling allocates nothing. */
 VF_API vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out);
@@ -61,6 +68,20 @@ VF_API vf_status vf_sampler_probe_disparity(vf_sampler* sampler, const vf_image*
                                             const float* xy, int count,
                                             const vf_disparity_probe_config* config,
                                             vf_disparity_probe* out);
+
+/** Sub-pixel disparities at points of a rectified pair by direct matching: the left window
+ * around (xy[2i], xy[2i+1]) (its own sub-pixel position) is matched in the right image along the
+ * row from disparity start[i], as a 1-D shift with gain and bias, both images seen through a
+ * [1 2 1] binomial. out[i] = the disparity found (left x less right x, px), or NAN where start[i]
+ * is not finite, the window leaves an image, it has no texture along the row, the match does not
+ * converge or ends farther than max_change from start[i]. It removes what SGM's disparity at a
+ * point owes to the cost volume's whole-pixel grid and to the smoothness penalties. left, right:
+ * U8 images of one size, host memory on the CPU backend, device memory on CUDA; xy, start and
+ * out are host arrays; synchronous. */
+VF_API vf_status vf_sampler_refine_disparity(vf_sampler* sampler, const vf_image* left,
+                                             const vf_image* right, const float* xy,
+                                             const float* start, int count,
+                                             const vf_disparity_refine_config* config, float* out);
 
 /** The message of this sampler's last failure; "" when none. */
 VF_API const char* vf_sampler_last_error(const vf_sampler* sampler);

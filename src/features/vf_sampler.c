@@ -4,6 +4,7 @@
 
 #include "core/vf_context_internal.h"
 #include "core/vf_fault.h"
+#include "features/kernels/vf_disparity_rules.h"
 #include "features/kernels/vf_sample_cpu.h"
 #include "viofront/vf_sampler.h"
 #ifdef VF_HAVE_CUDA
@@ -20,6 +21,7 @@ struct vf_sampler {
   float* dev_xy;        /* CUDA: the points, uploaded per call */
   uint16_t* dev_values; /* CUDA: the values read */
   vf_disparity_probe* dev_probes;
+  float* dev_disparities; /* CUDA: the refinement's starts, then its results */
 };
 
 vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
@@ -45,6 +47,10 @@ vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
       st = vf_device_alloc(NULL, (void**)&s->dev_probes,
                            sizeof(vf_disparity_probe) * (size_t)max_points, "vf_sampler_create");
     }
+    if (st == VF_OK) {
+      st = vf_device_alloc(NULL, (void**)&s->dev_disparities,
+                           sizeof(float) * 2 * (size_t)max_points, "vf_sampler_create");
+    }
     if (st != VF_OK) {
       vf_sampler_destroy(s);
       return st;
@@ -59,6 +65,7 @@ void vf_sampler_destroy(vf_sampler* s) {
   vf_device_free(s->dev_xy);
   vf_device_free(s->dev_values);
   vf_device_free(s->dev_probes);
+  vf_device_free(s->dev_disparities);
   free(s);
 }
 
@@ -151,6 +158,74 @@ vf_status vf_sampler_probe_disparity(vf_sampler* s, const vf_image* image, const
 #endif
   vf_cpu_probe_disparity(image->data, image->stride_bytes, image->width, image->height, xy, count,
                          c, out);
+  return VF_OK;
+}
+
+#ifdef VF_HAVE_CUDA
+static vf_status vf_sampler_refine_cuda(vf_sampler* s, const vf_image* left, const vf_image* right,
+                                        const float* xy, const float* start, int count,
+                                        const vf_disparity_refine_config* c, float* out) {
+  void* stream = s->ctx->stream;
+  float* dev_start = s->dev_disparities;
+  float* dev_out = s->dev_disparities + count;
+  int rc = vf_cuda_copy_async(s->dev_xy, xy, sizeof(float) * 2 * (size_t)count, stream);
+  if (rc == 0) rc = vf_cuda_copy_async(dev_start, start, sizeof(float) * (size_t)count, stream);
+  if (rc == 0) {
+    rc = vf_cuda_refine_disparity(left->data, left->stride_bytes, right->data, right->stride_bytes,
+                                  left->width, left->height, s->dev_xy, dev_start, count, c,
+                                  dev_out, stream);
+  }
+  if (rc == 0) rc = vf_cuda_copy_async(out, dev_out, sizeof(float) * (size_t)count, stream);
+  if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
+  return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_sampler_refine_disparity");
+}
+#endif
+
+vf_status vf_sampler_refine_disparity(vf_sampler* s, const vf_image* left, const vf_image* right,
+                                      const float* xy, const float* start, int count,
+                                      const vf_disparity_refine_config* config, float* out) {
+  VF_CHECK_ARG_NOT_NULL(NULL, s);
+  VF_CHECK_ARG_NOT_NULL(&s->err, config);
+  const char* fn = "vf_sampler_refine_disparity";
+  vf_status st = vf_image_check(left, fn);
+  if (st == VF_OK) st = vf_image_check(right, fn);
+  if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
+  if (left->format != VF_PIXEL_U8 || right->format != VF_PIXEL_U8 || left->width != right->width ||
+      left->height != right->height) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: left and right must be U8 of one size", fn);
+  }
+  const vf_memory want = s->ctx->backend == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST;
+  if (left->location != want || right->location != want) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: the images must be in %s memory", fn,
+                   want == VF_MEMORY_DEVICE ? "device" : "host");
+  }
+  if (count < 0 || count > s->max_points) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: count %d is outside 0..%d", fn, count,
+                   s->max_points);
+  }
+  if (count > 0 && (xy == NULL || start == NULL || out == NULL)) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
+                   xy == NULL      ? "xy"
+                   : start == NULL ? "start"
+                                   : "out");
+  }
+  const vf_disparity_refine_config* c = config;
+  if (c->radius < 1 || c->radius > VF_DISPARITY_REFINE_MAX_RADIUS || c->max_iterations < 1 ||
+      c->max_iterations > 50 ||
+      !(c->max_change > 0.0f && c->max_change <= VF_DISPARITY_REFINE_MAX_CHANGE)) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG,
+                   "%s: radius %d (1..%d), max_iterations %d (1..50) or max_change %g (0..%g px) "
+                   "is out of range",
+                   fn, c->radius, VF_DISPARITY_REFINE_MAX_RADIUS, c->max_iterations,
+                   (double)c->max_change, (double)VF_DISPARITY_REFINE_MAX_CHANGE);
+  }
+  if (count == 0) return VF_OK;
+#ifdef VF_HAVE_CUDA
+  if (want == VF_MEMORY_DEVICE)
+    return vf_sampler_refine_cuda(s, left, right, xy, start, count, c, out);
+#endif
+  vf_cpu_refine_disparity(left->data, left->stride_bytes, right->data, right->stride_bytes,
+                          left->width, left->height, xy, start, count, c, out, s->ctx->cpu_threads);
   return VF_OK;
 }
 

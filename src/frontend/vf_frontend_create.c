@@ -39,6 +39,9 @@ vf_frontend_config vf_frontend_config_default(void) {
    * reaches issue 19's drift bars on vf_synth but costs features (docs/perf/drift_tail.md). */
   c.birth_edge_radius = 0;
   c.birth_max_jump = 0.5f;
+  /* The refinement's patch less its rim: SGM's disparity at features is biased by its sub-pixel
+   * fit and its penalties (docs/estimator.md); 7 matched slightly better than 5 on vf_synth. */
+  c.disparity_refine_radius = 7;
   c.gyro_seeding = 1;
   c.imu_capacity = 4000;
   c.imu_max_gap_ns = 50000000; /* 10 samples at EuRoC's 200 Hz */
@@ -73,6 +76,9 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
                    "%s: birth_edge_radius %d (0..15) or birth_max_jump %g (0..4096 px) is out of "
                    "range",
                    fn, c->birth_edge_radius, (double)c->birth_max_jump);
+  if (c->disparity_refine_radius < 0 || c->disparity_refine_radius > 10)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: disparity_refine_radius %d is outside 0..10", fn,
+                   c->disparity_refine_radius);
   if (c->disparity_location != VF_MEMORY_HOST && c->disparity_location != VF_MEMORY_DEVICE)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: disparity_location %d is unknown", fn,
                    (int)c->disparity_location);
@@ -106,9 +112,9 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
   size_t cells = (size_t)fe->grid.cols * (size_t)fe->grid.rows;
   if (VF_ALLOC_ARRAY(fe->motion, n) || VF_ALLOC_ARRAY(fe->motion_next, n) ||
       VF_ALLOC_ARRAY(fe->guess, 2 * n) || VF_ALLOC_ARRAY(fe->xy, 2 * n) ||
-      VF_ALLOC_ARRAY(fe->probes, n) || VF_ALLOC_ARRAY(fe->births, n) ||
-      VF_ALLOC_ARRAY(fe->occupancy, cells) || VF_ALLOC_ARRAY(fe->records, 2 * n) ||
-      VF_ALLOC_ARRAY(fe->predictions, n)) {
+      VF_ALLOC_ARRAY(fe->probes, n) || VF_ALLOC_ARRAY(fe->disparities, 2 * n) ||
+      VF_ALLOC_ARRAY(fe->births, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
+      VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n)) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
   }
   return VF_OK;
@@ -235,6 +241,7 @@ void vf_frontend_destroy(vf_frontend* fe) {
   free(fe->guess);
   free(fe->xy);
   free(fe->probes);
+  free(fe->disparities);
   free(fe->births);
   free(fe->occupancy);
   free(fe->records);

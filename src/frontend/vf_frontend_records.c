@@ -10,7 +10,8 @@
 #include "frontend/vf_frontend_internal.h"
 
 /* What the disparity map shows at and around the live tracks, in fe->probes (value
- * VF_STEREO_INVALID where unknown). */
+ * VF_STEREO_INVALID where unknown), and their disparities in fe->disparities: the map's (NaN
+ * where unknown), then the matched ones (NaN where not matched). */
 static vf_status vf_frontend_probe_disparities(vf_frontend* fe, const vf_track* tr, int n) {
   for (int i = 0; i < n; ++i) {
     fe->xy[2 * i] = tr[i].x;
@@ -19,6 +20,7 @@ static vf_status vf_frontend_probe_disparities(vf_frontend* fe, const vf_track* 
   if (!fe->cfg.stereo_enabled) {
     const vf_disparity_probe none = {VF_STEREO_INVALID, 0, 0, 0};
     for (int i = 0; i < n; ++i) fe->probes[i] = none;
+    for (int i = 0; i < 2 * n; ++i) fe->disparities[i] = NAN;
     return VF_OK;
   }
   const vf_stereo_config* sc = &fe->cfg.stereo;
@@ -27,8 +29,21 @@ static vf_status vf_frontend_probe_disparities(vf_frontend* fe, const vf_track* 
   vf_disparity_probe_config pc = {fe->cfg.edge_radius, reach > 4096 ? 4096 : reach,
                                   sc->subpixel ? VF_STEREO_SUBPIXEL_BITS : 0, VF_STEREO_INVALID};
   vf_status s = vf_sampler_probe_disparity(fe->sampler, &fe->disparity, fe->xy, n, &pc, fe->probes);
+  if (s != VF_OK)
+    return vf_fail(&fe->err, s, "disparity at features: %s", vf_sampler_last_error(fe->sampler));
+  const float units = sc->subpixel ? (float)(1 << VF_STEREO_SUBPIXEL_BITS) : 1.0f;
+  float *start = fe->disparities, *matched = fe->disparities + n;
+  for (int i = 0; i < n; ++i) {
+    start[i] = fe->probes[i].value == VF_STEREO_INVALID ? NAN : (float)fe->probes[i].value / units;
+    matched[i] = NAN;
+  }
+  if (fe->cfg.disparity_refine_radius <= 0) return VF_OK;
+  /* From the map's value, at most a pixel away: farther is another match, not a refinement. */
+  const vf_disparity_refine_config rc = {fe->cfg.disparity_refine_radius, 20, 1.0f};
+  s = vf_sampler_refine_disparity(fe->sampler, &fe->rectified[0], &fe->rectified[1], fe->xy, start,
+                                  n, &rc, matched);
   return s == VF_OK ? VF_OK
-                    : vf_fail(&fe->err, s, "disparity at features: %s",
+                    : vf_fail(&fe->err, s, "disparity matching at features: %s",
                               vf_sampler_last_error(fe->sampler));
 }
 
@@ -114,7 +129,9 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
     vf_feature* r = &fe->records[i];
     vf_frontend_motion* next = &fe->motion_next[i];
     const vf_disparity_probe* pr = &fe->probes[i];
-    r->disparity = pr->value == VF_STEREO_INVALID ? NAN : (float)pr->value / units;
+    /* The matched disparity where the match succeeded, else the map's. */
+    const float matched = fe->disparities[n + i];
+    r->disparity = isnan(matched) ? fe->disparities[i] : matched;
     r->depth_m = vf_frontend_depth(rc->f, rc->baseline_m, r->disparity);
     r->flags = vf_depth_flags(&fe->cfg, pr, units);
     if (!fe->cfg.right_features) continue;

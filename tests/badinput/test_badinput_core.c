@@ -191,6 +191,34 @@ static void test_sampler(void) {
   CHECK_OK(vf_sampler_gather_u16(sp, &img, xy, 4, 9, values));
   CHECK(values[0] == 105 && values[1] == 9 && values[2] == 9 && values[3] == 115);
   CHECK(values[4] == 7);
+  /* The disparity refinement: U8 pairs of one size in the backend's memory, a valid config. */
+  uint8_t pix[16 * 16] = {0};
+  vf_image l8 = vf_image_view(pix, 16, 16, 16, VF_MEMORY_HOST, VF_PIXEL_U8);
+  vf_image r8 = vf_image_view(pix, 15, 16, 16, VF_MEMORY_HOST, VF_PIXEL_U8);
+  vf_image d8 = vf_image_view(pix, 16, 16, 16, VF_MEMORY_DEVICE, VF_PIXEL_U8);
+  const vf_disparity_refine_config rc = {3, 10, 1.0f}, bad_rc = {3, 10, NAN};
+  float start[4] = {1, 1, 1, 1}, out[4];
+  CHECK_BAD(vf_sampler_refine_disparity(NULL, &l8, &l8, xy, start, 4, &rc, out), VF_ERR_INVALID_ARG,
+            "sampler");
+  CHECK_BAD_ON(vf_sampler_refine_disparity(sp, &l8, &l8, xy, start, 4, NULL, out),
+               VF_ERR_INVALID_ARG, "config", msg);
+  CHECK_BAD_ON(vf_sampler_refine_disparity(sp, &l8, &l8, xy, start, 4, &bad_rc, out),
+               VF_ERR_INVALID_ARG, "max_change", msg);
+  CHECK_BAD_ON(vf_sampler_refine_disparity(sp, &l8, &r8, xy, start, 4, &rc, out),
+               VF_ERR_INVALID_ARG, "one size", msg);
+  CHECK_BAD_ON(vf_sampler_refine_disparity(sp, &img, &img, xy, start, 4, &rc, out),
+               VF_ERR_INVALID_ARG, "U8", msg);
+  CHECK_BAD_ON(vf_sampler_refine_disparity(sp, &l8, &l8, xy, start, 5, &rc, out),
+               VF_ERR_INVALID_ARG, "count", msg);
+  CHECK_BAD_ON(vf_sampler_refine_disparity(sp, &l8, &l8, xy, NULL, 4, &rc, out), VF_ERR_INVALID_ARG,
+               "start", msg);
+  if (vf_context_backend(ctx) == VF_BACKEND_CPU) {
+    CHECK_BAD_ON(vf_sampler_refine_disparity(sp, &d8, &d8, xy, start, 4, &rc, out),
+                 VF_ERR_INVALID_ARG, "host", msg);
+  }
+  /* Points whose windows leave the 16 x 16 image, or without a start, give NaN. */
+  CHECK_OK(vf_sampler_refine_disparity(sp, &l8, &l8, xy, start, 4, &rc, out));
+  CHECK(isnan(out[0]) && isnan(out[1]) && isnan(out[2]) && isnan(out[3]));
   vf_sampler_destroy(sp);
   vf_sampler_destroy(NULL);
   vf_context_destroy(ctx);

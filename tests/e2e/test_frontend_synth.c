@@ -114,6 +114,14 @@ int main(int argc, char** argv) {
   CHECK(r.right.with_record > 0.95 && r.right.observations > 1000);
   CHECK(r.right.median_px < 0.3 && r.right.over_1px < 0.05);
   CHECK(r.bad3 < 0.10 && r.density > 0.85);
+  /* The signed errors: every drift observation counted once, and no bias near a tenth of a
+   * pixel (a track leading its point, or a disparity biased by that, would cost a backend). */
+  const replay_eval_signed* sd = &r.drift_signed[REPLAY_EVAL_AGE_BINS];
+  long binned = 0;
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) binned += r.drift_signed[k].observations;
+  CHECK(sd->observations == r.drift.observations && binned == sd->observations);
+  CHECK(fabs(sd->mean_du_px) < 0.1 && fabs(sd->mean_dv_px) < 0.1 && fabs(sd->mean_along_px) < 0.1);
+  CHECK(r.disparity_bias.observations > 1000 && fabs(r.disparity_bias.mean_px) < 0.1);
   vf_frontend_destroy(fe);
   replay_eval_close(s.eval);
   vf_euroc_close(reader);

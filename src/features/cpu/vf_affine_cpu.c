@@ -28,21 +28,13 @@ typedef struct vf_affine_cpu_window {
   _Alignas(16) float win[VF_AFFINE_CPU_WIN * VF_AFFINE_CPU_WIN];
 } vf_affine_cpu_window;
 
-/* Half-extents of the patch warped by the state's A. */
-static void vf_affine_cpu_extent(const vf_affine_params* p, const vf_affine_state* st, float* rx,
-                                 float* ry) {
-  const float half = VF_AFFINE_HALF(p->patch);
-  *rx = half * (fabsf((float)st->a[0]) + fabsf((float)st->a[1]));
-  *ry = half * (fabsf((float)st->a[2]) + fabsf((float)st->a[3]));
-}
-
 /* Nonzero when every bilinear read of the warped patch lies inside the window, with a thousandth
  * of a pixel to spare for the rounding of the sample positions. */
 static int vf_affine_cpu_holds(const vf_affine_params* p, const vf_affine_cpu_window* wd,
                                const vf_affine_state* st) {
   const float slack = 1e-3f;
   float rx, ry;
-  vf_affine_cpu_extent(p, st, &rx, &ry);
+  vf_affine_extent(st, p->patch, &rx, &ry);
   const float px = (float)st->px, py = (float)st->py;
   return wd->w > 0 && px - rx >= (float)wd->x0 + slack && py - ry >= (float)wd->y0 + slack &&
          px + rx < (float)(wd->x0 + wd->w - 1) - slack &&
@@ -55,7 +47,7 @@ static void vf_affine_cpu_window_build(const vf_affine_params* p, const vf_affin
                                        vf_affine_cpu_window* wd) {
   const int margin = 2;
   float rx, ry;
-  vf_affine_cpu_extent(p, st, &rx, &ry);
+  vf_affine_extent(st, p->patch, &rx, &ry);
   const float px = (float)st->px, py = (float)st->py;
   const int x0 = (int)floorf(px - rx) - margin, y0 = (int)floorf(py - ry) - margin;
   const int x1 = (int)floorf(px + rx) + 2 + margin, y1 = (int)floorf(py + ry) + 2 + margin;
@@ -258,6 +250,7 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
               a3 = (float)st->a[3];
   const vf_f4 c = vf_f4_set1((float)st->c), inv_gain = vf_f4_set1((float)(1.0 / st->gain));
   const vf_f4 va0 = vf_f4_set1(a0), va2 = vf_f4_set1(a2), vmu = vf_f4_set1(s->mu);
+  const vf_f4 vpx = vf_f4_set1(px), vpy = vf_f4_set1(py), vgx = vf_f4_set1(st->gx);
   /* The float sums of each row (and of the column), added in double after the pass, straight
    * from memory: in the rows' loop the conversions took the shuffle port that the gathers need
    * (measured about 2% of the call faster on the VM, for 2% more instructions). */
@@ -267,15 +260,19 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
   uint32_t added[VF_AFFINE_CPU_COLUMN] = {0};
   for (int r = 0; r < patch; ++r) {
     const float oy = (float)r - half, sy = oy * inv_half;
-    const vf_f4 bx = vf_f4_set1(px + a1 * oy), by = vf_f4_set1(py + a3 * oy);
+    /* Sample (ox, oy) lies at p + (1 - gx ox - gy oy) A (ox, oy) (vf_affine_warp_point). */
+    const vf_f4 bx = vf_f4_set1(a1 * oy), by = vf_f4_set1(a3 * oy);
+    const vf_f4 bm = vf_f4_set1(1.0f - st->gy * oy);
     uint32_t* use_row = use->row[r];
     /* The row's residuals, then its sums: two short loops (in one, the accumulators spilled). */
     float* e_row = err->row[r];
     for (int g = 0; g < rows->groups; ++g) {
       const int col = rows->start[g];
       const vf_f4 ox = vf_f4_loadu(rows->ox + col);
-      const vf_f4 v = vf_affine_cpu_read(p, win, vf_f4_add(bx, vf_f4_mul(va0, ox)),
-                                         vf_f4_add(by, vf_f4_mul(va2, ox)));
+      const vf_f4 m = vf_f4_sub(bm, vf_f4_mul(vgx, ox));
+      const vf_f4 x = vf_f4_add(vpx, vf_f4_mul(vf_f4_add(vf_f4_mul(va0, ox), bx), m));
+      const vf_f4 y = vf_f4_add(vpy, vf_f4_mul(vf_f4_add(vf_f4_mul(va2, ox), by), m));
+      const vf_f4 v = vf_affine_cpu_read(p, win, x, y);
       vf_f4 tc;
       int fresh;
       const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_loadu(t + r * patch + col), use_row + 4 * g,
@@ -315,17 +312,19 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     const int last = patch - 1;
     const float ox = rows->ox[last];
     const vf_f4 cx = vf_f4_set1(a0 * ox), cy = vf_f4_set1(a2 * ox);
-    const vf_f4 vpx = vf_f4_set1(px), vpy = vf_f4_set1(py), va1 = vf_f4_set1(a1),
-                va3 = vf_f4_set1(a3);
+    const vf_f4 va1 = vf_f4_set1(a1), va3 = vf_f4_set1(a3), vgy = vf_f4_set1(st->gy);
+    const vf_f4 cm = vf_f4_set1(1.0f - st->gx * ox);
     vf_f4 acc[6];
     for (int k = 0; k < 6; ++k) acc[k] = vf_f4_zero();
     for (int r = 0; r < patch; r += 4) {
       const vf_f4 oy = vf_f4_load(column->oy + r), sy = vf_f4_load(column->sy + r);
       vf_f4 tc;
       int fresh;
-      /* The same positions as a row's group: (p + a1 oy) + a0 ox, lane by lane. */
-      const vf_f4 v = vf_affine_cpu_read(p, win, vf_f4_add(vf_f4_add(vpx, vf_f4_mul(va1, oy)), cx),
-                                         vf_f4_add(vf_f4_add(vpy, vf_f4_mul(va3, oy)), cy));
+      /* The same positions as a row's group, lane by lane. */
+      const vf_f4 m = vf_f4_sub(cm, vf_f4_mul(vgy, oy));
+      const vf_f4 v = vf_affine_cpu_read(
+          p, win, vf_f4_add(vpx, vf_f4_mul(vf_f4_add(vf_f4_mul(va1, oy), cx), m)),
+          vf_f4_add(vpy, vf_f4_mul(vf_f4_add(vf_f4_mul(va3, oy), cy), m)));
       const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_load(column->t + r), use->column + r, c,
                                               inv_gain, vmu, &tc, &fresh);
       for (int l = 0; fresh != 0 && l < 4; ++l)
@@ -417,8 +416,7 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
   const int iterations0 = out->iterations; /* the frame-to-frame iterations */
   double last_step = INFINITY;
   for (int it = 0; it < p->max_iterations && !converged; ++it) {
-    float a[4] = {(float)st.a[0], (float)st.a[1], (float)st.a[2], (float)st.a[3]};
-    if (!vf_affine_inside((float)st.px, (float)st.py, a, p->patch, 0, p->width, p->height)) {
+    if (!vf_affine_state_inside(&st, p->patch, p->width, p->height)) {
       out->status = VF_TRACK_OUT_OF_IMAGE;
       return;
     }

@@ -109,6 +109,7 @@ void vf_affine_cpu_capture(const vf_affine_params* p, const vf_track_request* r)
   memset(s, 0, sizeof *s);
   memcpy(s->shape, identity, sizeof identity);
   s->gain = 1.0f;
+  vf_affine_slot_reset_warp(s, r->x, r->y);
   s->valid = VF_AFFINE_OUTSIDE;
   /* One pixel more each side for the central differences. */
   if (!vf_affine_inside(r->x, r->y, identity, p->patch, 1, p->width, p->height)) return;

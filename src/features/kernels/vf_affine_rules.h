@@ -17,6 +17,14 @@
  * composes as W <- W o W(d)^-1: A <- A (I + D)^-1, p <- p - A (I + D)^-1 t with
  * D = [d0 d1; d2 d3] / half, t = (d4, d5).
  *
+ * The warp is the affine one times a projective factor: current = p + (1 - g . x) A x. An affine
+ * fit to a curved warp moves the centre by the curvature times the patch's spread (for a 21 px
+ * patch under a yaw that moved the point by m px, about m <x^2> / f^2: 0.05 px ahead of the point
+ * after 230 px), so tracks led their points along their motion. The curvature of the camera's
+ * rotation since the reference is known from the gyroscope: g is the projective part of that
+ * rotation's homography at the reference point (to second order in x, which is all that moves
+ * the centre: the third-order terms are odd in x). Not estimated, so H stays as it is.
+ *
  * Scalars after the patch sums are `vf_lk_real` (double on the CPU, float on the GPU) as in the
  * frame-to-frame tracker (src/features/kernels/vf_lk_rules.h). */
 #ifndef VF_AFFINE_RULES_H
@@ -49,8 +57,10 @@ typedef struct vf_affine_slot {
   float prior[4];              /* weights of the shape prior on d0..d3 (added to H's diagonal) */
   float gain, bias;            /* current = gain * reference + bias */
   float mu;                    /* mean of the used reference samples */
-  int used;                    /* samples in use */
-  int valid;                   /* nonzero: captured inside the image, H factored */
+  float warp[9];      /* the camera rotation's homography, reference image -> current image */
+  float ref_x, ref_y; /* the reference's centre in its image */
+  int used;           /* samples in use */
+  int valid;          /* nonzero: captured inside the image, H factored */
 } vf_affine_slot;
 
 typedef struct vf_affine_params {
@@ -222,7 +232,57 @@ typedef struct vf_affine_state {
   vf_lk_real a[4];     /* A */
   vf_lk_real gain;
   vf_lk_real c; /* bias + gain * mu */
+  float gx, gy; /* projective factor 1 - (gx, gy) . x of the warp, from the rotation */
 } vf_affine_state;
+
+/* The rotation since the slot's reference, this frame's included: the frame's homography after
+ * the slot's (the slot's alone without a rotation this frame). */
+VF_LK_FN void vf_affine_compose_warp(const vf_affine_params* p, const vf_affine_slot* s,
+                                     float out[9]) {
+  const float* r = p->rotation;
+  const float* o = s->warp;
+  VF_AFFINE_UNROLL
+  for (int i = 0; i < 3; ++i) {
+    VF_AFFINE_UNROLL
+    for (int k = 0; k < 3; ++k) {
+      out[3 * i + k] = p->has_rotation
+                           ? r[3 * i] * o[k] + r[3 * i + 1] * o[3 + k] + r[3 * i + 2] * o[6 + k]
+                           : o[3 * i + k];
+    }
+  }
+}
+
+/* Half-extents of the patch warped by the state: A's parallelogram times the largest projective
+ * factor over the patch. */
+VF_LK_FN void vf_affine_extent(const vf_affine_state* st, int patch, float* rx, float* ry) {
+  const float half = VF_AFFINE_HALF(patch);
+  const float m = half * (1.0f + half * (fabsf(st->gx) + fabsf(st->gy)));
+  *rx = m * (fabsf((float)st->a[0]) + fabsf((float)st->a[1]));
+  *ry = m * (fabsf((float)st->a[2]) + fabsf((float)st->a[3]));
+}
+
+/* vf_affine_inside for the state's warp (margin 0). */
+VF_LK_FN int vf_affine_state_inside(const vf_affine_state* st, int patch, int w, int h) {
+  float rx, ry;
+  vf_affine_extent(st, patch, &rx, &ry);
+  const float px = (float)st->px, py = (float)st->py;
+  return px - rx >= 1.0f && py - ry >= 1.0f && px + rx < (float)(w - 2) && py + ry < (float)(h - 2);
+}
+
+/* The current-image position of reference offset (ox, oy) under the state's warp. */
+VF_LK_FN void vf_affine_warp_point(const vf_affine_state* st, float ox, float oy, float* x,
+                                   float* y) {
+  const float m = 1.0f - st->gx * ox - st->gy * oy;
+  *x = (float)st->px + ((float)st->a[0] * ox + (float)st->a[1] * oy) * m;
+  *y = (float)st->py + ((float)st->a[2] * ox + (float)st->a[3] * oy) * m;
+}
+
+/* The slot's state for a new reference at (x, y): no rotation yet. */
+VF_LK_FN void vf_affine_slot_reset_warp(vf_affine_slot* s, float x, float y) {
+  for (int k = 0; k < 9; ++k) s->warp[k] = k % 4 == 0 ? 1.0f : 0.0f;
+  s->ref_x = x;
+  s->ref_y = y;
+}
 
 /* The step from the iteration's sums J^T e: H^-1 (b - prior * moved), with inv = H^-1 (the
  * slot's, or one without the samples saturated in the current image). */
@@ -356,6 +416,20 @@ VF_LK_FN void vf_affine_state_init(const vf_affine_params* p, const vf_affine_sl
   for (int i = 0; i < 4; ++i) st->moved[i] = 0;
   st->gain = s->gain;
   st->c = (vf_lk_real)s->bias + st->gain * (vf_lk_real)s->mu;
+  /* The rotation since the reference; its projective part at the reference point, per pixel of
+   * reference offset: g = (h6, h7) / w. */
+  float h[9];
+  vf_affine_compose_warp(p, s, h);
+  const float w = h[6] * s->ref_x + h[7] * s->ref_y + h[8];
+  st->gx = st->gy = 0.0f;
+  if (w > 1e-6f) {
+    const float gx = h[6] / w, gy = h[7] / w;
+    /* Beyond a factor of 1 +- 0.25 over the patch the second-order model is poor: affine only. */
+    if (VF_AFFINE_HALF(p->patch) * (fabsf(gx) + fabsf(gy)) <= 0.25f) {
+      st->gx = gx;
+      st->gy = gy;
+    }
+  }
 }
 
 /* What the refinement decides once the iterations end (VF_TRACK_* status; the position, gain
@@ -392,6 +466,9 @@ VF_LK_FN void vf_affine_finish(const vf_affine_params* p, vf_affine_slot* s,
   out->bias = (float)(st->c - st->gain * (vf_lk_real)s->mu);
   out->residual = residual;
   for (int i = 0; i < 4; ++i) out->shape[i] = s->shape[i] = (float)st->a[i];
+  float h[9];
+  vf_affine_compose_warp(p, s, h);
+  for (int i = 0; i < 9; ++i) s->warp[i] = h[i];
   s->gain = out->gain;
   s->bias = out->bias;
   out->flags = VF_TRACK_REFINED |

@@ -82,6 +82,13 @@ VF_HOST_DEVICE static inline vf_disparity_probe vf_probe_point(const uint16_t* i
   return p;
 }
 
+/* out[i] = vf_disparity_refine_point (src/features/kernels/vf_disparity_rules.h) of point i,
+ * points split over `threads` threads. */
+void vf_cpu_refine_disparity(const uint8_t* left, size_t left_stride, const uint8_t* right,
+                             size_t right_stride, int width, int height, const float* xy,
+                             const float* start, int count, const vf_disparity_refine_config* c,
+                             float* out, int threads);
+
 void vf_cpu_probe_disparity(const uint16_t* image, size_t stride_bytes, int width, int height,
                             const float* xy, int count, const vf_disparity_probe_config* config,
                             vf_disparity_probe* out);

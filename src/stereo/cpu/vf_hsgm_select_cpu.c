@@ -2,7 +2,7 @@
 /* CPU disparity selection of hierarchical SGM over per-pixel ranges: winner takes all (smallest
  * index on ties) with the uniqueness ratio against the best cost outside +-1 of the winner, the
  * left-right check against the right image's winners (the packed minimum of cost and index over
- * every left pixel that reaches a right pixel), and the parabola sub-pixel where both neighbours
+ * every left pixel that reaches a right pixel), and the sub-pixel V fit where both neighbours
  * lie in the range. With full ranges these are SGM's rules (src/stereo/cpu/vf_sgm_select_cpu.c).
  * Rows run in parallel. */
 #include "core/vf_parallel.h"

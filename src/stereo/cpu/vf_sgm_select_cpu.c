@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* CPU disparity selection from the summed costs S, one row at a time: winner takes all (smallest
  * index on ties), uniqueness against the best cost outside +-1 of the winner, right-image
- * disparities argmin_k S(xr + min + k, k) for the left-right check, parabola sub-pixel
+ * disparities argmin_k S(xr + min + k, k) for the left-right check, sub-pixel V fit
  * (src/stereo/kernels/vf_sgm_rules.h); and the 3x3 median. Loops over blocks of 64 disparities
  * vectorize. */
 #include <string.h>

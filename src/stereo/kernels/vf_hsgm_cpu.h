@@ -30,7 +30,7 @@ void vf_cpu_hsgm_aggregate(const vf_sgm_params* p, const uint8_t* left, size_t l
                            const vf_hsgm_ranges* r, uint16_t* sum, int threads);
 
 /* Winner takes all over each pixel's range with the uniqueness ratio, the left-right check
- * against the right image's winners, and (p->subpixel) the parabola: w*h values into out.
+ * against the right image's winners, and (p->subpixel) the sub-pixel V fit: w*h values into out.
  * right_best: w*h words of scratch. */
 void vf_cpu_hsgm_select(const vf_sgm_params* p, const vf_hsgm_ranges* r, const uint16_t* sum,
                         uint32_t* right_best, uint16_t* out, int threads);

@@ -101,10 +101,13 @@ VF_HD int vf_sgm_p2(int p1, int p2, int adaptive, int i_here, int i_prev) {
   return v > p1 ? v : p1;
 }
 
-/* Sub-pixel offset in 1/16 px of a parabola through costs a (d-1), b (d), c (d+1), b minimal:
- * 8 (a - c) / (a + c - 2b), rounded half away from zero; 0 for a flat fit. In -8..8. */
+/* Sub-pixel offset in 1/16 px from costs a (d-1), b (d), c (d+1), b minimal: the symmetric V
+ * through them (equiangular line fit), 8 (a - c) / (max(a, c) - b), rounded half away from zero;
+ * 0 for a flat fit. In -8..8. Why not a parabola: census costs grow about linearly away from the
+ * match, and a parabola through a V pulls the offset towards whole pixels (on vf_synth it put 37%
+ * of the disparities at features within 1/16 px of one, errors up to 0.1 px; docs/estimator.md). */
 VF_HD int vf_sgm_subpixel16(int a, int b, int c) {
-  int den = a + c - 2 * b;
+  int den = (a > c ? a : c) - b;
   if (den <= 0) return 0;
   int num = 8 * (a - c);
   return num >= 0 ? (2 * num + den) / (2 * den) : -((-2 * num + den) / (2 * den));

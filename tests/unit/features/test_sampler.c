@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* Point reads of a 16-bit image: nearest-pixel rounding at cell edges, outside and non-finite
  * points, argument checks; the disparity probe on a constructed map (a step, a hole band, an
- * occluding surface); with --gpu the CUDA backend must read and probe exactly what the CPU
- * backend does (device image) on random points and a random map with holes. */
+ * occluding surface); the disparity refinement on a textured pair with known sub-pixel
+ * disparities and another gain and bias on the right (no pull towards whole pixels), its
+ * refusals and argument checks; with --gpu the CUDA backend must read and probe exactly what the
+ * CPU backend does (device image) on random points and a random map with holes, and refine the
+ * pair's disparities as the CPU does (within 1e-3 px). */
 #include <stdint.h>
 #include <viofront/viofront.h>
 
+#include "test_tracker_util.h"
 #include "vf_test.h"
 
 enum { W = 37, H = 23, N = 4000 };
@@ -136,6 +140,133 @@ static void gpu_probe_parity(vf_sampler* sc, vf_sampler* sg, const float* xy) {
   vf_image_free(&dev);
 }
 
+/* The refinement's pair: the texture, and on the right the same seen `d` px to the right (left x
+ * matches right x - d), with gain 1.1 and bias -6. */
+enum { RW = 320, RH = 120, RN = 96 };
+
+static void refine_pair(double d, vf_image* left, vf_image* right) {
+  const tt_texture tex = tt_texture_make(4242u);
+  const double none[2] = {0.0, 0.0}, shift[2] = {-d, 0.0};
+  tt_render(&tex, RW, RH, tt_map_shift, none, 1.0, 0.0, left);
+  tt_render(&tex, RW, RH, tt_map_shift, shift, 1.1, -6.0, right);
+}
+
+/* RN points at sub-pixel positions inside the pair, starts up to 0.45 px off d. */
+static void refine_points(double d, float* xy, float* start) {
+  unsigned seed = 99;
+  for (int i = 0; i < RN; ++i) {
+    xy[2 * i] = 40.0f + (float)(vf_test_rand(&seed) % 24000) / 100.0f;
+    xy[2 * i + 1] = 15.0f + (float)(vf_test_rand(&seed) % 9000) / 100.0f;
+    start[i] = (float)d + ((float)(vf_test_rand(&seed) % 91) - 45.0f) / 100.0f;
+  }
+}
+
+static void refine_answers(void) {
+  vf_context* ctx = make_ctx(VF_BACKEND_CPU);
+  vf_sampler* s = NULL;
+  CHECK_OK(vf_sampler_create(ctx, RN, &s));
+  const vf_disparity_refine_config c = {7, 20, 1.0f};
+  static float xy[2 * RN], start[RN], out[RN];
+  /* Whole, quarter, half and three-quarter pixels: SGM's parabola pulled these apart unevenly. */
+  const double ds[4] = {12.0, 12.25, 12.5, 17.75};
+  for (int k = 0; k < 4; ++k) {
+    vf_image left, right;
+    refine_pair(ds[k], &left, &right);
+    refine_points(ds[k], xy, start);
+    CHECK_OK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &c, out));
+    double sum = 0.0, worst = 0.0;
+    int found = 0;
+    for (int i = 0; i < RN; ++i) {
+      if (isnan(out[i])) continue;
+      ++found;
+      sum += out[i] - ds[k];
+      worst = fmax(worst, fabs(out[i] - ds[k]));
+    }
+    printf("refined disparity %.2f px: %d of %d found, mean error %+.4f px, worst %.4f px\n", ds[k],
+           found, RN, found ? sum / found : 0.0, worst);
+    CHECK(found >= RN * 9 / 10);
+    CHECK(found > 0 && fabs(sum / found) < 0.005 && worst < 0.03);
+    if (k == 0) {
+      /* Refusals: no start, a start beyond max_change of the match, a window off the image. */
+      float bad_xy[6] = {100.0f, 50.0f, 100.0f, 50.0f, 3.0f, 50.0f};
+      float bad_start[3] = {NAN, (float)ds[k] + 2.5f, (float)ds[k]};
+      CHECK_OK(vf_sampler_refine_disparity(s, &left, &right, bad_xy, bad_start, 3, &c, out));
+      CHECK(isnan(out[0]));
+      CHECK(isnan(out[1]) || fabsf(out[1] - bad_start[1]) <= c.max_change);
+      CHECK(isnan(out[2]));
+      /* A flat pair has no disparity to find. */
+      vf_image flat;
+      CHECK_OK(vf_image_alloc(&flat, RW, RH, VF_PIXEL_U8, VF_MEMORY_HOST));
+      for (int y = 0; y < RH; ++y)
+        memset((uint8_t*)flat.data + (size_t)y * flat.stride_bytes, 90, RW);
+      CHECK_OK(vf_sampler_refine_disparity(s, &flat, &flat, xy, start, 1, &c, out));
+      CHECK(isnan(out[0]));
+      /* Arguments. */
+      vf_disparity_refine_config b = c;
+      b.radius = 0;
+      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
+            VF_ERR_INVALID_ARG);
+      b = c;
+      b.radius = 11;
+      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
+            VF_ERR_INVALID_ARG);
+      b = c;
+      b.max_iterations = 0;
+      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
+            VF_ERR_INVALID_ARG);
+      b = c;
+      b.max_change = 0.0f;
+      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
+            VF_ERR_INVALID_ARG);
+      b.max_change = 2.5f; /* the right strip holds shifts up to 2 px */
+      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
+            VF_ERR_INVALID_ARG);
+      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, NULL, out) ==
+            VF_ERR_INVALID_ARG);
+      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN + 1, &c, out) ==
+            VF_ERR_INVALID_ARG);
+      CHECK(vf_sampler_refine_disparity(s, &left, &right, NULL, start, RN, &c, out) ==
+            VF_ERR_INVALID_ARG);
+      CHECK(vf_sampler_refine_disparity(NULL, &left, &right, xy, start, RN, &c, out) ==
+            VF_ERR_INVALID_ARG);
+      vf_image small;
+      CHECK_OK(vf_image_alloc(&small, RW - 1, RH, VF_PIXEL_U8, VF_MEMORY_HOST));
+      CHECK(vf_sampler_refine_disparity(s, &left, &small, xy, start, RN, &c, out) ==
+            VF_ERR_INVALID_ARG);
+      CHECK(strstr(vf_sampler_last_error(s), "one size") != NULL);
+      vf_image_free(&small);
+      vf_image_free(&flat);
+    }
+    vf_image_free(&left);
+    vf_image_free(&right);
+  }
+  vf_sampler_destroy(s);
+  vf_context_destroy(ctx);
+}
+
+static void gpu_refine_parity(vf_sampler* sc, vf_sampler* sg) {
+  vf_image left, right, dl, dr;
+  refine_pair(14.3, &left, &right);
+  CHECK_OK(vf_image_alloc(&dl, RW, RH, VF_PIXEL_U8, VF_MEMORY_DEVICE));
+  CHECK_OK(vf_image_alloc(&dr, RW, RH, VF_PIXEL_U8, VF_MEMORY_DEVICE));
+  CHECK_OK(vf_image_copy(&left, &dl));
+  CHECK_OK(vf_image_copy(&right, &dr));
+  static float xy[2 * RN], start[RN], a[RN], b[RN];
+  refine_points(14.3, xy, start);
+  start[0] = NAN;
+  const vf_disparity_refine_config c = {7, 20, 1.0f};
+  CHECK_OK(vf_sampler_refine_disparity(sc, &left, &right, xy, start, RN, &c, a));
+  CHECK_OK(vf_sampler_refine_disparity(sg, &dl, &dr, xy, start, RN, &c, b));
+  int same = 1;
+  for (int i = 0; i < RN; ++i)
+    same &= isnan(a[i]) ? isnan(b[i]) : !isnan(b[i]) && fabsf(a[i] - b[i]) <= 1e-3f;
+  CHECK(same);
+  vf_image_free(&left);
+  vf_image_free(&right);
+  vf_image_free(&dl);
+  vf_image_free(&dr);
+}
+
 static void gpu_parity(void) {
   if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
   vf_context *cpu = make_ctx(VF_BACKEND_CPU), *gpu = make_ctx(VF_BACKEND_CUDA);
@@ -161,6 +292,7 @@ static void gpu_parity(void) {
   /* The probe over a larger map: the points scaled onto it. */
   for (int i = 0; i < 2 * N; ++i) xy[i] *= (i & 1) ? 97.f / H : 211.f / W;
   gpu_probe_parity(sc, sg, xy);
+  gpu_refine_parity(sc, sg);
   vf_sampler_destroy(sc);
   vf_sampler_destroy(sg);
   vf_image_free(&host);
@@ -176,5 +308,6 @@ int main(int argc, char** argv) {
   }
   known_answers();
   probe_answers();
+  refine_answers();
   VF_TEST_END("test_sampler");
 }

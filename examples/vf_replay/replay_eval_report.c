@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* vf_replay's evaluation summary (replay_eval.c) as text lines and as one JSON object. */
+#include "replay_eval.h"
+
+static const char* const age_names[REPLAY_EVAL_AGE_BINS] = {"2-5", "6-10", "11-20", "21-50", "51+"};
+
+void replay_eval_print(replay_eval* e, FILE* out) {
+  replay_eval_summary s;
+  replay_eval_get(e, &s);
+  const replay_eval_errors* t[3] = {&s.step, &s.drift, &s.drift_off_edges};
+  const char* name[3] = {"step (from the previous frame)", "drift (from the first observation)",
+                         "drift of tracks not born on a depth edge"};
+  for (int k = 0; k < 3; ++k) {
+    fprintf(out,
+            "ground truth: tracking %s over %ld observations: median %.3f px, mean %.3f px, "
+            "%.1f%% within 1 px\n",
+            name[k], t[k]->observations, t[k]->median_px, t[k]->mean_px, 100 * t[k]->within_1px);
+  }
+  const replay_eval_right* r = &s.right;
+  fprintf(out,
+          "ground truth: camera-1 records over %ld observations: median %.3f px, %.2f%% over "
+          "0.5 px, %.2f%% over 1 px; %.1f%% of %ld left features have one\n",
+          r->observations, r->median_px, 100 * r->over_half_px, 100 * r->over_1px,
+          100 * r->with_record, r->left);
+  r = &s.right_edge;
+  fprintf(out,
+          "ground truth: of those, at depth edges (%.1f%% of the left features): median %.3f px, "
+          "%.2f%% over 0.5 px, %.2f%% over 1 px\n",
+          s.right.left > 0 ? 100.0 * r->left / s.right.left : 0.0, r->median_px,
+          100 * r->over_half_px, 100 * r->over_1px);
+  if (s.disparity_frames > 0) {
+    fprintf(out,
+            "ground truth: disparity over %ld frames: bad-1 %.2f%%, bad-2 %.2f%%, bad-3 %.2f%%, "
+            "density %.1f%%\n",
+            s.disparity_frames, 100 * s.bad1, 100 * s.bad2, 100 * s.bad3, 100 * s.density);
+  } else {
+    fprintf(out, "ground truth: disparity not compared (other rectification or no maps)\n");
+  }
+  const replay_eval_signed* a = &s.drift_signed[REPLAY_EVAL_AGE_BINS];
+  fprintf(out,
+          "ground truth: signed drift (ours - truth) over %ld observations: mean u %+.4f px, "
+          "v %+.4f px; along the track's motion %+.4f px (%ld moved over 1 px)\n",
+          a->observations, a->mean_du_px, a->mean_dv_px, a->mean_along_px, a->moved);
+  fprintf(out, "ground truth: signed drift by age (u, v, along the motion, px):");
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) {
+    const replay_eval_signed* b = &s.drift_signed[k];
+    fprintf(out, " %s %+.4f %+.4f %+.4f%s", age_names[k], b->mean_du_px, b->mean_dv_px,
+            b->mean_along_px, k + 1 < REPLAY_EVAL_AGE_BINS ? ";" : "\n");
+  }
+  const replay_eval_disparity_bias* d = &s.disparity_bias;
+  fprintf(out,
+          "ground truth: disparity of the camera-1 records against the exact one over %ld "
+          "observations: mean %+.4f px (%+.4f px within 1 px), median %+.4f px, mean |error| "
+          "%.4f px\n",
+          d->observations, d->mean_px, d->mean_within_1px_px, d->median_px, d->mean_abs_px);
+}
+
+static void json_errors(FILE* out, const char* name, const replay_eval_errors* t) {
+  fprintf(out,
+          "  \"%s\": {\"observations\": %ld, \"median_px\": %.5f, \"mean_px\": %.5f, "
+          "\"within_1px\": %.5f},\n",
+          name, t->observations, t->median_px, t->mean_px, t->within_1px);
+}
+
+static void json_signed(FILE* out, const char* name, const replay_eval_signed* b) {
+  fprintf(out,
+          "\"%s\": {\"observations\": %ld, \"mean_du_px\": %.5f, \"mean_dv_px\": %.5f, "
+          "\"moved\": %ld, \"mean_along_px\": %.5f}",
+          name, b->observations, b->mean_du_px, b->mean_dv_px, b->moved, b->mean_along_px);
+}
+
+void replay_eval_write_json(replay_eval* e, FILE* out) {
+  replay_eval_summary s;
+  replay_eval_get(e, &s);
+  fprintf(out, "{\n");
+  json_errors(out, "step", &s.step);
+  json_errors(out, "drift", &s.drift);
+  json_errors(out, "drift_off_edges", &s.drift_off_edges);
+  fprintf(out, "  \"drift_signed\": {");
+  json_signed(out, "all", &s.drift_signed[REPLAY_EVAL_AGE_BINS]);
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) {
+    fprintf(out, ", ");
+    json_signed(out, age_names[k], &s.drift_signed[k]);
+  }
+  fprintf(out, "},\n");
+  const replay_eval_disparity_bias* d = &s.disparity_bias;
+  fprintf(out,
+          "  \"disparity_bias\": {\"observations\": %ld, \"mean_px\": %.5f, "
+          "\"mean_within_1px_px\": %.5f, \"median_px\": %.5f, \"mean_abs_px\": %.5f},\n",
+          d->observations, d->mean_px, d->mean_within_1px_px, d->median_px, d->mean_abs_px);
+  const replay_eval_right* r = &s.right;
+  fprintf(out,
+          "  \"camera1\": {\"observations\": %ld, \"median_px\": %.5f, \"over_half_px\": "
+          "%.5f, \"over_1px\": %.5f, \"with_record\": %.5f},\n",
+          r->observations, r->median_px, r->over_half_px, r->over_1px, r->with_record);
+  fprintf(out,
+          "  \"disparity_map\": {\"frames\": %ld, \"bad1\": %.5f, \"bad2\": %.5f, "
+          "\"bad3\": %.5f, \"density\": %.5f}\n}\n",
+          s.disparity_frames, s.bad1, s.bad2, s.bad3, s.density);
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* What the CPU (src/features/cpu/vf_sample_cpu.c) and CUDA (cuda/features/vf_sample.cu) disparity
+ * refinement share: the matching of one point.
+ *
+ * Why: SGM's disparity at a feature is biased in two ways that persist along a track, which a
+ * backend reads as a wrong depth (docs/estimator.md): the sub-pixel fit of the aggregated costs
+ * pulls disparities towards whole pixels (by up to 0.1 px), and the smoothness penalties pull
+ * them by a few hundredths of a pixel depending on the surface (on vf_synth, +0.04 px at 8 px of
+ * disparity, -0.08 px at 20). So the left window around the feature's own sub-pixel position is
+ * matched in the right image along the row, from SGM's disparity: a 1-D shift plus gain and bias,
+ * inverse compositional (Baker and Matthews 2004, section 3.2): with t = T - mu the steepest
+ * descent vector is J = [Tx, t, 1], H = sum J J^T is the window's, and each step moves the right
+ * position xr by -d0 (d = H^-1 sum J e, e = (R(xr + o) - c) / gain - t). Both images are read
+ * through the [1 2 1] / 4 binomial, as the tracker's refinement reads them (vf_affine_sample says
+ * why). Scalars as in the tracker (vf_lk_real: double on the CPU, float on the GPU), so the
+ * backends agree within a small tolerance, not bit for bit. */
+#ifndef VF_DISPARITY_RULES_H
+#define VF_DISPARITY_RULES_H
+
+#include <math.h>
+
+#include "features/kernels/vf_affine_rules.h"
+#include "viofront/vf_sampler.h"
+
+/* The largest window radius and change: the window's samples and the smoothed pixels under
+ * both windows are kept per point (on the GPU in local memory). */
+#define VF_DISPARITY_REFINE_MAX_RADIUS 10
+#define VF_DISPARITY_REFINE_MAX_CHANGE 2.0f
+#define VF_DR_SIDE (2 * VF_DISPARITY_REFINE_MAX_RADIUS + 1)
+#define VF_DR_ROWS (VF_DR_SIDE + 1)
+#define VF_DR_COLS (VF_DR_SIDE + 7) /* the right strip: the window, +-max_change, bilinear */
+/* px: a step below this ends the iterations */
+#define VF_DISPARITY_REFINE_MIN_STEP 0.002f
+
+/* The [1 2 1] / 4 binomial in x and y of the raw image at pixel (x, y) (vf_affine_sample's
+ * smoothed image; the caller keeps its 3 x 3 pixels inside). */
+VF_LK_FN float vf_disparity_smoothed(const uint8_t* img, size_t stride, int x, int y) {
+  const uint8_t* p = img + (size_t)(y - 1) * stride + (size_t)(x - 1);
+  float v = 0.0f;
+  for (int r = 0; r < 3; ++r, p += stride) {
+    const float row = 0.25f * ((float)p[0] + (float)p[2]) + 0.5f * (float)p[1];
+    v += (r == 1 ? 0.5f : 0.25f) * row;
+  }
+  return v;
+}
+
+/* Bilinear with weights (ax, ay) from the 2 x 2 values at q (row stride `stride` floats). */
+VF_LK_FN float vf_disparity_bilerp(const float* q, int stride, float ax, float ay) {
+  const float top = q[0] + ax * (q[1] - q[0]);
+  const float bot = q[stride] + ax * (q[stride + 1] - q[stride]);
+  return top + ay * (bot - top);
+}
+
+/* The disparity at left pixel (x, y) matched from d0 (NAN when it fails: start not finite,
+ * window outside an image, a flat window, no convergence, or a result farther than max_change
+ * from d0). Every sample of a window lies at one sub-pixel phase, so the smoothed pixels under
+ * it are computed once (the left window's, and the right strip that every shift within
+ * max_change reads) and each sample is one bilinear read: the smoothed sampler's value, its taps
+ * summed in another order. */
+VF_LK_FN float vf_disparity_refine_point(const uint8_t* left, size_t left_stride,
+                                         const uint8_t* right, size_t right_stride, int width,
+                                         int height, float x, float y, float d0,
+                                         const vf_disparity_refine_config* c) {
+  const int r = c->radius, side = 2 * r + 1, n = side * side;
+  if (!(d0 == d0) || !(x == x) || !(y == y) || !(x - (float)r >= 2.0f) ||
+      !(x + (float)r < (float)(width - 3)) || !(y - (float)r >= 2.0f) ||
+      !(y + (float)r < (float)(height - 3)))
+    return NAN;
+  const int fx = (int)floorf(x), fy = (int)floorf(y);
+  const float ax = x - (float)fx, ay = y - (float)fy;
+  /* The right strip: columns c0 .. c0 + cols - 1 hold every bilinear read of shifts in
+   * [x - d0 - max_change, x - d0 + max_change]; each smoothed pixel reads one raw pixel more. */
+  const float lo = x - d0 - c->max_change, hi = x - d0 + c->max_change;
+  if (!(lo - (float)r >= 2.0f) || !(hi + (float)r < (float)(width - 3))) return NAN;
+  const int c0 = (int)floorf(lo) - r, cols = (int)floorf(hi) + r + 2 - c0;
+  /* Smoothed pixels: rows fy - r .. fy + r + 1; the left window's columns fx - r - 1 ..
+   * fx + r + 2 (the gradient's neighbours too), the strip's c0 .. c0 + cols - 1. */
+  float sl[VF_DR_ROWS][VF_DR_SIDE + 3], sr[VF_DR_ROWS][VF_DR_COLS];
+  for (int i = 0; i < side + 1; ++i) {
+    const int yy = fy - r + i;
+    for (int k = 0; k < side + 3; ++k)
+      sl[i][k] = vf_disparity_smoothed(left, left_stride, fx - r - 1 + k, yy);
+    for (int k = 0; k < cols; ++k)
+      sr[i][k] = vf_disparity_smoothed(right, right_stride, c0 + k, yy);
+  }
+  float t[VF_DR_SIDE * VF_DR_SIDE], tx[VF_DR_SIDE * VF_DR_SIDE];
+  vf_lk_real mu = 0;
+  for (int i = 0; i < side; ++i) {
+    float g[VF_DR_SIDE + 2]; /* the window's row at offsets -r - 1 .. r + 1 */
+    for (int k = 0; k < side + 2; ++k)
+      g[k] = vf_disparity_bilerp(&sl[i][k], VF_DR_SIDE + 3, ax, ay);
+    for (int k = 0; k < side; ++k) {
+      t[i * side + k] = g[k + 1];
+      tx[i * side + k] = 0.5f * (g[k + 2] - g[k]);
+      mu += (vf_lk_real)g[k + 1];
+    }
+  }
+  mu /= (vf_lk_real)n;
+  /* H (symmetric 3x3) and its inverse by cofactors. */
+  vf_lk_real h00 = 0, h01 = 0, h02 = 0, h11 = 0, h12 = 0, h22 = (vf_lk_real)n;
+  for (int k = 0; k < n; ++k) {
+    const vf_lk_real g = tx[k], tc = (vf_lk_real)t[k] - mu;
+    h00 += g * g;
+    h01 += g * tc;
+    h02 += g;
+    h11 += tc * tc;
+    h12 += tc;
+  }
+  const vf_lk_real c00 = h11 * h22 - h12 * h12, c01 = h02 * h12 - h01 * h22,
+                   c02 = h01 * h12 - h02 * h11, c11 = h00 * h22 - h02 * h02,
+                   c12 = h01 * h02 - h00 * h12, c22 = h00 * h11 - h01 * h01;
+  const vf_lk_real det = h00 * c00 + h01 * c01 + h02 * c02;
+  /* A window without texture along the row (or without contrast) has no disparity to find. */
+  if (!(h00 > 0) || !(h11 > 0) || !(det > (vf_lk_real)1e-6 * h00 * h11 * h22)) return NAN;
+  const vf_lk_real inv_det = (vf_lk_real)1 / det;
+  float xr = x - d0;
+  vf_lk_real gain = 1, off = mu;
+  int converged = 0;
+  for (int it = 0; it < c->max_iterations && !converged; ++it) {
+    /* Beyond max_change the match is refused anyway; the strip ends there. */
+    if (!(xr >= lo && xr <= hi)) return NAN;
+    const int fr = (int)floorf(xr);
+    const float axr = xr - (float)fr;
+    const int k0 = fr - r - c0;
+    vf_lk_real b0 = 0, b1 = 0, b2 = 0;
+    for (int i = 0; i < side; ++i) {
+      for (int k = 0; k < side; ++k) {
+        const vf_lk_real v = vf_disparity_bilerp(&sr[i][k0 + k], VF_DR_COLS, axr, ay);
+        const vf_lk_real tc = (vf_lk_real)t[i * side + k] - mu;
+        const vf_lk_real e = (v - off) / gain - tc;
+        b0 += (vf_lk_real)tx[i * side + k] * e;
+        b1 += tc * e;
+        b2 += e;
+      }
+    }
+    const vf_lk_real d0s = (c00 * b0 + c01 * b1 + c02 * b2) * inv_det;
+    const vf_lk_real d1 = (c01 * b0 + c11 * b1 + c12 * b2) * inv_det;
+    const vf_lk_real d2 = (c02 * b0 + c12 * b1 + c22 * b2) * inv_det;
+    xr -= (float)d0s;
+    off += gain * d2;
+    gain *= 1 + d1;
+    if (!(gain > (vf_lk_real)0.3 && gain < (vf_lk_real)3)) return NAN;
+    converged = (d0s < 0 ? -d0s : d0s) < (vf_lk_real)VF_DISPARITY_REFINE_MIN_STEP;
+  }
+  const float d = x - xr;
+  return converged && fabsf(d - d0) <= c->max_change ? d : NAN;
+}
+
+#endif
