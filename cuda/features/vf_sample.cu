@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 #include "core/vf_cuda_fault.cuh"
-#include "features/kernels/vf_disparity_rules.h"
 #include "features/kernels/vf_sample_cpu.h"
 #include "features/kernels/vf_sample_cuda.h"
 
@@ -35,20 +34,6 @@ __global__ void vf_probe_kernel(const uint16_t* __restrict__ image, size_t strid
   out[i] = vf_probe_point(image, stride_bytes, width, height, p.x, p.y, &config);
 }
 
-// One thread per point: a few hundred points a frame, each a window of at most 21 x 21 samples
-// kept in the thread's local memory (src/features/kernels/vf_disparity_rules.h).
-__global__ void vf_refine_kernel(const uint8_t* __restrict__ left, size_t left_stride,
-                                 const uint8_t* __restrict__ right, size_t right_stride, int width,
-                                 int height, const float2* __restrict__ xy,
-                                 const float* __restrict__ start, int count,
-                                 vf_disparity_refine_config config, float* __restrict__ out) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= count) return;
-  float2 p = xy[i];
-  out[i] = vf_disparity_refine_point(left, left_stride, right, right_stride, width, height, p.x,
-                                     p.y, start[i], &config);
-}
-
 }  // namespace
 
 extern "C" int vf_cuda_gather_u16(const uint16_t* image, size_t stride_bytes, int width, int height,
@@ -69,18 +54,5 @@ extern "C" int vf_cuda_probe_disparity(const uint16_t* image, size_t stride_byte
   const int threads = 64;
   vf_probe_kernel<<<(count + threads - 1) / threads, threads, 0, (cudaStream_t)stream>>>(
       image, stride_bytes, width, height, (const float2*)xy, count, *config, out);
-  return VF_CUDA_LAUNCH_STATUS();
-}
-
-extern "C" int vf_cuda_refine_disparity(const uint8_t* left, size_t left_stride,
-                                        const uint8_t* right, size_t right_stride, int width,
-                                        int height, const float* xy, const float* start, int count,
-                                        const vf_disparity_refine_config* config, float* out,
-                                        void* stream) {
-  if (count <= 0) return 0;
-  const int threads = 64;
-  vf_refine_kernel<<<(count + threads - 1) / threads, threads, 0, (cudaStream_t)stream>>>(
-      left, left_stride, right, right_stride, width, height, (const float2*)xy, start, count,
-      *config, out);
   return VF_CUDA_LAUNCH_STATUS();
 }

@@ -23,8 +23,10 @@ int vf_cuda_probe_disparity(const uint16_t* image, size_t stride_bytes, int widt
                             const float* xy, int count, const vf_disparity_probe_config* config,
                             vf_disparity_probe* out, void* stream);
 
-/* out[i] = vf_disparity_refine_point of xy[i] from start[i] (src/features/kernels/
- * vf_disparity_rules.h); images, xy, start and out in device memory, config by value. */
+/* out[i] = the disparity vf_disparity_refine_point (src/features/kernels/vf_disparity_rules.h)
+ * finds at xy[i] from start[i], one warp per point (cuda/features/vf_disparity_refine.cu: its
+ * sums in another order, so within a small tolerance of the CPU's); images, xy, start and out in
+ * device memory, config by value. */
 int vf_cuda_refine_disparity(const uint8_t* left, size_t left_stride, const uint8_t* right,
                              size_t right_stride, int width, int height, const float* xy,
                              const float* start, int count,

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CUDA disparity refinement at points: one warp per point, four points per block. The warp
+// computes the smoothed pixels under the left window and the right strip into shared memory,
+// each lane keeps a run of the window's samples (t, tx) in registers, and every sum goes through
+// the warp's xor butterfly, so all lanes hold the same bits and take the same branches. The
+// mathematics, its limits and its failure cases are those of vf_disparity_refine_point
+// (src/features/kernels/vf_disparity_rules.h), the CPU reference; the sums run in another order
+// and in float, so the backends agree within a small tolerance (`test_sampler --gpu`). One
+// thread per point, as a first version did, kept 8 KB of arrays per thread in local memory and
+// ran each point's few thousand steps one after another.
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "core/vf_cuda_fault.cuh"
+#include "features/kernels/vf_disparity_rules.h"
+#include "features/kernels/vf_sample_cuda.h"
+#include "vf_warp_sums.cuh"
+
+namespace {
+
+constexpr int kPointsPerBlock = 4;
+constexpr int kLeftCols = VF_DR_SIDE + 3;
+// Samples a lane keeps: the largest window over 32 lanes.
+constexpr int kPerLane = (VF_DR_SIDE * VF_DR_SIDE + 31) / 32;
+
+struct vf_refine_smem {
+  float left[VF_DR_ROWS][kLeftCols];
+  float right[VF_DR_ROWS][VF_DR_COLS];
+};
+
+// The smoothed pixel as vf_disparity_smoothed computes it, through the read-only cache.
+__device__ __forceinline__ float vf_smoothed_ldg(const uint8_t* img, size_t stride, int x, int y) {
+  const uint8_t* p = img + (size_t)(y - 1) * stride + (size_t)(x - 1);
+  float v = 0.0f;
+#pragma unroll
+  for (int r = 0; r < 3; ++r, p += stride) {
+    const float row = 0.25f * ((float)__ldg(p) + (float)__ldg(p + 2)) + 0.5f * (float)__ldg(p + 1);
+    v += (r == 1 ? 0.5f : 0.25f) * row;
+  }
+  return v;
+}
+
+__device__ float vf_refine_warp(const uint8_t* left, size_t left_stride, const uint8_t* right,
+                                size_t right_stride, int width, int height, float x, float y,
+                                float d0, const vf_disparity_refine_config& c, vf_refine_smem& sm,
+                                int lane) {
+  const int r = c.radius, side = 2 * r + 1, n = side * side;
+  if (!(d0 == d0) || !(x == x) || !(y == y) || !(x - (float)r >= 2.0f) ||
+      !(x + (float)r < (float)(width - 3)) || !(y - (float)r >= 2.0f) ||
+      !(y + (float)r < (float)(height - 3)))
+    return NAN;
+  const int fx = (int)floorf(x), fy = (int)floorf(y);
+  const float ax = x - (float)fx, ay = y - (float)fy;
+  const float lo = x - d0 - c.max_change, hi = x - d0 + c.max_change;
+  if (!(lo - (float)r >= 2.0f) || !(hi + (float)r < (float)(width - 3))) return NAN;
+  const int c0 = (int)floorf(lo) - r, cols = (int)floorf(hi) + r + 2 - c0;
+  // The smoothed pixels under both windows, spread over the lanes.
+  for (int i = lane; i < (side + 1) * (side + 3); i += 32) {
+    const int row = i / (side + 3), k = i - row * (side + 3);
+    sm.left[row][k] = vf_smoothed_ldg(left, left_stride, fx - r - 1 + k, fy - r + row);
+  }
+  for (int i = lane; i < (side + 1) * cols; i += 32) {
+    const int row = i / cols, k = i - row * cols;
+    sm.right[row][k] = vf_smoothed_ldg(right, right_stride, c0 + k, fy - r + row);
+  }
+  __syncwarp();
+  // The window's samples: lane l keeps samples l, l + 32, ...
+  float t[kPerLane], tx[kPerLane];
+  float sums[5];
+  sums[0] = 0.0f;
+#pragma unroll
+  for (int j = 0; j < kPerLane; ++j) {
+    const int s = lane + 32 * j;
+    t[j] = tx[j] = 0.0f;
+    if (s < n) {
+      const int i = s / side, k = s - i * side;
+      const float* q = &sm.left[i][k];
+      const float g0 = vf_disparity_bilerp(q, kLeftCols, ax, ay);
+      const float g1 = vf_disparity_bilerp(q + 1, kLeftCols, ax, ay);
+      const float g2 = vf_disparity_bilerp(q + 2, kLeftCols, ax, ay);
+      t[j] = g1;
+      tx[j] = 0.5f * (g2 - g0);
+      sums[0] += g1;
+    }
+  }
+  vf_warp_sums<1>(sums);
+  const float mu = sums[0] / (float)n;
+  // H (symmetric 3x3) and its inverse by cofactors.
+#pragma unroll
+  for (int k = 0; k < 5; ++k) sums[k] = 0.0f;
+#pragma unroll
+  for (int j = 0; j < kPerLane; ++j) {
+    if (lane + 32 * j >= n) continue;
+    t[j] -= mu;  // from here on t holds T - mu
+    const float g = tx[j], tc = t[j];
+    sums[0] += g * g;
+    sums[1] += g * tc;
+    sums[2] += g;
+    sums[3] += tc * tc;
+    sums[4] += tc;
+  }
+  vf_warp_sums<5>(sums);
+  const float h00 = sums[0], h01 = sums[1], h02 = sums[2], h11 = sums[3], h12 = sums[4];
+  const float h22 = (float)n;
+  const float c00 = h11 * h22 - h12 * h12, c01 = h02 * h12 - h01 * h22, c02 = h01 * h12 - h02 * h11,
+              c11 = h00 * h22 - h02 * h02, c12 = h01 * h02 - h00 * h12, c22 = h00 * h11 - h01 * h01;
+  const float det = h00 * c00 + h01 * c01 + h02 * c02;
+  if (!(h00 > 0) || !(h11 > 0) || !(det > 1e-6f * h00 * h11 * h22)) return NAN;
+  const float inv_det = 1.0f / det;
+  float xr = x - d0, gain = 1.0f, off = mu;
+  int converged = 0;
+  for (int it = 0; it < c.max_iterations && !converged; ++it) {
+    if (!(xr >= lo && xr <= hi)) return NAN;
+    const int fr = (int)floorf(xr);
+    const float axr = xr - (float)fr;
+    const int k0 = fr - r - c0;
+    float b[3] = {0.0f, 0.0f, 0.0f};
+#pragma unroll
+    for (int j = 0; j < kPerLane; ++j) {
+      const int s = lane + 32 * j;
+      if (s >= n) continue;
+      const int i = s / side, k = s - i * side;
+      const float v = vf_disparity_bilerp(&sm.right[i][k0 + k], VF_DR_COLS, axr, ay);
+      const float e = (v - off) / gain - t[j];
+      b[0] += tx[j] * e;
+      b[1] += t[j] * e;
+      b[2] += e;
+    }
+    vf_warp_sums<3>(b);
+    const float d0s = (c00 * b[0] + c01 * b[1] + c02 * b[2]) * inv_det;
+    const float d1 = (c01 * b[0] + c11 * b[1] + c12 * b[2]) * inv_det;
+    const float d2 = (c02 * b[0] + c12 * b[1] + c22 * b[2]) * inv_det;
+    xr -= d0s;
+    off += gain * d2;
+    gain *= 1.0f + d1;
+    if (!(gain > 0.3f && gain < 3.0f)) return NAN;
+    converged = fabsf(d0s) < VF_DISPARITY_REFINE_MIN_STEP;
+  }
+  const float d = x - xr;
+  return converged && fabsf(d - d0) <= c.max_change ? d : NAN;
+}
+
+__global__ void __launch_bounds__(32 * kPointsPerBlock)
+    vf_refine_kernel(const uint8_t* __restrict__ left, size_t left_stride,
+                     const uint8_t* __restrict__ right, size_t right_stride, int width, int height,
+                     const float2* __restrict__ xy, const float* __restrict__ start, int count,
+                     vf_disparity_refine_config config, float* __restrict__ out) {
+  __shared__ vf_refine_smem sm[kPointsPerBlock];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int i = blockIdx.x * kPointsPerBlock + warp;
+  if (i >= count) return;  // the whole warp
+  const float2 p = xy[i];
+  const float d = vf_refine_warp(left, left_stride, right, right_stride, width, height, p.x, p.y,
+                                 start[i], config, sm[warp], lane);
+  if (lane == 0) out[i] = d;
+}
+
+}  // namespace
+
+extern "C" int vf_cuda_refine_disparity(const uint8_t* left, size_t left_stride,
+                                        const uint8_t* right, size_t right_stride, int width,
+                                        int height, const float* xy, const float* start, int count,
+                                        const vf_disparity_refine_config* config, float* out,
+                                        void* stream) {
+  if (count <= 0) return 0;
+  const int blocks = (count + kPointsPerBlock - 1) / kPointsPerBlock;
+  vf_refine_kernel<<<blocks, 32 * kPointsPerBlock, 0, (cudaStream_t)stream>>>(
+      left, left_stride, right, right_stride, width, height, (const float2*)xy, start, count,
+      *config, out);
+  return VF_CUDA_LAUNCH_STATUS();
+}
