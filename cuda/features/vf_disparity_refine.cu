@@ -144,15 +144,23 @@ __device__ float vf_refine_warp(const uint8_t* left, size_t left_stride, const u
 __global__ void __launch_bounds__(32 * kPointsPerBlock)
     vf_refine_kernel(const uint8_t* __restrict__ left, size_t left_stride,
                      const uint8_t* __restrict__ right, size_t right_stride, int width, int height,
-                     const float2* __restrict__ xy, const float* __restrict__ start, int count,
-                     vf_disparity_refine_config config, float* __restrict__ out) {
+                     const float2* __restrict__ xy, const float* __restrict__ start,
+                     const vf_disparity_probe* __restrict__ probes, uint16_t invalid, float units,
+                     int count, vf_disparity_refine_config config, float* __restrict__ out) {
   __shared__ vf_refine_smem sm[kPointsPerBlock];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int i = blockIdx.x * kPointsPerBlock + warp;
   if (i >= count) return;  // the whole warp
   const float2 p = xy[i];
+  float d0;
+  if (start != nullptr) {
+    d0 = start[i];
+  } else {
+    const uint16_t v = probes[i].value;
+    d0 = v == invalid ? NAN : (float)v / units;
+  }
   const float d = vf_refine_warp(left, left_stride, right, right_stride, width, height, p.x, p.y,
-                                 start[i], config, sm[warp], lane);
+                                 d0, config, sm[warp], lane);
   if (lane == 0) out[i] = d;
 }
 
@@ -160,13 +168,15 @@ __global__ void __launch_bounds__(32 * kPointsPerBlock)
 
 extern "C" int vf_cuda_refine_disparity(const uint8_t* left, size_t left_stride,
                                         const uint8_t* right, size_t right_stride, int width,
-                                        int height, const float* xy, const float* start, int count,
+                                        int height, const float* xy, const float* start,
+                                        const vf_disparity_probe* probes, uint16_t invalid,
+                                        float units, int count,
                                         const vf_disparity_refine_config* config, float* out,
                                         void* stream) {
   if (count <= 0) return 0;
   const int blocks = (count + kPointsPerBlock - 1) / kPointsPerBlock;
   vf_refine_kernel<<<blocks, 32 * kPointsPerBlock, 0, (cudaStream_t)stream>>>(
-      left, left_stride, right, right_stride, width, height, (const float2*)xy, start, count,
-      *config, out);
+      left, left_stride, right, right_stride, width, height, (const float2*)xy, start, probes,
+      invalid, units, count, *config, out);
   return VF_CUDA_LAUNCH_STATUS();
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* Point reads of a 16-bit image: validation and dispatch to the CPU or CUDA backend. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "core/vf_context_internal.h"
@@ -119,6 +120,18 @@ vf_status vf_sampler_gather_u16(vf_sampler* s, const vf_image* image, const floa
   return VF_OK;
 }
 
+static vf_status vf_sampler_probe_config_check(vf_sampler* s, const vf_disparity_probe_config* c,
+                                               const char* fn) {
+  if (c->radius < 0 || c->radius > 15 || c->reach < 0 || c->reach > 4096 ||
+      c->fractional_bits < 0 || c->fractional_bits > 8) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG,
+                   "%s: radius %d (0..15), reach %d (0..4096) or fractional_bits %d (0..8) is out "
+                   "of range",
+                   fn, c->radius, c->reach, c->fractional_bits);
+  }
+  return VF_OK;
+}
+
 #ifdef VF_HAVE_CUDA
 static vf_status vf_sampler_probe_cuda(vf_sampler* s, const vf_image* image, const float* xy,
                                        int count, const vf_disparity_probe_config* c,
@@ -144,14 +157,8 @@ vf_status vf_sampler_probe_disparity(vf_sampler* s, const vf_image* image, const
   vf_status st = vf_sampler_check(s, image, xy, count, out, "out", fn);
   if (st != VF_OK) return st;
   const vf_disparity_probe_config* c = config;
-  if (c->radius < 0 || c->radius > 15 || c->reach < 0 || c->reach > 4096 ||
-      c->fractional_bits < 0 || c->fractional_bits > 8) {
-    return vf_fail(&s->err, VF_ERR_INVALID_ARG,
-                   "%s: radius %d (0..15), reach %d (0..4096) or fractional_bits %d (0..8) is out "
-                   "of range",
-                   fn, c->radius, c->reach, c->fractional_bits);
-  }
-  if (count == 0) return VF_OK;
+  st = vf_sampler_probe_config_check(s, c, fn);
+  if (st != VF_OK || count == 0) return st;
 #ifdef VF_HAVE_CUDA
   if (image->location == VF_MEMORY_DEVICE)
     return vf_sampler_probe_cuda(s, image, xy, count, c, out);
@@ -172,8 +179,8 @@ static vf_status vf_sampler_refine_cuda(vf_sampler* s, const vf_image* left, con
   if (rc == 0) rc = vf_cuda_copy_async(dev_start, start, sizeof(float) * (size_t)count, stream);
   if (rc == 0) {
     rc = vf_cuda_refine_disparity(left->data, left->stride_bytes, right->data, right->stride_bytes,
-                                  left->width, left->height, s->dev_xy, dev_start, count, c,
-                                  dev_out, stream);
+                                  left->width, left->height, s->dev_xy, dev_start, NULL, 0, 1.0f,
+                                  count, c, dev_out, stream);
   }
   if (rc == 0) rc = vf_cuda_copy_async(out, dev_out, sizeof(float) * (size_t)count, stream);
   if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
@@ -181,12 +188,11 @@ static vf_status vf_sampler_refine_cuda(vf_sampler* s, const vf_image* left, con
 }
 #endif
 
-vf_status vf_sampler_refine_disparity(vf_sampler* s, const vf_image* left, const vf_image* right,
-                                      const float* xy, const float* start, int count,
-                                      const vf_disparity_refine_config* config, float* out) {
-  VF_CHECK_ARG_NOT_NULL(NULL, s);
-  VF_CHECK_ARG_NOT_NULL(&s->err, config);
-  const char* fn = "vf_sampler_refine_disparity";
+/* The images, count, points, output and configuration of a refinement (start is checked by the
+ * caller that takes it). */
+static vf_status vf_sampler_refine_check(vf_sampler* s, const vf_image* left, const vf_image* right,
+                                         const float* xy, int count, const float* out,
+                                         const vf_disparity_refine_config* c, const char* fn) {
   vf_status st = vf_image_check(left, fn);
   if (st == VF_OK) st = vf_image_check(right, fn);
   if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
@@ -203,13 +209,9 @@ vf_status vf_sampler_refine_disparity(vf_sampler* s, const vf_image* left, const
     return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: count %d is outside 0..%d", fn, count,
                    s->max_points);
   }
-  if (count > 0 && (xy == NULL || start == NULL || out == NULL)) {
-    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
-                   xy == NULL      ? "xy"
-                   : start == NULL ? "start"
-                                   : "out");
+  if (count > 0 && (xy == NULL || out == NULL)) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn, xy == NULL ? "xy" : "out");
   }
-  const vf_disparity_refine_config* c = config;
   if (c->radius < 1 || c->radius > VF_DISPARITY_REFINE_MAX_RADIUS || c->max_iterations < 1 ||
       c->max_iterations > 50 ||
       !(c->max_change > 0.0f && c->max_change <= VF_DISPARITY_REFINE_MAX_CHANGE)) {
@@ -219,14 +221,87 @@ vf_status vf_sampler_refine_disparity(vf_sampler* s, const vf_image* left, const
                    fn, c->radius, VF_DISPARITY_REFINE_MAX_RADIUS, c->max_iterations,
                    (double)c->max_change, (double)VF_DISPARITY_REFINE_MAX_CHANGE);
   }
+  return VF_OK;
+}
+
+vf_status vf_sampler_refine_disparity(vf_sampler* s, const vf_image* left, const vf_image* right,
+                                      const float* xy, const float* start, int count,
+                                      const vf_disparity_refine_config* config, float* out) {
+  VF_CHECK_ARG_NOT_NULL(NULL, s);
+  VF_CHECK_ARG_NOT_NULL(&s->err, config);
+  const char* fn = "vf_sampler_refine_disparity";
+  const vf_disparity_refine_config* c = config;
+  vf_status st = vf_sampler_refine_check(s, left, right, xy, count, out, c, fn);
+  if (st != VF_OK) return st;
+  if (count > 0 && start == NULL)
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: start is NULL", fn);
   if (count == 0) return VF_OK;
 #ifdef VF_HAVE_CUDA
-  if (want == VF_MEMORY_DEVICE)
+  if (left->location == VF_MEMORY_DEVICE)
     return vf_sampler_refine_cuda(s, left, right, xy, start, count, c, out);
 #endif
   vf_cpu_refine_disparity(left->data, left->stride_bytes, right->data, right->stride_bytes,
                           left->width, left->height, xy, start, count, c, out, s->ctx->cpu_threads);
   return VF_OK;
+}
+
+#ifdef VF_HAVE_CUDA
+/* The probes and the matching in one pass on the device: one upload, two launches, two copies
+ * back, one wait. */
+static vf_status vf_sampler_probe_refine_cuda(vf_sampler* s, const vf_image* map,
+                                              const vf_image* left, const vf_image* right,
+                                              const float* xy, int count,
+                                              const vf_disparity_probe_config* pc,
+                                              const vf_disparity_refine_config* c,
+                                              vf_disparity_probe* probes, float* out) {
+  void* stream = s->ctx->stream;
+  float* dev_out = s->dev_disparities;
+  const float units = (float)(1 << pc->fractional_bits);
+  int rc = vf_cuda_copy_async(s->dev_xy, xy, sizeof(float) * 2 * (size_t)count, stream);
+  if (rc == 0) {
+    rc = vf_cuda_probe_disparity(map->data, map->stride_bytes, map->width, map->height, s->dev_xy,
+                                 count, pc, s->dev_probes, stream);
+  }
+  if (rc == 0) {
+    rc = vf_cuda_refine_disparity(left->data, left->stride_bytes, right->data, right->stride_bytes,
+                                  left->width, left->height, s->dev_xy, NULL, s->dev_probes,
+                                  pc->invalid, units, count, c, dev_out, stream);
+  }
+  if (rc == 0)
+    rc = vf_cuda_copy_async(probes, s->dev_probes, sizeof *probes * (size_t)count, stream);
+  if (rc == 0) rc = vf_cuda_copy_async(out, dev_out, sizeof(float) * (size_t)count, stream);
+  if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
+  return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_sampler_probe_and_refine_disparity");
+}
+#endif
+
+vf_status vf_sampler_probe_and_refine_disparity(vf_sampler* s, const vf_image* map,
+                                                const vf_image* left, const vf_image* right,
+                                                const float* xy, int count,
+                                                const vf_disparity_probe_config* probe_config,
+                                                const vf_disparity_refine_config* refine_config,
+                                                vf_disparity_probe* probes, float* out) {
+  VF_CHECK_ARG_NOT_NULL(NULL, s);
+  VF_CHECK_ARG_NOT_NULL(&s->err, probe_config);
+  VF_CHECK_ARG_NOT_NULL(&s->err, refine_config);
+  const char* fn = "vf_sampler_probe_and_refine_disparity";
+  vf_status st = vf_sampler_check(s, map, xy, count, probes, "probes", fn);
+  if (st == VF_OK) st = vf_sampler_probe_config_check(s, probe_config, fn);
+  if (st == VF_OK) st = vf_sampler_refine_check(s, left, right, xy, count, out, refine_config, fn);
+  if (st != VF_OK || count == 0) return st;
+#ifdef VF_HAVE_CUDA
+  if (map->location == VF_MEMORY_DEVICE && left->location == VF_MEMORY_DEVICE) {
+    return vf_sampler_probe_refine_cuda(s, map, left, right, xy, count, probe_config, refine_config,
+                                        probes, out);
+  }
+#endif
+  st = vf_sampler_probe_disparity(s, map, xy, count, probe_config, probes);
+  if (st != VF_OK) return st;
+  /* The starts go to out, which the matching then overwrites point by point. */
+  const float units = (float)(1 << probe_config->fractional_bits);
+  for (int i = 0; i < count; ++i)
+    out[i] = probes[i].value == probe_config->invalid ? NAN : (float)probes[i].value / units;
+  return vf_sampler_refine_disparity(s, left, right, xy, out, count, refine_config, out);
 }
 
 const char* vf_sampler_last_error(const vf_sampler* s) {

@@ -28,23 +28,24 @@ static vf_status vf_frontend_probe_disparities(vf_frontend* fe, const vf_track* 
   const int reach = sc->disparities + 1;
   vf_disparity_probe_config pc = {fe->cfg.edge_radius, reach > 4096 ? 4096 : reach,
                                   sc->subpixel ? VF_STEREO_SUBPIXEL_BITS : 0, VF_STEREO_INVALID};
-  vf_status s = vf_sampler_probe_disparity(fe->sampler, &fe->disparity, fe->xy, n, &pc, fe->probes);
-  if (s != VF_OK)
-    return vf_fail(&fe->err, s, "disparity at features: %s", vf_sampler_last_error(fe->sampler));
   const float units = sc->subpixel ? (float)(1 << VF_STEREO_SUBPIXEL_BITS) : 1.0f;
   float *start = fe->disparities, *matched = fe->disparities + n;
-  for (int i = 0; i < n; ++i) {
-    start[i] = fe->probes[i].value == VF_STEREO_INVALID ? NAN : (float)fe->probes[i].value / units;
-    matched[i] = NAN;
+  vf_status s;
+  if (fe->cfg.disparity_refine_radius > 0) {
+    /* From the map's value, at most a pixel away: farther is another match, not a refinement. */
+    const vf_disparity_refine_config rc = {fe->cfg.disparity_refine_radius, 20, 1.0f};
+    s = vf_sampler_probe_and_refine_disparity(fe->sampler, &fe->disparity, &fe->rectified[0],
+                                              &fe->rectified[1], fe->xy, n, &pc, &rc, fe->probes,
+                                              matched);
+  } else {
+    s = vf_sampler_probe_disparity(fe->sampler, &fe->disparity, fe->xy, n, &pc, fe->probes);
+    for (int i = 0; i < n; ++i) matched[i] = NAN;
   }
-  if (fe->cfg.disparity_refine_radius <= 0) return VF_OK;
-  /* From the map's value, at most a pixel away: farther is another match, not a refinement. */
-  const vf_disparity_refine_config rc = {fe->cfg.disparity_refine_radius, 20, 1.0f};
-  s = vf_sampler_refine_disparity(fe->sampler, &fe->rectified[0], &fe->rectified[1], fe->xy, start,
-                                  n, &rc, matched);
-  return s == VF_OK ? VF_OK
-                    : vf_fail(&fe->err, s, "disparity matching at features: %s",
-                              vf_sampler_last_error(fe->sampler));
+  if (s != VF_OK)
+    return vf_fail(&fe->err, s, "disparity at features: %s", vf_sampler_last_error(fe->sampler));
+  for (int i = 0; i < n; ++i)
+    start[i] = fe->probes[i].value == VF_STEREO_INVALID ? NAN : (float)fe->probes[i].value / units;
+  return VF_OK;
 }
 
 /* The depth flags of a feature from its probe (scale: map units per pixel). */

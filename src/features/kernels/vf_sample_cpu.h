@@ -83,7 +83,7 @@ VF_HOST_DEVICE static inline vf_disparity_probe vf_probe_point(const uint16_t* i
 }
 
 /* out[i] = vf_disparity_refine_point (src/features/kernels/vf_disparity_rules.h) of point i,
- * points split over `threads` threads. */
+ * points split over `threads` threads; start may be out (each point reads its start first). */
 void vf_cpu_refine_disparity(const uint8_t* left, size_t left_stride, const uint8_t* right,
                              size_t right_stride, int width, int height, const float* xy,
                              const float* start, int count, const vf_disparity_refine_config* c,

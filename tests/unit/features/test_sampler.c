@@ -161,6 +161,54 @@ static void refine_points(double d, float* xy, float* start) {
   }
 }
 
+/* A 1/16-px disparity map of the pair (d everywhere, a band of holes at rows 60..69) and the
+ * probe configuration that reads it. */
+static const vf_disparity_probe_config combined_probe = {2, 40, 4, 0xFFFF};
+
+static void combined_map(double d, vf_image* map) {
+  CHECK_OK(vf_image_alloc(map, RW, RH, VF_PIXEL_U16, VF_MEMORY_HOST));
+  for (int y = 0; y < RH; ++y) {
+    uint16_t* row = (uint16_t*)((uint8_t*)map->data + (size_t)y * map->stride_bytes);
+    for (int x = 0; x < RW; ++x) row[x] = y >= 60 && y < 70 ? 0xFFFF : (uint16_t)lround(d * 16.0);
+  }
+}
+
+/* vf_sampler_probe_and_refine_disparity gives exactly the probes of vf_sampler_probe_disparity
+ * and the matches of vf_sampler_refine_disparity from the probes' values. */
+static void combined_answers(vf_sampler* s, const vf_image* left, const vf_image* right,
+                             const float* xy) {
+  vf_image map;
+  combined_map(12.25, &map);
+  const vf_disparity_refine_config c = {7, 20, 1.0f};
+  static vf_disparity_probe pa[RN], pb[RN];
+  static float start[RN], a[RN], b[RN];
+  CHECK_OK(vf_sampler_probe_disparity(s, &map, xy, RN, &combined_probe, pa));
+  int holes = 0;
+  for (int i = 0; i < RN; ++i) {
+    holes += pa[i].value == 0xFFFF;
+    start[i] = pa[i].value == 0xFFFF ? NAN : (float)pa[i].value / 16.0f;
+  }
+  CHECK_OK(vf_sampler_refine_disparity(s, left, right, xy, start, RN, &c, a));
+  CHECK_OK(vf_sampler_probe_and_refine_disparity(s, &map, left, right, xy, RN, &combined_probe, &c,
+                                                 pb, b));
+  CHECK(memcmp(pa, pb, sizeof pa) == 0);
+  int same = 1;
+  for (int i = 0; i < RN; ++i) same &= isnan(a[i]) ? isnan(b[i]) : a[i] == b[i];
+  CHECK(same);
+  CHECK(holes > 0 && holes < RN);
+  CHECK(vf_sampler_probe_and_refine_disparity(s, &map, left, right, xy, RN, NULL, &c, pb, b) ==
+        VF_ERR_INVALID_ARG);
+  CHECK(vf_sampler_probe_and_refine_disparity(s, &map, left, right, xy, RN, &combined_probe, NULL,
+                                              pb, b) == VF_ERR_INVALID_ARG);
+  CHECK(vf_sampler_probe_and_refine_disparity(s, &map, left, right, xy, RN, &combined_probe, &c,
+                                              NULL, b) == VF_ERR_INVALID_ARG);
+  CHECK(vf_sampler_probe_and_refine_disparity(s, left, left, right, xy, RN, &combined_probe, &c, pb,
+                                              b) == VF_ERR_INVALID_ARG);
+  printf("probe and refine in one call: %d probes and %d matches as the two calls give\n", RN,
+         RN - holes);
+  vf_image_free(&map);
+}
+
 static void refine_answers(void) {
   vf_context* ctx = make_ctx(VF_BACKEND_CPU);
   vf_sampler* s = NULL;
@@ -186,6 +234,7 @@ static void refine_answers(void) {
            found, RN, found ? sum / found : 0.0, worst);
     CHECK(found >= RN * 9 / 10);
     CHECK(found > 0 && fabs(sum / found) < 0.005 && worst < 0.03);
+    if (k == 1) combined_answers(s, &left, &right, xy);
     if (k == 0) {
       /* Refusals: no start, a start beyond max_change of the match, a window off the image. */
       float bad_xy[6] = {100.0f, 50.0f, 100.0f, 50.0f, 3.0f, 50.0f};
@@ -261,6 +310,23 @@ static void gpu_refine_parity(vf_sampler* sc, vf_sampler* sg) {
   for (int i = 0; i < RN; ++i)
     same &= isnan(a[i]) ? isnan(b[i]) : !isnan(b[i]) && fabsf(a[i] - b[i]) <= 1e-3f;
   CHECK(same);
+  /* Probes and matches in one call: the map on the device, the probes never leave it. */
+  vf_image map, dmap;
+  combined_map(14.3, &map);
+  CHECK_OK(vf_image_alloc(&dmap, RW, RH, VF_PIXEL_U16, VF_MEMORY_DEVICE));
+  CHECK_OK(vf_image_copy(&map, &dmap));
+  static vf_disparity_probe pa[RN], pb[RN];
+  CHECK_OK(vf_sampler_probe_and_refine_disparity(sc, &map, &left, &right, xy, RN, &combined_probe,
+                                                 &c, pa, a));
+  CHECK_OK(vf_sampler_probe_and_refine_disparity(sg, &dmap, &dl, &dr, xy, RN, &combined_probe, &c,
+                                                 pb, b));
+  CHECK(memcmp(pa, pb, sizeof pa) == 0);
+  same = 1;
+  for (int i = 0; i < RN; ++i)
+    same &= isnan(a[i]) ? isnan(b[i]) : !isnan(b[i]) && fabsf(a[i] - b[i]) <= 1e-3f;
+  CHECK(same);
+  vf_image_free(&map);
+  vf_image_free(&dmap);
   vf_image_free(&left);
   vf_image_free(&right);
   vf_image_free(&dl);
