@@ -26,6 +26,13 @@ static inline vf_u8x16 vf_u8x16_set1(uint8_t x) { return _mm_set1_epi8((char)x);
 static inline vf_u8x16 vf_u8x16_min(vf_u8x16 a, vf_u8x16 b) { return _mm_min_epu8(a, b); }
 static inline vf_u8x16 vf_u8x16_add(vf_u8x16 a, vf_u8x16 b) { return _mm_add_epi8(a, b); }
 static inline vf_u8x16 vf_u8x16_sub(vf_u8x16 a, vf_u8x16 b) { return _mm_sub_epi8(a, b); }
+static inline vf_u8x16 vf_u8x16_and(vf_u8x16 a, vf_u8x16 b) { return _mm_and_si128(a, b); }
+static inline vf_u8x16 vf_u8x16_xor(vf_u8x16 a, vf_u8x16 b) { return _mm_xor_si128(a, b); }
+/* (v >> n) & m in every byte, 0 <= n < 8: a 16-bit shift whose bits from the high byte the
+ * mask clears. */
+static inline vf_u8x16 vf_u8x16_shr_and(vf_u8x16 v, int n, uint8_t m) {
+  return _mm_and_si128(_mm_srli_epi16(v, n), _mm_set1_epi8((char)(m & (0xFF >> n))));
+}
 /* The smallest lane in every lane: pairs of dwords, dwords, words, then bytes swapped. */
 static inline vf_u8x16 vf_u8x16_min_all(vf_u8x16 v) {
   v = _mm_min_epu8(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
@@ -47,10 +54,20 @@ static inline vf_u8x16 vf_u8x16_narrow(vf_i16x8 lo, vf_i16x8 hi) { return _mm_pa
 
 static inline vf_i16x8 vf_i16x8_load(const void* p) { return _mm_loadu_si128((const __m128i*)p); }
 static inline void vf_i16x8_store(void* p, vf_i16x8 v) { _mm_storeu_si128((__m128i*)p, v); }
+/* A store to 16-byte aligned p that bypasses the caches; vf_simd16_fence() before other threads
+ * read it. */
+static inline void vf_i16x8_stream(void* p, vf_i16x8 v) { _mm_stream_si128((__m128i*)p, v); }
+static inline void vf_simd16_fence(void) { _mm_sfence(); }
 static inline vf_i16x8 vf_i16x8_set1(int16_t x) { return _mm_set1_epi16(x); }
 static inline vf_i16x8 vf_i16x8_add(vf_i16x8 a, vf_i16x8 b) { return _mm_add_epi16(a, b); }
 static inline vf_i16x8 vf_i16x8_min(vf_i16x8 a, vf_i16x8 b) { return _mm_min_epi16(a, b); }
+static inline vf_i16x8 vf_i16x8_sub(vf_i16x8 a, vf_i16x8 b) { return _mm_sub_epi16(a, b); }
 static inline vf_i16x8 vf_i16x8_and(vf_i16x8 a, vf_i16x8 b) { return _mm_and_si128(a, b); }
+/* a & ~b. */
+static inline vf_i16x8 vf_i16x8_and_not(vf_i16x8 a, vf_i16x8 b) { return _mm_andnot_si128(b, a); }
+/* Lane masks (all bits set = true). */
+static inline vf_i16x8 vf_i16x8_eq(vf_i16x8 a, vf_i16x8 b) { return _mm_cmpeq_epi16(a, b); }
+static inline vf_i16x8 vf_i16x8_gt(vf_i16x8 a, vf_i16x8 b) { return _mm_cmpgt_epi16(a, b); }
 static inline vf_i16x8 vf_i16x8_or(vf_i16x8 a, vf_i16x8 b) { return _mm_or_si128(a, b); }
 static inline vf_i16x8 vf_i16x8_shl(vf_i16x8 v, int n) { return _mm_slli_epi16(v, n); }
 static inline vf_i16x8 vf_i16x8_shr(vf_i16x8 v, int n) { return _mm_srli_epi16(v, n); }
@@ -59,6 +76,13 @@ static inline int vf_i16x8_min_lanes(vf_i16x8 v) {
   v = _mm_min_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
   v = _mm_min_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
   v = _mm_min_epi16(v, _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1)));
+  return (int16_t)_mm_cvtsi128_si32(v);
+}
+/* The sum of the lanes (modulo 2^16, signed). */
+static inline int vf_i16x8_sum_lanes(vf_i16x8 v) {
+  v = _mm_add_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+  v = _mm_add_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+  v = _mm_add_epi16(v, _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1)));
   return (int16_t)_mm_cvtsi128_si32(v);
 }
 
@@ -75,6 +99,11 @@ static inline vf_u8x16 vf_u8x16_set1(uint8_t x) { return vdupq_n_u8(x); }
 static inline vf_u8x16 vf_u8x16_min(vf_u8x16 a, vf_u8x16 b) { return vminq_u8(a, b); }
 static inline vf_u8x16 vf_u8x16_add(vf_u8x16 a, vf_u8x16 b) { return vaddq_u8(a, b); }
 static inline vf_u8x16 vf_u8x16_sub(vf_u8x16 a, vf_u8x16 b) { return vsubq_u8(a, b); }
+static inline vf_u8x16 vf_u8x16_and(vf_u8x16 a, vf_u8x16 b) { return vandq_u8(a, b); }
+static inline vf_u8x16 vf_u8x16_xor(vf_u8x16 a, vf_u8x16 b) { return veorq_u8(a, b); }
+static inline vf_u8x16 vf_u8x16_shr_and(vf_u8x16 v, int n, uint8_t m) {
+  return vandq_u8(vshlq_u8(v, vdupq_n_s8((int8_t)-n)), vdupq_n_u8(m));
+}
 static inline vf_u8x16 vf_u8x16_min_all(vf_u8x16 v) { return vdupq_n_u8(vminvq_u8(v)); }
 static inline uint8_t vf_u8x16_lane0(vf_u8x16 v) { return vgetq_lane_u8(v, 0); }
 static inline vf_i16x8 vf_u8x16_widen_lo(vf_u8x16 v) {
@@ -89,10 +118,20 @@ static inline vf_u8x16 vf_u8x16_narrow(vf_i16x8 lo, vf_i16x8 hi) {
 
 static inline vf_i16x8 vf_i16x8_load(const void* p) { return vld1q_s16((const int16_t*)p); }
 static inline void vf_i16x8_store(void* p, vf_i16x8 v) { vst1q_s16((int16_t*)p, v); }
+static inline void vf_i16x8_stream(void* p, vf_i16x8 v) { vst1q_s16((int16_t*)p, v); }
+static inline void vf_simd16_fence(void) {}
 static inline vf_i16x8 vf_i16x8_set1(int16_t x) { return vdupq_n_s16(x); }
 static inline vf_i16x8 vf_i16x8_add(vf_i16x8 a, vf_i16x8 b) { return vaddq_s16(a, b); }
 static inline vf_i16x8 vf_i16x8_min(vf_i16x8 a, vf_i16x8 b) { return vminq_s16(a, b); }
+static inline vf_i16x8 vf_i16x8_sub(vf_i16x8 a, vf_i16x8 b) { return vsubq_s16(a, b); }
 static inline vf_i16x8 vf_i16x8_and(vf_i16x8 a, vf_i16x8 b) { return vandq_s16(a, b); }
+static inline vf_i16x8 vf_i16x8_and_not(vf_i16x8 a, vf_i16x8 b) { return vbicq_s16(a, b); }
+static inline vf_i16x8 vf_i16x8_eq(vf_i16x8 a, vf_i16x8 b) {
+  return vreinterpretq_s16_u16(vceqq_s16(a, b));
+}
+static inline vf_i16x8 vf_i16x8_gt(vf_i16x8 a, vf_i16x8 b) {
+  return vreinterpretq_s16_u16(vcgtq_s16(a, b));
+}
 static inline vf_i16x8 vf_i16x8_or(vf_i16x8 a, vf_i16x8 b) { return vorrq_s16(a, b); }
 /* Shifts by a count in a register: the immediate forms need a literal. */
 static inline vf_i16x8 vf_i16x8_shl(vf_i16x8 v, int n) {
@@ -102,6 +141,7 @@ static inline vf_i16x8 vf_i16x8_shr(vf_i16x8 v, int n) {
   return vreinterpretq_s16_u16(vshlq_u16(vreinterpretq_u16_s16(v), vdupq_n_s16((int16_t)-n)));
 }
 static inline int vf_i16x8_min_lanes(vf_i16x8 v) { return vminvq_s16(v); }
+static inline int vf_i16x8_sum_lanes(vf_i16x8 v) { return vaddvq_s16(v); }
 
 #else
 
@@ -135,6 +175,18 @@ static inline vf_u8x16 vf_u8x16_sub(vf_u8x16 a, vf_u8x16 b) {
   for (int i = 0; i < 16; ++i) a.v[i] = (uint8_t)(a.v[i] - b.v[i]);
   return a;
 }
+static inline vf_u8x16 vf_u8x16_and(vf_u8x16 a, vf_u8x16 b) {
+  for (int i = 0; i < 16; ++i) a.v[i] &= b.v[i];
+  return a;
+}
+static inline vf_u8x16 vf_u8x16_xor(vf_u8x16 a, vf_u8x16 b) {
+  for (int i = 0; i < 16; ++i) a.v[i] ^= b.v[i];
+  return a;
+}
+static inline vf_u8x16 vf_u8x16_shr_and(vf_u8x16 v, int n, uint8_t m) {
+  for (int i = 0; i < 16; ++i) v.v[i] = (uint8_t)((v.v[i] >> n) & m);
+  return v;
+}
 static inline vf_u8x16 vf_u8x16_min_all(vf_u8x16 v) {
   uint8_t m = v.v[0];
   for (int i = 1; i < 16; ++i) m = v.v[i] < m ? v.v[i] : m;
@@ -166,6 +218,8 @@ static inline vf_i16x8 vf_i16x8_load(const void* p) {
   return r;
 }
 static inline void vf_i16x8_store(void* p, vf_i16x8 v) { memcpy(p, v.v, sizeof v.v); }
+static inline void vf_i16x8_stream(void* p, vf_i16x8 v) { memcpy(p, v.v, sizeof v.v); }
+static inline void vf_simd16_fence(void) {}
 static inline vf_i16x8 vf_i16x8_set1(int16_t x) {
   vf_i16x8 r;
   for (int i = 0; i < 8; ++i) r.v[i] = (uint16_t)x;
@@ -179,8 +233,24 @@ static inline vf_i16x8 vf_i16x8_min(vf_i16x8 a, vf_i16x8 b) {
   for (int i = 0; i < 8; ++i) a.v[i] = (int16_t)a.v[i] < (int16_t)b.v[i] ? a.v[i] : b.v[i];
   return a;
 }
+static inline vf_i16x8 vf_i16x8_sub(vf_i16x8 a, vf_i16x8 b) {
+  for (int i = 0; i < 8; ++i) a.v[i] = (uint16_t)(a.v[i] - b.v[i]);
+  return a;
+}
 static inline vf_i16x8 vf_i16x8_and(vf_i16x8 a, vf_i16x8 b) {
   for (int i = 0; i < 8; ++i) a.v[i] &= b.v[i];
+  return a;
+}
+static inline vf_i16x8 vf_i16x8_and_not(vf_i16x8 a, vf_i16x8 b) {
+  for (int i = 0; i < 8; ++i) a.v[i] &= (uint16_t)~b.v[i];
+  return a;
+}
+static inline vf_i16x8 vf_i16x8_eq(vf_i16x8 a, vf_i16x8 b) {
+  for (int i = 0; i < 8; ++i) a.v[i] = a.v[i] == b.v[i] ? 0xFFFFu : 0u;
+  return a;
+}
+static inline vf_i16x8 vf_i16x8_gt(vf_i16x8 a, vf_i16x8 b) {
+  for (int i = 0; i < 8; ++i) a.v[i] = (int16_t)a.v[i] > (int16_t)b.v[i] ? 0xFFFFu : 0u;
   return a;
 }
 static inline vf_i16x8 vf_i16x8_or(vf_i16x8 a, vf_i16x8 b) {
@@ -199,6 +269,11 @@ static inline int vf_i16x8_min_lanes(vf_i16x8 v) {
   int m = (int16_t)v.v[0];
   for (int i = 1; i < 8; ++i) m = (int16_t)v.v[i] < m ? (int16_t)v.v[i] : m;
   return m;
+}
+static inline int vf_i16x8_sum_lanes(vf_i16x8 v) {
+  uint16_t t = 0;
+  for (int i = 0; i < 8; ++i) t = (uint16_t)(t + v.v[i]);
+  return (int16_t)t;
 }
 
 #endif

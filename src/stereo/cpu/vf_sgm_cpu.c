@@ -193,9 +193,15 @@ __attribute__((always_inline)) static inline int vf_steps(
       vf_i16x8_store(tot + k + 8, hi);
       best = vf_i16x8_min(best, vf_i16x8_min(lo, hi));
     } else {
-      vf_i16x8_store(packed + k, vf_i16x8_or(vf_i16x8_shl(lo, VF_COST_BITS), vf_u8x16_widen_lo(c)));
-      vf_i16x8_store(packed + k + 8,
-                     vf_i16x8_or(vf_i16x8_shl(hi, VF_COST_BITS), vf_u8x16_widen_hi(c)));
+      vf_i16x8 a = vf_i16x8_or(vf_i16x8_shl(lo, VF_COST_BITS), vf_u8x16_widen_lo(c));
+      vf_i16x8 b = vf_i16x8_or(vf_i16x8_shl(hi, VF_COST_BITS), vf_u8x16_widen_hi(c));
+      if (n > 1) {
+        vf_i16x8_stream(packed + k, a);
+        vf_i16x8_stream(packed + k + 8, b);
+      } else {
+        vf_i16x8_store(packed + k, a);
+        vf_i16x8_store(packed + k + 8, b);
+      }
     }
   }
   *mn0 = vf_u8x16_min_all(m0);
@@ -207,48 +213,37 @@ __attribute__((always_inline)) static inline int vf_steps(
   return second ? vf_i16x8_min_lanes(best) : 0;
 }
 
-/* Bit counts of a byte's two nibbles, each in its nibble (at most 4). Byte-wise SWAR because
- * the baseline x86-64 ISA has no popcount; 16 bytes per SSE2 operation. */
-static uint8_t vf_nibble_counts(uint8_t v) {
-  v = (uint8_t)(v - ((v >> 1) & 0x55));
-  return (uint8_t)((v & 0x33) + ((v >> 2) & 0x33));
+/* Bit counts of each byte's two nibbles, each in its nibble (at most 4): SWAR, as the baseline
+ * x86-64 ISA has neither a popcount nor a byte shuffle. */
+static inline vf_u8x16 vf_nibble_counts(vf_u8x16 v) {
+  v = vf_u8x16_sub(v, vf_u8x16_shr_and(v, 1, 0x55));
+  return vf_u8x16_add(vf_u8x16_and(v, vf_u8x16_set1(0x33)), vf_u8x16_shr_and(v, 2, 0x33));
 }
 
-/* The byte's count from nibble counts summed over up to 3 planes (at most 12 each). */
-static uint8_t vf_fold(uint8_t v) { return (uint8_t)((v & 0x0F) + (v >> 4)); }
-
-/* Costs of one block of disparities: Hamming distances between the left census planes (each
- * byte repeated VF_REP times, planes l + i * VF_REP * w) and the right census planes at
- * r + i * ps. */
-static void vf_block_costs_cs(const uint8_t* restrict l, size_t ls, const uint8_t* restrict r,
-                              size_t ps, uint8_t* restrict c) {
-  for (int k0 = 0; k0 < VF_BLOCK; k0 += VF_REP) {
-    for (int i = 0; i < VF_REP; ++i) {
-      int k = k0 + i;
-      uint8_t a =
-          (uint8_t)(vf_nibble_counts(l[i] ^ r[k]) + vf_nibble_counts(l[ls + i] ^ r[ps + k]) +
-                    vf_nibble_counts(l[2 * ls + i] ^ r[2 * ps + k]));
-      c[k] = (uint8_t)(vf_fold(a) + vf_fold(vf_nibble_counts(l[3 * ls + i] ^ r[3 * ps + k])));
-    }
-  }
+/* Each byte's count from nibble counts summed over up to 3 planes (at most 12 each). */
+static inline vf_u8x16 vf_fold(vf_u8x16 v) {
+  return vf_u8x16_add(vf_u8x16_and(v, vf_u8x16_set1(0x0F)), vf_u8x16_shr_and(v, 4, 0x0F));
 }
 
-static void vf_block_costs_full(const uint8_t* restrict l, size_t ls, const uint8_t* restrict r,
-                                size_t ps, uint8_t* restrict c) {
-  for (int k0 = 0; k0 < VF_BLOCK; k0 += VF_REP) {
-    for (int i = 0; i < VF_REP; ++i) {
-      int k = k0 + i;
-      uint8_t a =
-          (uint8_t)(vf_nibble_counts(l[i] ^ r[k]) + vf_nibble_counts(l[ls + i] ^ r[ps + k]) +
-                    vf_nibble_counts(l[2 * ls + i] ^ r[2 * ps + k]));
-      uint8_t b = (uint8_t)(vf_nibble_counts(l[3 * ls + i] ^ r[3 * ps + k]) +
-                            vf_nibble_counts(l[4 * ls + i] ^ r[4 * ps + k]) +
-                            vf_nibble_counts(l[5 * ls + i] ^ r[5 * ps + k]));
-      uint8_t d = (uint8_t)(vf_nibble_counts(l[6 * ls + i] ^ r[6 * ps + k]) +
-                            vf_nibble_counts(l[7 * ls + i] ^ r[7 * ps + k]));
-      c[k] = (uint8_t)(vf_fold(a) + vf_fold(b) + vf_fold(d));
-    }
-  }
+/* Nibble counts of plane i: left bytes (repeated) at l + i * ls against right bytes r + i * ps. */
+static inline vf_u8x16 vf_plane_counts(const uint8_t* l, size_t ls, const uint8_t* r, size_t ps,
+                                       int i) {
+  return vf_nibble_counts(vf_u8x16_xor(vf_u8x16_load(l + i * ls), vf_u8x16_load(r + i * ps)));
+}
+
+/* Costs of 16 disparities: Hamming distances between the left census planes (each byte
+ * repeated VF_REP times, planes l + i * ls) and the right census planes at r + i * ps. */
+static inline vf_u8x16 vf_costs16(int full, const uint8_t* l, size_t ls, const uint8_t* r,
+                                  size_t ps) {
+  vf_u8x16 a = vf_u8x16_add(vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 0),
+                                         vf_plane_counts(l, ls, r, ps, 1)),
+                            vf_plane_counts(l, ls, r, ps, 2));
+  if (!full) return vf_u8x16_add(vf_fold(a), vf_fold(vf_plane_counts(l, ls, r, ps, 3)));
+  vf_u8x16 b = vf_u8x16_add(vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 3),
+                                         vf_plane_counts(l, ls, r, ps, 4)),
+                            vf_plane_counts(l, ls, r, ps, 5));
+  vf_u8x16 d = vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 6), vf_plane_counts(l, ls, r, ps, 7));
+  return vf_u8x16_add(vf_u8x16_add(vf_fold(a), vf_fold(b)), vf_fold(d));
 }
 
 static int vf_planes(const vf_sgm_params* p) { return p->census_full ? 8 : 4; }
@@ -296,12 +291,10 @@ static void vf_costs(const vf_sgm_params* p, const uint8_t* rep, const uint8_t* 
   size_t w = (size_t)p->width, ps = w + (size_t)D, ls = w * VF_REP;
   const uint8_t* l = rep + (size_t)x * VF_REP;
   const uint8_t* r = rev + (w - (size_t)first_out);
-  for (int b = 0; b < D; b += VF_BLOCK) {
-    if (p->census_full) {
-      vf_block_costs_full(l, ls, r + b, ps, c + b);
-    } else {
-      vf_block_costs_cs(l, ls, r + b, ps, c + b);
-    }
+  if (p->census_full) {
+    for (int k = 0; k < D; k += 16) vf_u8x16_store(c + k, vf_costs16(1, l, ls, r + k, ps));
+  } else {
+    for (int k = 0; k < D; k += 16) vf_u8x16_store(c + k, vf_costs16(0, l, ls, r + k, ps));
   }
   if (first_out < D) memset(c + first_out, p->max_cost, (size_t)(D - first_out));
 }
@@ -435,6 +428,7 @@ static void vf_halves(int begin, int end, void* arg) {
       }
     }
   }
+  vf_simd16_fence(); /* the streamed sums, before the other thread reads them */
 }
 
 /* 2 paths: each worker takes a block of rows and sweeps each row both ways. */
