@@ -41,6 +41,26 @@ static inline vf_u8x16 vf_u8x16_min_all(vf_u8x16 v) {
                                           _MM_SHUFFLE(2, 3, 0, 1)));
   return _mm_min_epu8(v, _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8)));
 }
+/* The smallest lanes of a, b, c and d in lanes 0, 1, 2 and 3 (and again in 4..7, 8..11,
+ * 12..15): interleaving halves the candidates of all four at each step. */
+static inline vf_u8x16 vf_u8x16_min4(vf_u8x16 a, vf_u8x16 b, vf_u8x16 c, vf_u8x16 d) {
+  __m128i ab = _mm_min_epu8(_mm_unpacklo_epi8(a, b), _mm_unpackhi_epi8(a, b));
+  __m128i cd = _mm_min_epu8(_mm_unpacklo_epi8(c, d), _mm_unpackhi_epi8(c, d));
+  __m128i v = _mm_min_epu8(_mm_unpacklo_epi16(ab, cd), _mm_unpackhi_epi16(ab, cd));
+  v = _mm_min_epu8(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+  return _mm_min_epu8(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+}
+/* Lane i (0..3) of v in every lane. */
+static inline vf_u8x16 vf_u8x16_bcast(vf_u8x16 v, int i) {
+  v = _mm_unpacklo_epi8(v, v);
+  switch (i) { /* immediates */
+    case 0: v = _mm_shufflelo_epi16(v, 0x00); break;
+    case 1: v = _mm_shufflelo_epi16(v, 0x55); break;
+    case 2: v = _mm_shufflelo_epi16(v, 0xAA); break;
+    default: v = _mm_shufflelo_epi16(v, 0xFF); break;
+  }
+  return _mm_shuffle_epi32(v, 0);
+}
 static inline uint8_t vf_u8x16_lane0(vf_u8x16 v) { return (uint8_t)_mm_cvtsi128_si32(v); }
 /* Lanes 0..7 (lo) or 8..15 (hi) zero-extended to 16 bits. */
 static inline vf_i16x8 vf_u8x16_widen_lo(vf_u8x16 v) {
@@ -105,6 +125,19 @@ static inline vf_u8x16 vf_u8x16_shr_and(vf_u8x16 v, int n, uint8_t m) {
   return vandq_u8(vshlq_u8(v, vdupq_n_s8((int8_t)-n)), vdupq_n_u8(m));
 }
 static inline vf_u8x16 vf_u8x16_min_all(vf_u8x16 v) { return vdupq_n_u8(vminvq_u8(v)); }
+static inline vf_u8x16 vf_u8x16_min4(vf_u8x16 a, vf_u8x16 b, vf_u8x16 c, vf_u8x16 d) {
+  uint32_t m = (uint32_t)vminvq_u8(a) | (uint32_t)vminvq_u8(b) << 8 |
+               (uint32_t)vminvq_u8(c) << 16 | (uint32_t)vminvq_u8(d) << 24;
+  return vreinterpretq_u8_u32(vdupq_n_u32(m));
+}
+static inline vf_u8x16 vf_u8x16_bcast(vf_u8x16 v, int i) {
+  switch (i) { /* immediates */
+    case 0: return vdupq_laneq_u8(v, 0);
+    case 1: return vdupq_laneq_u8(v, 1);
+    case 2: return vdupq_laneq_u8(v, 2);
+    default: return vdupq_laneq_u8(v, 3);
+  }
+}
 static inline uint8_t vf_u8x16_lane0(vf_u8x16 v) { return vgetq_lane_u8(v, 0); }
 static inline vf_i16x8 vf_u8x16_widen_lo(vf_u8x16 v) {
   return vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v)));
@@ -192,6 +225,17 @@ static inline vf_u8x16 vf_u8x16_min_all(vf_u8x16 v) {
   for (int i = 1; i < 16; ++i) m = v.v[i] < m ? v.v[i] : m;
   return vf_u8x16_set1(m);
 }
+static inline vf_u8x16 vf_u8x16_min4(vf_u8x16 a, vf_u8x16 b, vf_u8x16 c, vf_u8x16 d) {
+  vf_u8x16 r;
+  for (int j = 0; j < 4; ++j) {
+    const vf_u8x16* x = j == 0 ? &a : j == 1 ? &b : j == 2 ? &c : &d;
+    uint8_t m = x->v[0];
+    for (int i = 1; i < 16; ++i) m = x->v[i] < m ? x->v[i] : m;
+    for (int i = j; i < 16; i += 4) r.v[i] = m;
+  }
+  return r;
+}
+static inline vf_u8x16 vf_u8x16_bcast(vf_u8x16 v, int i) { return vf_u8x16_set1(v.v[i]); }
 static inline uint8_t vf_u8x16_lane0(vf_u8x16 v) { return v.v[0]; }
 static inline vf_i16x8 vf_u8x16_widen_lo(vf_u8x16 v) {
   vf_i16x8 r;

@@ -204,11 +204,16 @@ __attribute__((always_inline)) static inline int vf_steps(
       }
     }
   }
-  *mn0 = vf_u8x16_min_all(m0);
-  if (n > 1) *mn1 = vf_u8x16_min_all(m1);
-  if (n > 2) {
-    *mn2 = vf_u8x16_min_all(m2);
-    *mn3 = vf_u8x16_min_all(m3);
+  if (n == 1) {
+    *mn0 = vf_u8x16_min_all(m0);
+  } else {
+    vf_u8x16 all = n > 2 ? vf_u8x16_min4(m0, m1, m2, m3) : vf_u8x16_min4(m0, m1, m0, m1);
+    *mn0 = vf_u8x16_bcast(all, 0);
+    *mn1 = vf_u8x16_bcast(all, 1);
+    if (n > 2) {
+      *mn2 = vf_u8x16_bcast(all, 2);
+      *mn3 = vf_u8x16_bcast(all, 3);
+    }
   }
   return second ? vf_i16x8_min_lanes(best) : 0;
 }
