@@ -20,7 +20,9 @@ typedef __m128i vf_u8x16;
 typedef __m128i vf_i16x8;
 
 /* Unaligned loads and stores. */
-static inline vf_u8x16 vf_u8x16_load(const uint8_t* p) { return _mm_loadu_si128((const __m128i*)p); }
+static inline vf_u8x16 vf_u8x16_load(const uint8_t* p) {
+  return _mm_loadu_si128((const __m128i*)p);
+}
 static inline void vf_u8x16_store(uint8_t* p, vf_u8x16 v) { _mm_storeu_si128((__m128i*)p, v); }
 static inline vf_u8x16 vf_u8x16_set1(uint8_t x) { return _mm_set1_epi8((char)x); }
 static inline vf_u8x16 vf_u8x16_min(vf_u8x16 a, vf_u8x16 b) { return _mm_min_epu8(a, b); }
@@ -70,7 +72,9 @@ static inline vf_i16x8 vf_u8x16_widen_hi(vf_u8x16 v) {
   return _mm_unpackhi_epi8(v, _mm_setzero_si128());
 }
 /* Lanes of lo then hi, each 0..255, as bytes. */
-static inline vf_u8x16 vf_u8x16_narrow(vf_i16x8 lo, vf_i16x8 hi) { return _mm_packus_epi16(lo, hi); }
+static inline vf_u8x16 vf_u8x16_narrow(vf_i16x8 lo, vf_i16x8 hi) {
+  return _mm_packus_epi16(lo, hi);
+}
 
 static inline vf_i16x8 vf_i16x8_load(const void* p) { return _mm_loadu_si128((const __m128i*)p); }
 static inline void vf_i16x8_store(void* p, vf_i16x8 v) { _mm_storeu_si128((__m128i*)p, v); }
@@ -126,8 +130,8 @@ static inline vf_u8x16 vf_u8x16_shr_and(vf_u8x16 v, int n, uint8_t m) {
 }
 static inline vf_u8x16 vf_u8x16_min_all(vf_u8x16 v) { return vdupq_n_u8(vminvq_u8(v)); }
 static inline vf_u8x16 vf_u8x16_min4(vf_u8x16 a, vf_u8x16 b, vf_u8x16 c, vf_u8x16 d) {
-  uint32_t m = (uint32_t)vminvq_u8(a) | (uint32_t)vminvq_u8(b) << 8 |
-               (uint32_t)vminvq_u8(c) << 16 | (uint32_t)vminvq_u8(d) << 24;
+  uint32_t m = (uint32_t)vminvq_u8(a) | (uint32_t)vminvq_u8(b) << 8 | (uint32_t)vminvq_u8(c) << 16 |
+               (uint32_t)vminvq_u8(d) << 24;
   return vreinterpretq_u8_u32(vdupq_n_u32(m));
 }
 static inline vf_u8x16 vf_u8x16_bcast(vf_u8x16 v, int i) {

@@ -155,52 +155,55 @@ __attribute__((always_inline)) static inline int vf_steps(
     int n, int second, const uint8_t* cost, uint16_t* packed, int16_t* tot, const uint8_t* pv0,
     const uint8_t* pv1, const uint8_t* pv2, const uint8_t* pv3, uint8_t* cv0, uint8_t* cv1,
     uint8_t* cv2, uint8_t* cv3, vf_u8x16 pm0, vf_u8x16 pm1, vf_u8x16 pm2, vf_u8x16 pm3,
-    vf_u8x16 pmj0, vf_u8x16 pmj1, vf_u8x16 pmj2, vf_u8x16 pmj3, vf_u8x16 pen, int D,
-    vf_u8x16* mn0, vf_u8x16* mn1, vf_u8x16* mn2, vf_u8x16* mn3) {
+    vf_u8x16 pmj0, vf_u8x16 pmj1, vf_u8x16 pmj2, vf_u8x16 pmj3, vf_u8x16 pen, int D, vf_u8x16* mn0,
+    vf_u8x16* mn1, vf_u8x16* mn2, vf_u8x16* mn3) {
   const vf_i16x8 low = vf_i16x8_set1((1 << VF_COST_BITS) - 1);
   vf_u8x16 m0 = vf_u8x16_set1(255), m1 = m0, m2 = m0, m3 = m0;
   vf_i16x8 best = vf_i16x8_set1(INT16_MAX); /* sums stay below VF_MAX_SUM */
-  for (int k = 0; k < D; k += 16) {
-    vf_u8x16 c, v;
-    vf_i16x8 lo, hi;
-    if (second) {
-      vf_i16x8 in_lo = vf_i16x8_load(packed + k), in_hi = vf_i16x8_load(packed + k + 8);
-      c = vf_u8x16_narrow(vf_i16x8_and(in_lo, low), vf_i16x8_and(in_hi, low));
-      lo = vf_i16x8_shr(in_lo, VF_COST_BITS);
-      hi = vf_i16x8_shr(in_hi, VF_COST_BITS);
-    } else {
-      c = vf_u8x16_load(cost + k);
-      lo = vf_i16x8_set1(0);
-      hi = lo;
-    }
-#define VF_PATH(R)                                                                                 \
-  v = vf_step16(pv##R + k, pm##R, pmj##R, pen, c);                                                 \
-  vf_u8x16_store(cv##R + k, v);                                                                    \
-  m##R = vf_u8x16_min(m##R, v);                                                                    \
-  lo = vf_i16x8_add(lo, vf_u8x16_widen_lo(v));                                                     \
-  hi = vf_i16x8_add(hi, vf_u8x16_widen_hi(v));
-    VF_PATH(0)
-    if (n > 1) {
-      VF_PATH(1)
-    }
-    if (n > 2) {
-      VF_PATH(2)
-      VF_PATH(3)
-    }
-#undef VF_PATH
-    if (second) {
-      vf_i16x8_store(tot + k, lo);
-      vf_i16x8_store(tot + k + 8, hi);
-      best = vf_i16x8_min(best, vf_i16x8_min(lo, hi));
-    } else {
-      vf_i16x8 a = vf_i16x8_or(vf_i16x8_shl(lo, VF_COST_BITS), vf_u8x16_widen_lo(c));
-      vf_i16x8 b = vf_i16x8_or(vf_i16x8_shl(hi, VF_COST_BITS), vf_u8x16_widen_hi(c));
-      if (n > 1) {
-        vf_i16x8_stream(packed + k, a);
-        vf_i16x8_stream(packed + k + 8, b);
+  /* Blocks of 64 (D is a multiple), each unrolled: no per-vector loop counters. */
+  for (int b = 0; b < D; b += 64) {
+    _Pragma("GCC unroll 4") for (int k = b; k < b + 64; k += 16) {
+      vf_u8x16 c, v;
+      vf_i16x8 lo, hi;
+      if (second) {
+        vf_i16x8 in_lo = vf_i16x8_load(packed + k), in_hi = vf_i16x8_load(packed + k + 8);
+        c = vf_u8x16_narrow(vf_i16x8_and(in_lo, low), vf_i16x8_and(in_hi, low));
+        lo = vf_i16x8_shr(in_lo, VF_COST_BITS);
+        hi = vf_i16x8_shr(in_hi, VF_COST_BITS);
       } else {
-        vf_i16x8_store(packed + k, a);
-        vf_i16x8_store(packed + k + 8, b);
+        c = vf_u8x16_load(cost + k);
+        lo = vf_i16x8_set1(0);
+        hi = lo;
+      }
+#define VF_PATH(R)                                 \
+  v = vf_step16(pv##R + k, pm##R, pmj##R, pen, c); \
+  vf_u8x16_store(cv##R + k, v);                    \
+  m##R = vf_u8x16_min(m##R, v);                    \
+  lo = vf_i16x8_add(lo, vf_u8x16_widen_lo(v));     \
+  hi = vf_i16x8_add(hi, vf_u8x16_widen_hi(v));
+      VF_PATH(0)
+      if (n > 1) {
+        VF_PATH(1)
+      }
+      if (n > 2) {
+        VF_PATH(2)
+        VF_PATH(3)
+      }
+#undef VF_PATH
+      if (second) {
+        vf_i16x8_store(tot + k, lo);
+        vf_i16x8_store(tot + k + 8, hi);
+        best = vf_i16x8_min(best, vf_i16x8_min(lo, hi));
+      } else {
+        vf_i16x8 out_lo = vf_i16x8_or(vf_i16x8_shl(lo, VF_COST_BITS), vf_u8x16_widen_lo(c));
+        vf_i16x8 out_hi = vf_i16x8_or(vf_i16x8_shl(hi, VF_COST_BITS), vf_u8x16_widen_hi(c));
+        if (n > 1) {
+          vf_i16x8_stream(packed + k, out_lo);
+          vf_i16x8_stream(packed + k + 8, out_hi);
+        } else {
+          vf_i16x8_store(packed + k, out_lo);
+          vf_i16x8_store(packed + k + 8, out_hi);
+        }
       }
     }
   }
@@ -240,13 +243,13 @@ static inline vf_u8x16 vf_plane_counts(const uint8_t* l, size_t ls, const uint8_
  * repeated VF_REP times, planes l + i * ls) and the right census planes at r + i * ps. */
 static inline vf_u8x16 vf_costs16(int full, const uint8_t* l, size_t ls, const uint8_t* r,
                                   size_t ps) {
-  vf_u8x16 a = vf_u8x16_add(vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 0),
-                                         vf_plane_counts(l, ls, r, ps, 1)),
-                            vf_plane_counts(l, ls, r, ps, 2));
+  vf_u8x16 a =
+      vf_u8x16_add(vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 0), vf_plane_counts(l, ls, r, ps, 1)),
+                   vf_plane_counts(l, ls, r, ps, 2));
   if (!full) return vf_u8x16_add(vf_fold(a), vf_fold(vf_plane_counts(l, ls, r, ps, 3)));
-  vf_u8x16 b = vf_u8x16_add(vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 3),
-                                         vf_plane_counts(l, ls, r, ps, 4)),
-                            vf_plane_counts(l, ls, r, ps, 5));
+  vf_u8x16 b =
+      vf_u8x16_add(vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 3), vf_plane_counts(l, ls, r, ps, 4)),
+                   vf_plane_counts(l, ls, r, ps, 5));
   vf_u8x16 d = vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 6), vf_plane_counts(l, ls, r, ps, 7));
   return vf_u8x16_add(vf_u8x16_add(vf_fold(a), vf_fold(b)), vf_fold(d));
 }
@@ -356,8 +359,8 @@ __attribute__((always_inline)) static inline void vf_sweep_pixels(const vf_sgm_j
       j2 = vf_jump(p, here, img_prev[xl]);
       j3 = vf_jump(p, here, img_prev[xr]);
     }
-    int best = vf_steps(n, second, cost, packed, tot, i > 0 ? s->h[0] : s->zero, pv1,
-                        pv2 - slot, pv3 + slot, s->h[1], cv1, cv2, cv3, h_min, pm1, pm2, pm3,
+    int best = vf_steps(n, second, cost, packed, tot, i > 0 ? s->h[0] : s->zero, pv1, pv2 - slot,
+                        pv3 + slot, s->h[1], cv1, cv2, cv3, h_min, pm1, pm2, pm3,
                         vf_u8x16_add(h_min, j0), vf_u8x16_add(pm1, j1), vf_u8x16_add(pm2, j2),
                         vf_u8x16_add(pm3, j3), pen, D, &h_min, &m1, &m2, &m3);
     if (second) s->best[x] = (int16_t)best;
