@@ -63,7 +63,6 @@ static inline vf_u8x16 vf_u8x16_bcast(vf_u8x16 v, int i) {
   }
   return _mm_shuffle_epi32(v, 0);
 }
-static inline uint8_t vf_u8x16_lane0(vf_u8x16 v) { return (uint8_t)_mm_cvtsi128_si32(v); }
 /* Lanes 0..7 (lo) or 8..15 (hi) zero-extended to 16 bits. */
 static inline vf_i16x8 vf_u8x16_widen_lo(vf_u8x16 v) {
   return _mm_unpacklo_epi8(v, _mm_setzero_si128());
@@ -85,13 +84,7 @@ static inline void vf_simd16_fence(void) { _mm_sfence(); }
 static inline vf_i16x8 vf_i16x8_set1(int16_t x) { return _mm_set1_epi16(x); }
 static inline vf_i16x8 vf_i16x8_add(vf_i16x8 a, vf_i16x8 b) { return _mm_add_epi16(a, b); }
 static inline vf_i16x8 vf_i16x8_min(vf_i16x8 a, vf_i16x8 b) { return _mm_min_epi16(a, b); }
-static inline vf_i16x8 vf_i16x8_sub(vf_i16x8 a, vf_i16x8 b) { return _mm_sub_epi16(a, b); }
 static inline vf_i16x8 vf_i16x8_and(vf_i16x8 a, vf_i16x8 b) { return _mm_and_si128(a, b); }
-/* a & ~b. */
-static inline vf_i16x8 vf_i16x8_and_not(vf_i16x8 a, vf_i16x8 b) { return _mm_andnot_si128(b, a); }
-/* Lane masks (all bits set = true). */
-static inline vf_i16x8 vf_i16x8_eq(vf_i16x8 a, vf_i16x8 b) { return _mm_cmpeq_epi16(a, b); }
-static inline vf_i16x8 vf_i16x8_gt(vf_i16x8 a, vf_i16x8 b) { return _mm_cmpgt_epi16(a, b); }
 static inline vf_i16x8 vf_i16x8_or(vf_i16x8 a, vf_i16x8 b) { return _mm_or_si128(a, b); }
 static inline vf_i16x8 vf_i16x8_shl(vf_i16x8 v, int n) { return _mm_slli_epi16(v, n); }
 static inline vf_i16x8 vf_i16x8_shr(vf_i16x8 v, int n) { return _mm_srli_epi16(v, n); }
@@ -100,13 +93,6 @@ static inline int vf_i16x8_min_lanes(vf_i16x8 v) {
   v = _mm_min_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
   v = _mm_min_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
   v = _mm_min_epi16(v, _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1)));
-  return (int16_t)_mm_cvtsi128_si32(v);
-}
-/* The sum of the lanes (modulo 2^16, signed). */
-static inline int vf_i16x8_sum_lanes(vf_i16x8 v) {
-  v = _mm_add_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
-  v = _mm_add_epi16(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
-  v = _mm_add_epi16(v, _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1)));
   return (int16_t)_mm_cvtsi128_si32(v);
 }
 
@@ -142,7 +128,6 @@ static inline vf_u8x16 vf_u8x16_bcast(vf_u8x16 v, int i) {
     default: return vdupq_laneq_u8(v, 3);
   }
 }
-static inline uint8_t vf_u8x16_lane0(vf_u8x16 v) { return vgetq_lane_u8(v, 0); }
 static inline vf_i16x8 vf_u8x16_widen_lo(vf_u8x16 v) {
   return vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v)));
 }
@@ -160,15 +145,7 @@ static inline void vf_simd16_fence(void) {}
 static inline vf_i16x8 vf_i16x8_set1(int16_t x) { return vdupq_n_s16(x); }
 static inline vf_i16x8 vf_i16x8_add(vf_i16x8 a, vf_i16x8 b) { return vaddq_s16(a, b); }
 static inline vf_i16x8 vf_i16x8_min(vf_i16x8 a, vf_i16x8 b) { return vminq_s16(a, b); }
-static inline vf_i16x8 vf_i16x8_sub(vf_i16x8 a, vf_i16x8 b) { return vsubq_s16(a, b); }
 static inline vf_i16x8 vf_i16x8_and(vf_i16x8 a, vf_i16x8 b) { return vandq_s16(a, b); }
-static inline vf_i16x8 vf_i16x8_and_not(vf_i16x8 a, vf_i16x8 b) { return vbicq_s16(a, b); }
-static inline vf_i16x8 vf_i16x8_eq(vf_i16x8 a, vf_i16x8 b) {
-  return vreinterpretq_s16_u16(vceqq_s16(a, b));
-}
-static inline vf_i16x8 vf_i16x8_gt(vf_i16x8 a, vf_i16x8 b) {
-  return vreinterpretq_s16_u16(vcgtq_s16(a, b));
-}
 static inline vf_i16x8 vf_i16x8_or(vf_i16x8 a, vf_i16x8 b) { return vorrq_s16(a, b); }
 /* Shifts by a count in a register: the immediate forms need a literal. */
 static inline vf_i16x8 vf_i16x8_shl(vf_i16x8 v, int n) {
@@ -178,7 +155,6 @@ static inline vf_i16x8 vf_i16x8_shr(vf_i16x8 v, int n) {
   return vreinterpretq_s16_u16(vshlq_u16(vreinterpretq_u16_s16(v), vdupq_n_s16((int16_t)-n)));
 }
 static inline int vf_i16x8_min_lanes(vf_i16x8 v) { return vminvq_s16(v); }
-static inline int vf_i16x8_sum_lanes(vf_i16x8 v) { return vaddvq_s16(v); }
 
 #else
 
@@ -240,7 +216,6 @@ static inline vf_u8x16 vf_u8x16_min4(vf_u8x16 a, vf_u8x16 b, vf_u8x16 c, vf_u8x1
   return r;
 }
 static inline vf_u8x16 vf_u8x16_bcast(vf_u8x16 v, int i) { return vf_u8x16_set1(v.v[i]); }
-static inline uint8_t vf_u8x16_lane0(vf_u8x16 v) { return v.v[0]; }
 static inline vf_i16x8 vf_u8x16_widen_lo(vf_u8x16 v) {
   vf_i16x8 r;
   for (int i = 0; i < 8; ++i) r.v[i] = v.v[i];
@@ -281,24 +256,8 @@ static inline vf_i16x8 vf_i16x8_min(vf_i16x8 a, vf_i16x8 b) {
   for (int i = 0; i < 8; ++i) a.v[i] = (int16_t)a.v[i] < (int16_t)b.v[i] ? a.v[i] : b.v[i];
   return a;
 }
-static inline vf_i16x8 vf_i16x8_sub(vf_i16x8 a, vf_i16x8 b) {
-  for (int i = 0; i < 8; ++i) a.v[i] = (uint16_t)(a.v[i] - b.v[i]);
-  return a;
-}
 static inline vf_i16x8 vf_i16x8_and(vf_i16x8 a, vf_i16x8 b) {
   for (int i = 0; i < 8; ++i) a.v[i] &= b.v[i];
-  return a;
-}
-static inline vf_i16x8 vf_i16x8_and_not(vf_i16x8 a, vf_i16x8 b) {
-  for (int i = 0; i < 8; ++i) a.v[i] &= (uint16_t)~b.v[i];
-  return a;
-}
-static inline vf_i16x8 vf_i16x8_eq(vf_i16x8 a, vf_i16x8 b) {
-  for (int i = 0; i < 8; ++i) a.v[i] = a.v[i] == b.v[i] ? 0xFFFFu : 0u;
-  return a;
-}
-static inline vf_i16x8 vf_i16x8_gt(vf_i16x8 a, vf_i16x8 b) {
-  for (int i = 0; i < 8; ++i) a.v[i] = (int16_t)a.v[i] > (int16_t)b.v[i] ? 0xFFFFu : 0u;
   return a;
 }
 static inline vf_i16x8 vf_i16x8_or(vf_i16x8 a, vf_i16x8 b) {
@@ -317,11 +276,6 @@ static inline int vf_i16x8_min_lanes(vf_i16x8 v) {
   int m = (int16_t)v.v[0];
   for (int i = 1; i < 8; ++i) m = (int16_t)v.v[i] < m ? (int16_t)v.v[i] : m;
   return m;
-}
-static inline int vf_i16x8_sum_lanes(vf_i16x8 v) {
-  uint16_t t = 0;
-  for (int i = 0; i < 8; ++i) t = (uint16_t)(t + v.v[i]);
-  return (int16_t)t;
 }
 
 #endif
