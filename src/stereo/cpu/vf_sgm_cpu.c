@@ -289,8 +289,9 @@ static void vf_repeat_row(const vf_sgm_params* p, const uint8_t* census, int y,
 }
 
 /* Matching costs of left pixel (x, y) for every disparity index; rep: vf_repeat_row's row y. */
-static void vf_costs(const vf_sgm_params* p, const uint8_t* rep, const uint8_t* rev, int x,
-                     uint8_t* c) {
+__attribute__((always_inline)) static inline void vf_costs(const vf_sgm_params* p,
+                                                           const uint8_t* rep, const uint8_t* rev,
+                                                           int x, uint8_t* c) {
   int D = p->disparities, first_out = x - p->min_disparity + 1; /* k >= this: outside */
   if (first_out <= 0) {
     memset(c, p->max_cost, (size_t)D);
