@@ -11,10 +11,13 @@
  * others; each keeps L_r of the previous pixel and row only. The first sweep to reach a row stores
  * its partial sum beside the matching cost (sum << 6 | C fits 16 bits), the second adds its own
  * and selects the row's disparities. At each pixel one loop over the disparities steps all of a
- * sweep's paths (vf_steps), so the costs are read and the sums written once. With 2 threads the
- * forward sweep does the top half while the backward one does the bottom half, then each finishes
- * the other half. With 2 paths the rows are independent and split over all threads. Integer sums
- * in any order: results do not depend on the schedule. */
+ * sweep's paths (vf_steps), so the costs are read and the sums written once; it runs on 16-byte
+ * vectors (src/core/vf_simd16.h: SSE2, NEON or plain C, the same bits), 16 disparities of a path
+ * per operation, and the paths' minima come out of one interleaved reduction already in every
+ * lane. The first sweep's stores of the sums bypass the caches: the second reads them only after
+ * half the image. With 2 threads the forward sweep does the top half while the backward one does
+ * the bottom half, then each finishes the other half. With 2 paths the rows are independent and
+ * split over all threads. Integer sums in any order: results do not depend on the schedule. */
 #include <string.h>
 
 #include "core/vf_parallel.h"
@@ -26,10 +29,8 @@
 #define VF_SLOT_PAD 16
 #define VF_COST_BITS 6
 #define VF_MAX_WORKERS 64
-/* Inner loops run over blocks of this many disparities: a fixed trip count -O2 vectorizes. */
-#define VF_BLOCK 64
-/* A left census byte repeated over one vector: the costs load it instead of broadcasting it, as
- * GCC's SSE2 broadcast goes through a stack slot and stalls on store forwarding. */
+/* A left census byte repeated over one vector: the costs load it, one instruction where an SSE2
+ * broadcast takes four, once per plane and pixel. */
 #define VF_REP 16
 /* The largest sum of the paths' L_r (8 paths of at most 255). */
 #define VF_MAX_SUM (8 * 255)
