@@ -331,15 +331,25 @@ __attribute__((always_inline)) static inline void vf_sweep_pixels(const vf_sgm_j
   uint16_t* packed = j->sum + ((size_t)y * w + (size_t)x) * D;
   int16_t* tot = s->tot + (size_t)x * D;
   ptrdiff_t col = x + 1, sum_step = dir * D;
-  /* Path r's slot at column x, previous and current row; minima likewise. */
-  const uint8_t* pv1 = s->row[0] + col * slot;
-  const uint8_t* pv2 = pv1 + line * slot;
-  const uint8_t* pv3 = pv2 + line * slot;
-  uint8_t* cv1 = s->row[1] + col * slot;
-  uint8_t* cv2 = cv1 + line * slot;
-  uint8_t* cv3 = cv2 + line * slot;
-  const vf_u8x16* pmin = s->row_min[0] + col;
-  vf_u8x16* cmin = s->row_min[1] + col;
+  /* Path r's slot at column x, previous and current row, for the paths there are (the tests
+   * on the constant n fold away); minima likewise. All stay inside the row buffers, one step
+   * past the last pixel included (the border columns). */
+  const uint8_t *pv1 = NULL, *pv2 = NULL, *pv3 = NULL;
+  uint8_t *cv1 = NULL, *cv2 = NULL, *cv3 = NULL;
+  const vf_u8x16* pmin = NULL;
+  vf_u8x16* cmin = NULL;
+  if (n > 1) {
+    pv1 = s->row[0] + col * slot;
+    cv1 = s->row[1] + col * slot;
+    pmin = s->row_min[0] + col;
+    cmin = s->row_min[1] + col;
+  }
+  if (n > 2) {
+    pv2 = pv1 + (line - 1) * slot;
+    pv3 = pv1 + (2 * line + 1) * slot;
+    cv2 = cv1 + line * slot;
+    cv3 = cv1 + 2 * line * slot;
+  }
   const vf_u8x16 pen = vf_u8x16_set1((uint8_t)p->p1);
   const vf_u8x16 jump = vf_u8x16_set1((uint8_t)(p->p2 - p->p1));
   vf_u8x16 h_min = vf_u8x16_set1(0), m1, m2, m3;
@@ -361,10 +371,10 @@ __attribute__((always_inline)) static inline void vf_sweep_pixels(const vf_sgm_j
       j2 = vf_jump(p, here, img_prev[xl]);
       j3 = vf_jump(p, here, img_prev[xr]);
     }
-    int best = vf_steps(n, second, cost, packed, tot, i > 0 ? s->h[0] : s->zero, pv1, pv2 - slot,
-                        pv3 + slot, s->h[1], cv1, cv2, cv3, h_min, pm1, pm2, pm3,
-                        vf_u8x16_add(h_min, j0), vf_u8x16_add(pm1, j1), vf_u8x16_add(pm2, j2),
-                        vf_u8x16_add(pm3, j3), pen, D, &h_min, &m1, &m2, &m3);
+    int best = vf_steps(n, second, cost, packed, tot, i > 0 ? s->h[0] : s->zero, pv1, pv2, pv3,
+                        s->h[1], cv1, cv2, cv3, h_min, pm1, pm2, pm3, vf_u8x16_add(h_min, j0),
+                        vf_u8x16_add(pm1, j1), vf_u8x16_add(pm2, j2), vf_u8x16_add(pm3, j3), pen, D,
+                        &h_min, &m1, &m2, &m3);
     if (second) s->best[x] = (int16_t)best;
     if (n > 1) cmin[0] = m1;
     if (n > 2) {
@@ -376,14 +386,18 @@ __attribute__((always_inline)) static inline void vf_sweep_pixels(const vf_sgm_j
     s->h[1] = t;
     packed += sum_step;
     tot += sum_step;
-    pv1 += step;
-    pv2 += step;
-    pv3 += step;
-    cv1 += step;
-    cv2 += step;
-    cv3 += step;
-    pmin += dir;
-    cmin += dir;
+    if (n > 1) {
+      pv1 += step;
+      cv1 += step;
+      pmin += dir;
+      cmin += dir;
+    }
+    if (n > 2) {
+      pv2 += step;
+      pv3 += step;
+      cv2 += step;
+      cv3 += step;
+    }
   }
 }
 
