@@ -110,9 +110,9 @@ int main(void) {
       e_narrow[i] = (uint8_t)small_lo[i];
       e_narrow[8 + i] = (uint8_t)small_hi[i];
     }
-    bad_widen += !same_i16(vf_u8x16_widen_lo(va), e_lo) + !same_i16(vf_u8x16_widen_hi(va), e_hi) +
-                 !same_u8(vf_u8x16_narrow(vf_i16x8_load(small_lo), vf_i16x8_load(small_hi)),
-                          e_narrow);
+    bad_widen +=
+        !same_i16(vf_u8x16_widen_lo(va), e_lo) + !same_i16(vf_u8x16_widen_hi(va), e_hi) +
+        !same_u8(vf_u8x16_narrow(vf_i16x8_load(small_lo), vf_i16x8_load(small_hi)), e_narrow);
 
     /* Word lanes: arithmetic modulo 2^16, signed minimum, logic, unsigned shifts, stores. */
     const int s = round % 16;
