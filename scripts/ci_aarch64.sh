@@ -47,11 +47,14 @@ ctest --test-dir "$prefix-neon" -LE gpu -E "^($skip)\$" -j"$jobs" --timeout 600 
   tail -n 25
 grep -q "vf_simd4 path: NEON" "$prefix-neon/Testing/Temporary/LastTest.log" ||
   { echo "test_simd4 did not take the NEON path"; exit 1; }
+grep -q "vf_simd16 path: NEON" "$prefix-neon/Testing/Temporary/LastTest.log" ||
+  { echo "test_simd16 did not take the NEON path"; exit 1; }
 echo "-- aarch64 NEON tests under qemu: $(($(date +%s) - t0)) s"
 
-# Plain C: the library and the tests of the 4-lane kernels (the tracker's patch loops).
+# Plain C: the library and the tests of the SIMD kernels (the tracker's patch loops, CPU SGM).
 t0=$(date +%s)
-simd_tests="test_simd4 test_cpu_digest test_tracker_template test_tracker_input test_tracker_gyro"
+simd_tests="test_simd4 test_simd16 test_cpu_digest test_tracker_template test_tracker_input"
+simd_tests="$simd_tests test_tracker_gyro"
 build "$prefix-portable" -DVF_SIMD_PORTABLE=ON -DVF_BUILD_EXAMPLES=OFF
 # shellcheck disable=SC2086
 cmake --build "$prefix-portable" -j"$jobs" --target $simd_tests >/dev/null
@@ -59,6 +62,8 @@ ctest --test-dir "$prefix-portable" -R "^(${simd_tests// /|})\$" -j"$jobs" --tim
   --output-on-failure | tail -n 12
 grep -q "vf_simd4 path: plain C" "$prefix-portable/Testing/Temporary/LastTest.log" ||
   { echo "test_simd4 did not take the plain C path"; exit 1; }
+grep -q "vf_simd16 path: plain C" "$prefix-portable/Testing/Temporary/LastTest.log" ||
+  { echo "test_simd16 did not take the plain C path"; exit 1; }
 echo "-- aarch64 plain C build and tests under qemu: $(($(date +%s) - t0)) s"
 
 # Bit for bit across architectures and paths: test_cpu_digest's hashes of the detector, tracker

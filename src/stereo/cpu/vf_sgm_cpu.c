@@ -11,13 +11,17 @@
  * others; each keeps L_r of the previous pixel and row only. The first sweep to reach a row stores
  * its partial sum beside the matching cost (sum << 6 | C fits 16 bits), the second adds its own
  * and selects the row's disparities. At each pixel one loop over the disparities steps all of a
- * sweep's paths (vf_steps), so the costs are read and the sums written once. With 2 threads the
- * forward sweep does the top half while the backward one does the bottom half, then each finishes
- * the other half. With 2 paths the rows are independent and split over all threads. Integer sums
- * in any order: results do not depend on the schedule. */
+ * sweep's paths (vf_steps), so the costs are read and the sums written once; it runs on 16-byte
+ * vectors (src/core/vf_simd16.h: SSE2, NEON or plain C, the same bits), 16 disparities of a path
+ * per operation, and the paths' minima come out of one interleaved reduction already in every
+ * lane. The first sweep's stores of the sums bypass the caches: the second reads them only after
+ * half the image. With 2 threads the forward sweep does the top half while the backward one does
+ * the bottom half, then each finishes the other half. With 2 paths the rows are independent and
+ * split over all threads. Integer sums in any order: results do not depend on the schedule. */
 #include <string.h>
 
 #include "core/vf_parallel.h"
+#include "core/vf_simd16.h"
 #include "stereo/kernels/vf_sgm_cpu.h"
 
 /* A path's L_r at one pixel is a slot: D bytes with pad bytes of 255 either side, so that k - 1
@@ -25,10 +29,8 @@
 #define VF_SLOT_PAD 16
 #define VF_COST_BITS 6
 #define VF_MAX_WORKERS 64
-/* Inner loops run over blocks of this many disparities: a fixed trip count -O2 vectorizes. */
-#define VF_BLOCK 64
-/* A left census byte repeated over one vector: the costs load it instead of broadcasting it, as
- * GCC's SSE2 broadcast goes through a stack slot and stalls on store forwarding. */
+/* A left census byte repeated over one vector: the costs load it, one instruction where an SSE2
+ * broadcast takes four, once per plane and pixel. */
 #define VF_REP 16
 /* The largest sum of the paths' L_r (8 paths of at most 255). */
 #define VF_MAX_SUM (8 * 255)
@@ -37,12 +39,15 @@ _Static_assert(VF_CENSUS_FULL_BITS < (1 << VF_COST_BITS), "a cost fits the low b
 _Static_assert(((4 * 255) << VF_COST_BITS | 63) <= UINT16_MAX, "4 paths' sum and a cost fit");
 
 typedef struct vf_sweep {
-  int dir;         /* +1: rows down, pixels rightwards; -1: rows up, pixels leftwards */
-  int started;     /* a row was swept: row[0] holds its vertical and diagonal paths */
-  uint8_t* zero;   /* the state before a path's first pixel: L_r = 0, minimum 0 */
-  uint8_t* h[2];   /* horizontal path at the previous and at the current pixel */
-  uint8_t* row[2]; /* vertical and diagonal paths, previous and current row: (r * w + x) slots */
-  uint8_t* row_min[2];
+  int dir;       /* +1: rows down, pixels rightwards; -1: rows up, pixels leftwards */
+  int started;   /* a row was swept: row[0] holds its vertical and diagonal paths */
+  uint8_t* zero; /* the state before a path's first pixel: L_r = 0, minimum 0 */
+  uint8_t* h[2]; /* horizontal path at the previous and at the current pixel */
+  /* Vertical and diagonal paths, previous and current row: slot (r * (w + 2) + x + 1), and
+   * their minima in every lane; columns -1 and w stay in the zero state, so that a path that
+   * starts there needs no test. */
+  uint8_t* row[2];
+  vf_u8x16* row_min[2];
   uint8_t* right_rev; /* the right census row's planes reversed, w + D bytes each */
   uint8_t* left_rep;  /* the left census row's planes, each byte repeated VF_REP times */
   int16_t* tot;       /* the row's complete sums S, w * D (at most 8 * 255) */
@@ -78,16 +83,22 @@ static int vf_workers(const vf_sgm_params* p, int threads) {
 /* Carves one sweep's buffers from b (or only measures when s is NULL); returns the bytes. */
 static size_t vf_sweep_carve(const vf_sgm_params* p, uint8_t* b, vf_sweep* s) {
   size_t w = (size_t)p->width, D = (size_t)p->disparities, slot = vf_slot(p->disparities);
-  size_t rows = (size_t)vf_row_paths(p) * w;
+  size_t rows = (size_t)vf_row_paths(p) * (w + 2);
   size_t right = (w + (size_t)p->min_disparity + D) * sizeof(int16_t);
   /* zero and h slots, row paths of two rows, their minima, right census, tot, right winners,
    * repeated left census, row minima, uniqueness thresholds */
-  size_t sz[] = {3 * slot,    rows * slot,
-                 rows * slot, rows,
-                 rows,        (w + D) * VF_CPU_CENSUS_BYTES,
-                 w * D * 2,   right,
-                 right,       w * VF_REP * VF_CPU_CENSUS_BYTES,
-                 w * 2,       (VF_MAX_SUM + 1) * 2};
+  size_t sz[] = {3 * slot,
+                 rows * slot,
+                 rows * slot,
+                 rows * sizeof(vf_u8x16),
+                 rows * sizeof(vf_u8x16),
+                 (w + D) * VF_CPU_CENSUS_BYTES,
+                 w * D * 2,
+                 right,
+                 right,
+                 w * VF_REP * VF_CPU_CENSUS_BYTES,
+                 w * 2,
+                 (VF_MAX_SUM + 1) * 2};
   uint8_t* part[sizeof sz / sizeof sz[0]];
   size_t at = 0;
   for (size_t i = 0; i < sizeof sz / sizeof sz[0]; ++i) {
@@ -101,9 +112,12 @@ static size_t vf_sweep_carve(const vf_sgm_params* p, uint8_t* b, vf_sweep* s) {
   s->h[0] = s->zero + slot;
   s->h[1] = s->zero + 2 * slot;
   for (int i = 0; i < 2; ++i) {
+    /* Pads of 255, every path in the zero state: the row before a sweep's first. */
     memset(part[1 + i], 255, rows * slot);
     s->row[i] = part[1 + i] + VF_SLOT_PAD;
-    s->row_min[i] = part[3 + i];
+    for (size_t j = 0; j < rows; ++j) memset(s->row[i] + j * slot, 0, D);
+    memset(part[3 + i], 0, rows * sizeof(vf_u8x16));
+    s->row_min[i] = (vf_u8x16*)(void*)part[3 + i];
   }
   s->right_rev = part[5];
   s->left_rep = part[9];
@@ -121,116 +135,124 @@ size_t vf_cpu_sgm_scratch_bytes(const vf_sgm_params* p, int threads) {
   return (size_t)vf_workers(p, threads) * vf_sweep_carve(p, NULL, NULL);
 }
 
-/* One path's L_r at one cell from the previous pixel's slot around k: the step of the header
+/* One path's L_r at 16 cells from the previous pixel's slot around k: the step of the header
  * with the minimum pm taken out of the minima, C + min(L(k), min(L(k-1), L(k+1), pm + P2 - P1)
  * + P1) - pm, where pmj = pm + P2 - P1. Exact in bytes: every L >= pm, pm <= C <= 255 - P2. */
-static inline uint8_t vf_step_cell(const uint8_t* pv, uint8_t pm, uint8_t pmj, uint8_t pen,
-                                   uint8_t c) {
-  uint8_t n = pv[-1] < pv[1] ? pv[-1] : pv[1];
-  n = (uint8_t)((n < pmj ? n : pmj) + pen);
-  return (uint8_t)(c + (uint8_t)((pv[0] < n ? pv[0] : n) - pm));
+static inline vf_u8x16 vf_step16(const uint8_t* pv, vf_u8x16 pm, vf_u8x16 pmj, vf_u8x16 pen,
+                                 vf_u8x16 c) {
+  vf_u8x16 n = vf_u8x16_min(vf_u8x16_load(pv - 1), vf_u8x16_load(pv + 1));
+  n = vf_u8x16_add(vf_u8x16_min(n, pmj), pen);
+  return vf_u8x16_add(vf_u8x16_sub(vf_u8x16_min(vf_u8x16_load(pv), n), pm), c);
 }
 
 /* The steps of a sweep's n paths (1, 2 or 4; path 0 horizontal) at one pixel, fused so that the
- * costs are read and the sum written once: path r goes from prev_r (minimum pm[r]) into cur_r
- * with penalties p1 and p2[r]; mins[r] = min_k cur_r. The first sweep reads the costs from
- * `cost` and stores sum << 6 | C into `packed`; the second unpacks C and the first sweep's sum
- * from `packed`, stores the complete sum into `tot` and its minimum into mins[4]. Called with
- * constant n and second, the tests fold away and the loop over k vectorizes. */
-static inline void vf_steps(int n, int second, const uint8_t* restrict cost,
-                            uint16_t* restrict packed, int16_t* restrict tot,
-                            const uint8_t* restrict prev0, const uint8_t* restrict prev1,
-                            const uint8_t* restrict prev2, const uint8_t* restrict prev3,
-                            uint8_t* restrict cur0, uint8_t* restrict cur1, uint8_t* restrict cur2,
-                            uint8_t* restrict cur3, const int* pm, const int* p2, int p1, int D,
-                            int* mins) {
-  uint8_t m0 = (uint8_t)pm[0], m1 = (uint8_t)pm[1], m2 = (uint8_t)pm[2], m3 = (uint8_t)pm[3];
-  uint8_t j0 = (uint8_t)(pm[0] + p2[0] - p1), j1 = (uint8_t)(pm[1] + p2[1] - p1),
-          j2 = (uint8_t)(pm[2] + p2[2] - p1), j3 = (uint8_t)(pm[3] + p2[3] - p1);
-  uint8_t pen = (uint8_t)p1, mn0 = 255, mn1 = 255, mn2 = 255, mn3 = 255;
-  int16_t best = INT16_MAX; /* sums stay below VF_MAX_SUM */
-  for (int b = 0; b < D; b += VF_BLOCK) {
-    for (int k = b; k < b + VF_BLOCK; ++k) {
-      uint16_t in = second ? packed[k] : 0;
-      uint8_t c = second ? (uint8_t)(in & ((1u << VF_COST_BITS) - 1)) : cost[k];
-      uint16_t sum = (uint16_t)(in >> VF_COST_BITS);
-      uint8_t v = vf_step_cell(prev0 + k, m0, j0, pen, c);
-      cur0[k] = v;
-      mn0 = v < mn0 ? v : mn0;
-      sum = (uint16_t)(sum + v);
+ * costs are read and the sum written once: path r goes from slot pv_r (minimum pm_r in every
+ * lane) into slot cv_r with pmj_r = pm_r + P2 - P1; *mn_r = min_k of the new slot in every lane.
+ * The first sweep reads the costs from `cost` and stores sum << 6 | C into `packed`; the second
+ * unpacks C and the first sweep's sum from `packed`, stores the complete sum into `tot` and
+ * returns its minimum. Inlined with constant n and second, the tests fold away; one variable per
+ * path (no arrays) keeps the vectors in registers. */
+__attribute__((always_inline)) static inline int vf_steps(
+    int n, int second, const uint8_t* cost, uint16_t* packed, int16_t* tot, const uint8_t* pv0,
+    const uint8_t* pv1, const uint8_t* pv2, const uint8_t* pv3, uint8_t* cv0, uint8_t* cv1,
+    uint8_t* cv2, uint8_t* cv3, vf_u8x16 pm0, vf_u8x16 pm1, vf_u8x16 pm2, vf_u8x16 pm3,
+    vf_u8x16 pmj0, vf_u8x16 pmj1, vf_u8x16 pmj2, vf_u8x16 pmj3, vf_u8x16 pen, int D, vf_u8x16* mn0,
+    vf_u8x16* mn1, vf_u8x16* mn2, vf_u8x16* mn3) {
+  const vf_i16x8 low = vf_i16x8_set1((1 << VF_COST_BITS) - 1);
+  vf_u8x16 m0 = vf_u8x16_set1(255), m1 = m0, m2 = m0, m3 = m0;
+  vf_i16x8 best = vf_i16x8_set1(INT16_MAX); /* sums stay below VF_MAX_SUM */
+  /* Blocks of 64 (D is a multiple), each unrolled: no per-vector loop counters. */
+  for (int b = 0; b < D; b += 64) {
+    _Pragma("GCC unroll 4") for (int k = b; k < b + 64; k += 16) {
+      vf_u8x16 c, v;
+      vf_i16x8 lo, hi;
+      if (second) {
+        vf_i16x8 in_lo = vf_i16x8_load(packed + k), in_hi = vf_i16x8_load(packed + k + 8);
+        c = vf_u8x16_narrow(vf_i16x8_and(in_lo, low), vf_i16x8_and(in_hi, low));
+        lo = vf_i16x8_shr(in_lo, VF_COST_BITS);
+        hi = vf_i16x8_shr(in_hi, VF_COST_BITS);
+      } else {
+        c = vf_u8x16_load(cost + k);
+        lo = vf_i16x8_set1(0);
+        hi = lo;
+      }
+#define VF_PATH(R)                                 \
+  v = vf_step16(pv##R + k, pm##R, pmj##R, pen, c); \
+  vf_u8x16_store(cv##R + k, v);                    \
+  m##R = vf_u8x16_min(m##R, v);                    \
+  lo = vf_i16x8_add(lo, vf_u8x16_widen_lo(v));     \
+  hi = vf_i16x8_add(hi, vf_u8x16_widen_hi(v));
+      VF_PATH(0)
       if (n > 1) {
-        v = vf_step_cell(prev1 + k, m1, j1, pen, c);
-        cur1[k] = v;
-        mn1 = v < mn1 ? v : mn1;
-        sum = (uint16_t)(sum + v);
+        VF_PATH(1)
       }
       if (n > 2) {
-        v = vf_step_cell(prev2 + k, m2, j2, pen, c);
-        cur2[k] = v;
-        mn2 = v < mn2 ? v : mn2;
-        sum = (uint16_t)(sum + v);
-        v = vf_step_cell(prev3 + k, m3, j3, pen, c);
-        cur3[k] = v;
-        mn3 = v < mn3 ? v : mn3;
-        sum = (uint16_t)(sum + v);
+        VF_PATH(2)
+        VF_PATH(3)
       }
+#undef VF_PATH
       if (second) {
-        tot[k] = (int16_t)sum;
-        best = (int16_t)sum < best ? (int16_t)sum : best;
+        vf_i16x8_store(tot + k, lo);
+        vf_i16x8_store(tot + k + 8, hi);
+        best = vf_i16x8_min(best, vf_i16x8_min(lo, hi));
       } else {
-        packed[k] = (uint16_t)(sum << VF_COST_BITS | c);
+        vf_i16x8 out_lo = vf_i16x8_or(vf_i16x8_shl(lo, VF_COST_BITS), vf_u8x16_widen_lo(c));
+        vf_i16x8 out_hi = vf_i16x8_or(vf_i16x8_shl(hi, VF_COST_BITS), vf_u8x16_widen_hi(c));
+        if (n > 1) {
+          vf_i16x8_stream(packed + k, out_lo);
+          vf_i16x8_stream(packed + k + 8, out_hi);
+        } else {
+          vf_i16x8_store(packed + k, out_lo);
+          vf_i16x8_store(packed + k + 8, out_hi);
+        }
       }
     }
   }
-  mins[0] = mn0;
-  mins[1] = mn1;
-  mins[2] = mn2;
-  mins[3] = mn3;
-  mins[4] = best;
-}
-
-/* Bit counts of a byte's two nibbles, each in its nibble (at most 4). Byte-wise SWAR because
- * the baseline x86-64 ISA has no popcount; 16 bytes per SSE2 operation. */
-static uint8_t vf_nibble_counts(uint8_t v) {
-  v = (uint8_t)(v - ((v >> 1) & 0x55));
-  return (uint8_t)((v & 0x33) + ((v >> 2) & 0x33));
-}
-
-/* The byte's count from nibble counts summed over up to 3 planes (at most 12 each). */
-static uint8_t vf_fold(uint8_t v) { return (uint8_t)((v & 0x0F) + (v >> 4)); }
-
-/* Costs of one block of disparities: Hamming distances between the left census planes (each
- * byte repeated VF_REP times, planes l + i * VF_REP * w) and the right census planes at
- * r + i * ps. */
-static void vf_block_costs_cs(const uint8_t* restrict l, size_t ls, const uint8_t* restrict r,
-                              size_t ps, uint8_t* restrict c) {
-  for (int k0 = 0; k0 < VF_BLOCK; k0 += VF_REP) {
-    for (int i = 0; i < VF_REP; ++i) {
-      int k = k0 + i;
-      uint8_t a =
-          (uint8_t)(vf_nibble_counts(l[i] ^ r[k]) + vf_nibble_counts(l[ls + i] ^ r[ps + k]) +
-                    vf_nibble_counts(l[2 * ls + i] ^ r[2 * ps + k]));
-      c[k] = (uint8_t)(vf_fold(a) + vf_fold(vf_nibble_counts(l[3 * ls + i] ^ r[3 * ps + k])));
+  if (n == 1) {
+    *mn0 = vf_u8x16_min_all(m0);
+  } else {
+    vf_u8x16 all = n > 2 ? vf_u8x16_min4(m0, m1, m2, m3) : vf_u8x16_min4(m0, m1, m0, m1);
+    *mn0 = vf_u8x16_bcast(all, 0);
+    *mn1 = vf_u8x16_bcast(all, 1);
+    if (n > 2) {
+      *mn2 = vf_u8x16_bcast(all, 2);
+      *mn3 = vf_u8x16_bcast(all, 3);
     }
   }
+  return second ? vf_i16x8_min_lanes(best) : 0;
 }
 
-static void vf_block_costs_full(const uint8_t* restrict l, size_t ls, const uint8_t* restrict r,
-                                size_t ps, uint8_t* restrict c) {
-  for (int k0 = 0; k0 < VF_BLOCK; k0 += VF_REP) {
-    for (int i = 0; i < VF_REP; ++i) {
-      int k = k0 + i;
-      uint8_t a =
-          (uint8_t)(vf_nibble_counts(l[i] ^ r[k]) + vf_nibble_counts(l[ls + i] ^ r[ps + k]) +
-                    vf_nibble_counts(l[2 * ls + i] ^ r[2 * ps + k]));
-      uint8_t b = (uint8_t)(vf_nibble_counts(l[3 * ls + i] ^ r[3 * ps + k]) +
-                            vf_nibble_counts(l[4 * ls + i] ^ r[4 * ps + k]) +
-                            vf_nibble_counts(l[5 * ls + i] ^ r[5 * ps + k]));
-      uint8_t d = (uint8_t)(vf_nibble_counts(l[6 * ls + i] ^ r[6 * ps + k]) +
-                            vf_nibble_counts(l[7 * ls + i] ^ r[7 * ps + k]));
-      c[k] = (uint8_t)(vf_fold(a) + vf_fold(b) + vf_fold(d));
-    }
-  }
+/* Bit counts of each byte's two nibbles, each in its nibble (at most 4): SWAR, as the baseline
+ * x86-64 ISA has neither a popcount nor a byte shuffle. */
+static inline vf_u8x16 vf_nibble_counts(vf_u8x16 v) {
+  v = vf_u8x16_sub(v, vf_u8x16_shr_and(v, 1, 0x55));
+  return vf_u8x16_add(vf_u8x16_and(v, vf_u8x16_set1(0x33)), vf_u8x16_shr_and(v, 2, 0x33));
+}
+
+/* Each byte's count from nibble counts summed over up to 3 planes (at most 12 each). */
+static inline vf_u8x16 vf_fold(vf_u8x16 v) {
+  return vf_u8x16_add(vf_u8x16_and(v, vf_u8x16_set1(0x0F)), vf_u8x16_shr_and(v, 4, 0x0F));
+}
+
+/* Nibble counts of plane i: left bytes (repeated) at l + i * ls against right bytes r + i * ps. */
+static inline vf_u8x16 vf_plane_counts(const uint8_t* l, size_t ls, const uint8_t* r, size_t ps,
+                                       int i) {
+  return vf_nibble_counts(vf_u8x16_xor(vf_u8x16_load(l + i * ls), vf_u8x16_load(r + i * ps)));
+}
+
+/* Costs of 16 disparities: Hamming distances between the left census planes (each byte
+ * repeated VF_REP times, planes l + i * ls) and the right census planes at r + i * ps. */
+static inline vf_u8x16 vf_costs16(int full, const uint8_t* l, size_t ls, const uint8_t* r,
+                                  size_t ps) {
+  vf_u8x16 a =
+      vf_u8x16_add(vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 0), vf_plane_counts(l, ls, r, ps, 1)),
+                   vf_plane_counts(l, ls, r, ps, 2));
+  if (!full) return vf_u8x16_add(vf_fold(a), vf_fold(vf_plane_counts(l, ls, r, ps, 3)));
+  vf_u8x16 b =
+      vf_u8x16_add(vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 3), vf_plane_counts(l, ls, r, ps, 4)),
+                   vf_plane_counts(l, ls, r, ps, 5));
+  vf_u8x16 d = vf_u8x16_add(vf_plane_counts(l, ls, r, ps, 6), vf_plane_counts(l, ls, r, ps, 7));
+  return vf_u8x16_add(vf_u8x16_add(vf_fold(a), vf_fold(b)), vf_fold(d));
 }
 
 static int vf_planes(const vf_sgm_params* p) { return p->census_full ? 8 : 4; }
@@ -268,8 +290,9 @@ static void vf_repeat_row(const vf_sgm_params* p, const uint8_t* census, int y,
 }
 
 /* Matching costs of left pixel (x, y) for every disparity index; rep: vf_repeat_row's row y. */
-static void vf_costs(const vf_sgm_params* p, const uint8_t* rep, const uint8_t* rev, int x,
-                     uint8_t* c) {
+__attribute__((always_inline)) static inline void vf_costs(const vf_sgm_params* p,
+                                                           const uint8_t* rep, const uint8_t* rev,
+                                                           int x, uint8_t* c) {
   int D = p->disparities, first_out = x - p->min_disparity + 1; /* k >= this: outside */
   if (first_out <= 0) {
     memset(c, p->max_cost, (size_t)D);
@@ -278,87 +301,103 @@ static void vf_costs(const vf_sgm_params* p, const uint8_t* rep, const uint8_t* 
   size_t w = (size_t)p->width, ps = w + (size_t)D, ls = w * VF_REP;
   const uint8_t* l = rep + (size_t)x * VF_REP;
   const uint8_t* r = rev + (w - (size_t)first_out);
-  for (int b = 0; b < D; b += VF_BLOCK) {
-    if (p->census_full) {
-      vf_block_costs_full(l, ls, r + b, ps, c + b);
-    } else {
-      vf_block_costs_cs(l, ls, r + b, ps, c + b);
-    }
+  if (p->census_full) {
+    for (int k = 0; k < D; k += 16) vf_u8x16_store(c + k, vf_costs16(1, l, ls, r + k, ps));
+  } else {
+    for (int k = 0; k < D; k += 16) vf_u8x16_store(c + k, vf_costs16(0, l, ls, r + k, ps));
   }
   if (first_out < D) memset(c + first_out, p->max_cost, (size_t)(D - first_out));
 }
 
-/* vf_steps for n paths and the sweep's turn: restrict parameters (lost when the steps inline
- * into the pixel loop) and constants let the loop over k vectorize. */
-typedef void (*vf_steps_fn)(const uint8_t* restrict cost, uint16_t* restrict packed,
-                            int16_t* restrict tot, const uint8_t* restrict prev0,
-                            const uint8_t* restrict prev1, const uint8_t* restrict prev2,
-                            const uint8_t* restrict prev3, uint8_t* restrict cur0,
-                            uint8_t* restrict cur1, uint8_t* restrict cur2, uint8_t* restrict cur3,
-                            const int* pm, const int* p2, int p1, int D, int* mins);
-#define VF_STEPS_VARIANT(N, SECOND)                                                                \
-  static void vf_steps_##N##_##SECOND(                                                             \
-      const uint8_t* restrict cost, uint16_t* restrict packed, int16_t* restrict tot,              \
-      const uint8_t* restrict prev0, const uint8_t* restrict prev1, const uint8_t* restrict prev2, \
-      const uint8_t* restrict prev3, uint8_t* restrict cur0, uint8_t* restrict cur1,               \
-      uint8_t* restrict cur2, uint8_t* restrict cur3, const int* pm, const int* p2, int p1, int D, \
-      int* mins) {                                                                                 \
-    vf_steps(N, SECOND, cost, packed, tot, prev0, prev1, prev2, prev3, cur0, cur1, cur2, cur3, pm, \
-             p2, p1, D, mins);                                                                     \
-  }
-VF_STEPS_VARIANT(1, 0)
-VF_STEPS_VARIANT(2, 0)
-VF_STEPS_VARIANT(4, 0)
-VF_STEPS_VARIANT(1, 1)
-VF_STEPS_VARIANT(2, 1)
-VF_STEPS_VARIANT(4, 1)
-#undef VF_STEPS_VARIANT
+/* P2 - P1 of a path into pixel value `here` from pixel value `prev`, for vf_steps' pmj. */
+static inline vf_u8x16 vf_jump(const vf_sgm_params* p, int here, int prev) {
+  return vf_u8x16_set1((uint8_t)(vf_sgm_p2(p->p1, p->p2, 1, here, prev) - p->p1));
+}
 
-/* Row y's pixels in s's direction with n paths per sweep (steps: the matching variant);
- * `second`: the other sweep has stored this row. Inlined with constants, so that the set-up of
- * the paths at each pixel has no tests on them. */
+/* Row y's pixels in s's direction with n paths per sweep; `second`: the other sweep has stored
+ * this row. Inlined with constants, so that the set-up of the paths at each pixel has no tests
+ * on them. Path 0 is the horizontal one, paths 1.. the vertical, then the diagonals from the
+ * previous row's pixel x - 1 and x + 1: slots and minima of the previous row at column x + dx
+ * are at offset dx from column x (columns -1 and w hold the zero state). */
 __attribute__((always_inline)) static inline void vf_sweep_pixels(const vf_sgm_job* j, vf_sweep* s,
-                                                                  int y, int n, int second,
-                                                                  vf_steps_fn steps) {
+                                                                  int y, int n, int second) {
   const vf_sgm_params* p = j->p;
-  int w = p->width, D = p->disparities, dir = s->dir;
-  size_t slot = vf_slot(D);
+  int w = p->width, D = p->disparities, dir = s->dir, adaptive = p->adaptive_p2;
+  ptrdiff_t slot = (ptrdiff_t)vf_slot(D), line = w + 2, step = dir * slot;
   const uint8_t* img = j->left + (size_t)y * j->left_stride;
-  const uint8_t* img_prev = s->started ? j->left + (size_t)(y - dir) * j->left_stride : NULL;
-  uint16_t* srow = j->sum + (size_t)y * w * D;
+  /* Before a sweep's first row the paths are in the zero state and P2 does not matter. */
+  const uint8_t* img_prev = s->started ? j->left + (size_t)(y - dir) * j->left_stride : img;
+  int x = dir > 0 ? 0 : w - 1;
+  uint16_t* packed = j->sum + ((size_t)y * w + (size_t)x) * D;
+  int16_t* tot = s->tot + (size_t)x * D;
+  ptrdiff_t col = x + 1, sum_step = dir * D;
+  /* Path r's slot at column x, previous and current row, for the paths there are (the tests
+   * on the constant n fold away); minima likewise. All stay inside the row buffers, one step
+   * past the last pixel included (the border columns). */
+  const uint8_t *pv1 = NULL, *pv2 = NULL, *pv3 = NULL;
+  uint8_t *cv1 = NULL, *cv2 = NULL, *cv3 = NULL;
+  const vf_u8x16* pmin = NULL;
+  vf_u8x16* cmin = NULL;
+  if (n > 1) {
+    pv1 = s->row[0] + col * slot;
+    cv1 = s->row[1] + col * slot;
+    pmin = s->row_min[0] + col;
+    cmin = s->row_min[1] + col;
+  }
+  if (n > 2) {
+    pv2 = pv1 + (line - 1) * slot;
+    pv3 = pv1 + (2 * line + 1) * slot;
+    cv2 = cv1 + line * slot;
+    cv3 = cv1 + 2 * line * slot;
+  }
+  const vf_u8x16 pen = vf_u8x16_set1((uint8_t)p->p1);
+  const vf_u8x16 jump = vf_u8x16_set1((uint8_t)(p->p2 - p->p1));
+  vf_u8x16 h_min = vf_u8x16_set1(0), m1, m2, m3;
   uint8_t cost[256];
-  int h_min = 0;
-  for (int i = 0; i < w; ++i) {
-    int x = dir > 0 ? i : w - 1 - i;
+  for (int i = 0; i < w; ++i, x += dir) {
     if (!second) vf_costs(p, s->left_rep, s->right_rev, x, cost);
-    /* Path 0 is the horizontal one, paths 1.. the vertical, then the diagonals from the previous
-     * row's pixel x - 1 and x + 1. Entries past n are never read. */
-    const uint8_t* prev[4] = {s->zero, s->zero, s->zero, s->zero};
-    uint8_t* cur[4] = {s->h[1], NULL, NULL, NULL};
-    int pm[4] = {0, 0, 0, 0}, p2[4] = {p->p2, p->p2, p->p2, p->p2}, mins[5];
-    if (i > 0) {
-      prev[0] = s->h[0];
-      pm[0] = h_min;
-      p2[0] = vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img[x - dir]);
+    vf_u8x16 pm1 = vf_u8x16_set1(0), pm2 = pm1, pm3 = pm1;
+    if (n > 1) pm1 = pmin[0];
+    if (n > 2) {
+      pm2 = pmin[line - 1];
+      pm3 = pmin[2 * line + 1];
     }
-    for (int r = 0; r + 1 < n; ++r) {
-      int xp = x + (r == 0 ? 0 : r == 1 ? -1 : 1);
-      size_t line = (size_t)r * w;
-      cur[r + 1] = s->row[1] + (line + x) * slot;
-      if (img_prev != NULL && xp >= 0 && xp < w) {
-        prev[r + 1] = s->row[0] + (line + xp) * slot;
-        pm[r + 1] = s->row_min[0][line + xp];
-        p2[r + 1] = vf_sgm_p2(p->p1, p->p2, p->adaptive_p2, img[x], img_prev[xp]);
-      }
+    vf_u8x16 j0 = jump, j1 = jump, j2 = jump, j3 = jump;
+    if (adaptive) {
+      /* Neighbours clamped: a path that starts at the border ignores P2. */
+      int here = img[x], xl = x > 0 ? x - 1 : 0, xr = x + 1 < w ? x + 1 : w - 1;
+      j0 = vf_jump(p, here, i > 0 ? img[x - dir] : here);
+      j1 = vf_jump(p, here, img_prev[x]);
+      j2 = vf_jump(p, here, img_prev[xl]);
+      j3 = vf_jump(p, here, img_prev[xr]);
     }
-    steps(cost, srow + (size_t)x * D, s->tot + (size_t)x * D, prev[0], prev[1], prev[2], prev[3],
-          cur[0], cur[1], cur[2], cur[3], pm, p2, p->p1, D, mins);
-    h_min = mins[0];
-    if (second) s->best[x] = (int16_t)mins[4];
-    for (int r = 0; r + 1 < n; ++r) s->row_min[1][(size_t)r * w + x] = (uint8_t)mins[r + 1];
+    int best = vf_steps(n, second, cost, packed, tot, i > 0 ? s->h[0] : s->zero, pv1, pv2, pv3,
+                        s->h[1], cv1, cv2, cv3, h_min, pm1, pm2, pm3, vf_u8x16_add(h_min, j0),
+                        vf_u8x16_add(pm1, j1), vf_u8x16_add(pm2, j2), vf_u8x16_add(pm3, j3), pen, D,
+                        &h_min, &m1, &m2, &m3);
+    if (second) s->best[x] = (int16_t)best;
+    if (n > 1) cmin[0] = m1;
+    if (n > 2) {
+      cmin[line] = m2;
+      cmin[2 * line] = m3;
+    }
     uint8_t* t = s->h[0];
     s->h[0] = s->h[1];
     s->h[1] = t;
+    packed += sum_step;
+    tot += sum_step;
+    if (n > 1) {
+      pv1 += step;
+      cv1 += step;
+      pmin += dir;
+      cmin += dir;
+    }
+    if (n > 2) {
+      pv2 += step;
+      pv3 += step;
+      cv2 += step;
+      cv3 += step;
+    }
   }
 }
 
@@ -372,25 +411,25 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
   }
   if (second) {
     if (j->nrow == 3) {
-      vf_sweep_pixels(j, s, y, 4, 1, vf_steps_4_1);
+      vf_sweep_pixels(j, s, y, 4, 1);
     } else if (j->nrow == 1) {
-      vf_sweep_pixels(j, s, y, 2, 1, vf_steps_2_1);
+      vf_sweep_pixels(j, s, y, 2, 1);
     } else {
-      vf_sweep_pixels(j, s, y, 1, 1, vf_steps_1_1);
+      vf_sweep_pixels(j, s, y, 1, 1);
     }
   } else if (j->nrow == 3) {
-    vf_sweep_pixels(j, s, y, 4, 0, vf_steps_4_0);
+    vf_sweep_pixels(j, s, y, 4, 0);
   } else if (j->nrow == 1) {
-    vf_sweep_pixels(j, s, y, 2, 0, vf_steps_2_0);
+    vf_sweep_pixels(j, s, y, 2, 0);
   } else {
-    vf_sweep_pixels(j, s, y, 1, 0, vf_steps_1_0);
+    vf_sweep_pixels(j, s, y, 1, 0);
   }
   uint8_t* t = s->row[0];
   s->row[0] = s->row[1];
   s->row[1] = t;
-  t = s->row_min[0];
+  vf_u8x16* m = s->row_min[0];
   s->row_min[0] = s->row_min[1];
-  s->row_min[1] = t;
+  s->row_min[1] = m;
   s->started = 1;
   if (second) {
     vf_cpu_sgm_select_row(p, s->tot, s->best, s->unique_thr, s->right_val, s->right_k,
@@ -413,6 +452,7 @@ static void vf_halves(int begin, int end, void* arg) {
       }
     }
   }
+  vf_simd16_fence(); /* the streamed sums, before the other thread reads them */
 }
 
 /* 2 paths: each worker takes a block of rows and sweeps each row both ways. */

@@ -24,8 +24,9 @@ size_t vf_cpu_sgm_scratch_bytes(const vf_sgm_params* p, int threads);
 
 /* Aggregation over the configured paths and disparity selection: winner takes all with
  * uniqueness, left-right check and sub-pixel, the 16-bit output before the median (w*h values).
- * `left` is the left image (adaptive P2 reads its gradient); sum: w*h*D words of storage;
- * scratch: vf_cpu_sgm_scratch_bytes(p, threads) bytes, 64-byte aligned. */
+ * `left` is the left image (adaptive P2 reads its gradient); sum: w*h*D words of storage,
+ * 16-byte aligned (streaming stores); scratch: vf_cpu_sgm_scratch_bytes(p, threads) bytes,
+ * 64-byte aligned. */
 void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
                 const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum, void* scratch,
                 uint16_t* out, int threads);
