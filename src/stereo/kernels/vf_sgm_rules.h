@@ -38,7 +38,7 @@ typedef struct vf_sgm_params {
 
 /* Aggregation directions (dx, dy) in the order the backends number paths: 2 paths use the first
  * two, 4 the first four, 8 the first eight, 16 all: paths 8..15 are the knight moves (+-2, +-1)
- * and (+-1, +-2). Path 0 (left to right) is the one CUDA fuses with the sum. */
+ * and (+-1, +-2). */
 VF_HD void vf_sgm_direction(int path, int* dx, int* dy) {
   if (path < 8) {
     /* Nibble per path: bits 0-1 dx + 1, bits 2-3 dy + 1 (a table would sit in GPU local memory). */
