@@ -46,15 +46,10 @@ __device__ float vf_refine_warp(const uint8_t* left, size_t left_stride, const u
                                 float d0, const vf_disparity_refine_config& c, vf_refine_smem& sm,
                                 int lane) {
   const int r = c.radius, side = 2 * r + 1, n = side * side;
-  if (!(d0 == d0) || !(x == x) || !(y == y) || !(x - (float)r >= 2.0f) ||
-      !(x + (float)r < (float)(width - 3)) || !(y - (float)r >= 2.0f) ||
-      !(y + (float)r < (float)(height - 3)))
-    return NAN;
-  const int fx = (int)floorf(x), fy = (int)floorf(y);
-  const float ax = x - (float)fx, ay = y - (float)fy;
-  const float lo = x - d0 - c.max_change, hi = x - d0 + c.max_change;
-  if (!(lo - (float)r >= 2.0f) || !(hi + (float)r < (float)(width - 3))) return NAN;
-  const int c0 = (int)floorf(lo) - r, cols = (int)floorf(hi) + r + 2 - c0;
+  vf_disparity_reach at;
+  if (!vf_disparity_refine_reach(width, height, x, y, d0, r, c.max_change, &at)) return NAN;
+  const int fx = at.fx, fy = at.fy, c0 = at.c0, cols = at.cols;
+  const float ax = at.ax, ay = at.ay, lo = at.lo, hi = at.hi;
   // The smoothed pixels under both windows, spread over the lanes.
   for (int i = lane; i < (side + 1) * (side + 3); i += 32) {
     const int row = i / (side + 3), k = i - row * (side + 3);

@@ -51,6 +51,34 @@ VF_LK_FN float vf_disparity_bilerp(const float* q, int stride, float ax, float a
   return top + ay * (bot - top);
 }
 
+/* Where the matching of point (x, y) from d0 reads (the CPU and CUDA matchings share it, and so
+ * their refusals): the left window's pixel (fx, fy) and sub-pixel phase (ax, ay); the shifts
+ * [lo, hi] = x - d0 -+ max_change and the right strip's columns c0 .. c0 + cols - 1, which hold
+ * every bilinear read of those shifts (each smoothed pixel reads one raw pixel more). 0 when d0
+ * or the point is not finite, or a window of radius r leaves an image. */
+typedef struct vf_disparity_reach {
+  int fx, fy, c0, cols;
+  float ax, ay, lo, hi;
+} vf_disparity_reach;
+
+VF_LK_FN int vf_disparity_refine_reach(int width, int height, float x, float y, float d0, int r,
+                                       float max_change, vf_disparity_reach* at) {
+  if (!(d0 == d0) || !(x == x) || !(y == y) || !(x - (float)r >= 2.0f) ||
+      !(x + (float)r < (float)(width - 3)) || !(y - (float)r >= 2.0f) ||
+      !(y + (float)r < (float)(height - 3)))
+    return 0;
+  at->fx = (int)floorf(x);
+  at->fy = (int)floorf(y);
+  at->ax = x - (float)at->fx;
+  at->ay = y - (float)at->fy;
+  at->lo = x - d0 - max_change;
+  at->hi = x - d0 + max_change;
+  if (!(at->lo - (float)r >= 2.0f) || !(at->hi + (float)r < (float)(width - 3))) return 0;
+  at->c0 = (int)floorf(at->lo) - r;
+  at->cols = (int)floorf(at->hi) + r + 2 - at->c0;
+  return 1;
+}
+
 /* The disparity at left pixel (x, y) matched from d0 (NAN when it fails: start not finite,
  * window outside an image, a flat window, no convergence, or a result farther than max_change
  * from d0). Every sample of a window lies at one sub-pixel phase, so the smoothed pixels under
@@ -62,17 +90,10 @@ VF_LK_FN float vf_disparity_refine_point(const uint8_t* left, size_t left_stride
                                          int height, float x, float y, float d0,
                                          const vf_disparity_refine_config* c) {
   const int r = c->radius, side = 2 * r + 1, n = side * side;
-  if (!(d0 == d0) || !(x == x) || !(y == y) || !(x - (float)r >= 2.0f) ||
-      !(x + (float)r < (float)(width - 3)) || !(y - (float)r >= 2.0f) ||
-      !(y + (float)r < (float)(height - 3)))
-    return NAN;
-  const int fx = (int)floorf(x), fy = (int)floorf(y);
-  const float ax = x - (float)fx, ay = y - (float)fy;
-  /* The right strip: columns c0 .. c0 + cols - 1 hold every bilinear read of shifts in
-   * [x - d0 - max_change, x - d0 + max_change]; each smoothed pixel reads one raw pixel more. */
-  const float lo = x - d0 - c->max_change, hi = x - d0 + c->max_change;
-  if (!(lo - (float)r >= 2.0f) || !(hi + (float)r < (float)(width - 3))) return NAN;
-  const int c0 = (int)floorf(lo) - r, cols = (int)floorf(hi) + r + 2 - c0;
+  vf_disparity_reach at;
+  if (!vf_disparity_refine_reach(width, height, x, y, d0, r, c->max_change, &at)) return NAN;
+  const int fx = at.fx, fy = at.fy, c0 = at.c0, cols = at.cols;
+  const float ax = at.ax, ay = at.ay, lo = at.lo, hi = at.hi;
   /* Smoothed pixels: rows fy - r .. fy + r + 1; the left window's columns fx - r - 1 ..
    * fx + r + 2 (the gradient's neighbours too), the strip's c0 .. c0 + cols - 1. */
   float sl[VF_DR_ROWS][VF_DR_SIDE + 3], sr[VF_DR_ROWS][VF_DR_COLS];
