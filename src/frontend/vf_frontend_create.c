@@ -39,9 +39,11 @@ vf_frontend_config vf_frontend_config_default(void) {
    * reaches issue 19's drift bars on vf_synth but costs features (docs/perf/drift_tail.md). */
   c.birth_edge_radius = 0;
   c.birth_max_jump = 0.5f;
-  /* The refinement's patch less its rim: SGM's disparity at features is biased by its sub-pixel
-   * fit and its penalties (docs/estimator.md); 7 matched slightly better than 5 on vf_synth. */
-  c.disparity_refine_radius = 7;
+  /* Off: matching each feature's disparity (7, the refinement's patch less its rim, is the
+   * setting to use) removes the map's bias at features, but the estimator's trajectory got worse
+   * with it on vf_synth, whose left tracks still lead their points a little and partly cancelled
+   * that bias (docs/estimator.md, docs/perf/drift_bias.md). */
+  c.disparity_refine_radius = 0;
   c.gyro_seeding = 1;
   c.imu_capacity = 4000;
   c.imu_max_gap_ns = 50000000; /* 10 samples at EuRoC's 200 Hz */
