@@ -147,13 +147,8 @@ __global__ void __launch_bounds__(32 * kPointsPerBlock)
   const int i = blockIdx.x * kPointsPerBlock + warp;
   if (i >= count) return;  // the whole warp
   const float2 p = xy[i];
-  float d0;
-  if (start != nullptr) {
-    d0 = start[i];
-  } else {
-    const uint16_t v = probes[i].value;
-    d0 = v == invalid ? NAN : (float)v / units;
-  }
+  const float d0 =
+      start != nullptr ? start[i] : vf_disparity_from_map(probes[i].value, invalid, units);
   const float d = vf_refine_warp(left, left_stride, right, right_stride, width, height, p.x, p.y,
                                  d0, config, sm[warp], lane);
   if (lane == 0) out[i] = d;

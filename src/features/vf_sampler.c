@@ -300,7 +300,7 @@ vf_status vf_sampler_probe_and_refine_disparity(vf_sampler* s, const vf_image* m
   /* The starts go to out, which the matching then overwrites point by point. */
   const float units = (float)(1 << probe_config->fractional_bits);
   for (int i = 0; i < count; ++i)
-    out[i] = probes[i].value == probe_config->invalid ? NAN : (float)probes[i].value / units;
+    out[i] = vf_disparity_from_map(probes[i].value, probe_config->invalid, units);
   return vf_sampler_refine_disparity(s, left, right, xy, out, count, refine_config, out);
 }
 

@@ -114,7 +114,7 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
   size_t cells = (size_t)fe->grid.cols * (size_t)fe->grid.rows;
   if (VF_ALLOC_ARRAY(fe->motion, n) || VF_ALLOC_ARRAY(fe->motion_next, n) ||
       VF_ALLOC_ARRAY(fe->guess, 2 * n) || VF_ALLOC_ARRAY(fe->xy, 2 * n) ||
-      VF_ALLOC_ARRAY(fe->probes, n) || VF_ALLOC_ARRAY(fe->disparities, 2 * n) ||
+      VF_ALLOC_ARRAY(fe->probes, n) || VF_ALLOC_ARRAY(fe->disparities, n) ||
       VF_ALLOC_ARRAY(fe->births, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
       VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n)) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");

@@ -86,7 +86,7 @@ struct vf_frontend {
   float* guess;               /* per track the initial guess (x, y), NaN for none */
   float* xy;                  /* feature positions for the sampler and the gyroscope */
   vf_disparity_probe* probes; /* per track what the disparity map shows around it */
-  float* disparities;         /* per track: the map's disparity (px), then the matched one */
+  float* disparities;         /* per track the matched disparity (px), NaN where not matched */
   uint64_t* births;           /* ids of the tracks born this frame */
   uint8_t* occupancy;         /* one byte per detector cell */
   vf_feature* records;        /* what the callback gets: left records, then right ones */

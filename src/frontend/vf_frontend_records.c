@@ -10,8 +10,8 @@
 #include "frontend/vf_frontend_internal.h"
 
 /* What the disparity map shows at and around the live tracks, in fe->probes (value
- * VF_STEREO_INVALID where unknown), and their disparities in fe->disparities: the map's (NaN
- * where unknown), then the matched ones (NaN where not matched). */
+ * VF_STEREO_INVALID where unknown), and their matched disparities in fe->disparities (NaN where
+ * not matched). */
 static vf_status vf_frontend_probe_disparities(vf_frontend* fe, const vf_track* tr, int n) {
   for (int i = 0; i < n; ++i) {
     fe->xy[2 * i] = tr[i].x;
@@ -19,8 +19,10 @@ static vf_status vf_frontend_probe_disparities(vf_frontend* fe, const vf_track* 
   }
   if (!fe->cfg.stereo_enabled) {
     const vf_disparity_probe none = {VF_STEREO_INVALID, 0, 0, 0};
-    for (int i = 0; i < n; ++i) fe->probes[i] = none;
-    for (int i = 0; i < 2 * n; ++i) fe->disparities[i] = NAN;
+    for (int i = 0; i < n; ++i) {
+      fe->probes[i] = none;
+      fe->disparities[i] = NAN;
+    }
     return VF_OK;
   }
   const vf_stereo_config* sc = &fe->cfg.stereo;
@@ -28,8 +30,7 @@ static vf_status vf_frontend_probe_disparities(vf_frontend* fe, const vf_track* 
   const int reach = sc->disparities + 1;
   vf_disparity_probe_config pc = {fe->cfg.edge_radius, reach > 4096 ? 4096 : reach,
                                   sc->subpixel ? VF_STEREO_SUBPIXEL_BITS : 0, VF_STEREO_INVALID};
-  const float units = sc->subpixel ? (float)(1 << VF_STEREO_SUBPIXEL_BITS) : 1.0f;
-  float *start = fe->disparities, *matched = fe->disparities + n;
+  float* matched = fe->disparities;
   vf_status s;
   if (fe->cfg.disparity_refine_radius > 0) {
     /* From the map's value, at most a pixel away: farther is another match, not a refinement. */
@@ -41,11 +42,9 @@ static vf_status vf_frontend_probe_disparities(vf_frontend* fe, const vf_track* 
     s = vf_sampler_probe_disparity(fe->sampler, &fe->disparity, fe->xy, n, &pc, fe->probes);
     for (int i = 0; i < n; ++i) matched[i] = NAN;
   }
-  if (s != VF_OK)
-    return vf_fail(&fe->err, s, "disparity at features: %s", vf_sampler_last_error(fe->sampler));
-  for (int i = 0; i < n; ++i)
-    start[i] = fe->probes[i].value == VF_STEREO_INVALID ? NAN : (float)fe->probes[i].value / units;
-  return VF_OK;
+  return s == VF_OK ? VF_OK
+                    : vf_fail(&fe->err, s, "disparity at features: %s",
+                              vf_sampler_last_error(fe->sampler));
 }
 
 /* The depth flags of a feature from its probe (scale: map units per pixel). */
@@ -131,8 +130,10 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
     vf_frontend_motion* next = &fe->motion_next[i];
     const vf_disparity_probe* pr = &fe->probes[i];
     /* The matched disparity where the match succeeded, else the map's. */
-    const float matched = fe->disparities[n + i];
-    r->disparity = isnan(matched) ? fe->disparities[i] : matched;
+    const float matched = fe->disparities[i];
+    r->disparity = !isnan(matched)                  ? matched
+                   : pr->value == VF_STEREO_INVALID ? NAN
+                                                    : (float)pr->value / units;
     r->depth_m = vf_frontend_depth(rc->f, rc->baseline_m, r->disparity);
     r->flags = vf_depth_flags(&fe->cfg, pr, units);
     if (!fe->cfg.right_features) continue;

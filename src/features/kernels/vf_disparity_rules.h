@@ -51,6 +51,12 @@ VF_LK_FN float vf_disparity_bilerp(const float* q, int stride, float ax, float a
   return top + ay * (bot - top);
 }
 
+/* A probe's map value as a disparity in px (fractions 1 / units), NAN where it is `invalid`:
+ * the start of the matching when it takes the probes' values. */
+VF_LK_FN float vf_disparity_from_map(uint16_t value, uint16_t invalid, float units) {
+  return value == invalid ? NAN : (float)value / units;
+}
+
 /* Where the matching of point (x, y) from d0 reads (the CPU and CUDA matchings share it, and so
  * their refusals): the left window's pixel (fx, fy) and sub-pixel phase (ax, ay); the shifts
  * [lo, hi] = x - d0 -+ max_change and the right strip's columns c0 .. c0 + cols - 1, which hold
