@@ -287,27 +287,20 @@ static void rt_occlusion(const tt_texture* tex, const float* xy, int n) {
   vf_tracker_destroy(t);
 }
 
-/* A camera roll of 3 degrees a frame about the optical axis (every patch turns by as much), tracked
- * with the rotation's homography as the guess; with vf_tracker_set_rotation the refinement starts
- * each shape turned too. Returns the median drift at the end; *alive, *iterations: the share
- * still tracked and the mean iterations per result (frame to frame and refinement). */
-static double rt_roll(const tt_texture* tex, const float* xy, int n, int prior, double* alive,
-                      double* iterations) {
-  enum { FRAMES = 12 };
-  const double step = 3.0 * 3.14159265358979 / 180.0, c = cos(step), si = sin(step);
-  /* R_c0_c1 whose homography K R^T K^-1 turns the image by +step about the principal point. */
-  const double R[9] = {c, si, 0, -si, c, 0, 0, 0, 1};
-  const double K[4] = {400.0, 400.0, 0.5 * (W - 1), 0.5 * (H - 1)};
-  static rt_view v[FRAMES];
-  for (int k = 0; k < FRAMES; ++k) v[k] = rt_view_make(1.0, step * k, 0, 0, 0);
+/* Tracks the n points xy through views v[0..frames-1] of a camera turning by R each frame, each
+ * frame guessed from the rotation (vf_tracker_predict_rotation), with (prior) or without
+ * vf_tracker_set_rotation. Leaves each point's last position in pos and whether it is still
+ * tracked in live; returns the mean iterations per result (frame to frame and refinement). */
+static double rt_track_rotation(const tt_texture* tex, const rt_view* v, int frames,
+                                const double K[4], const double R[9], int prior, const float* xy,
+                                int n, float* pos, int* live) {
   vf_tracker_config tc = rt_config(1);
   vf_tracker* t = NULL;
   CHECK_OK(vf_tracker_create(ctx, &tc, &t));
   if (prior) CHECK_OK(vf_tracker_set_rotation(t, K, R));
   static vf_track_request req[MAXF];
   static vf_track_result res[MAXF];
-  static float pos[2 * MAXF], guess[2 * MAXF];
-  static int live[MAXF];
+  static float guess[2 * MAXF];
   for (int i = 0; i < n; ++i) {
     pos[2 * i] = xy[2 * i];
     pos[2 * i + 1] = xy[2 * i + 1];
@@ -319,7 +312,7 @@ static double rt_roll(const tt_texture* tex, const float* xy, int n, int prior, 
   vf_pyramid* prev = tt_pyramid(ctx, &img, tc.levels);
   vf_image_free(&img);
   long it_sum = 0, results = 0;
-  for (int k = 1; k < FRAMES; ++k) {
+  for (int k = 1; k < frames; ++k) {
     rt_render(tex, &v[k], NULL, &img);
     vf_pyramid* cur = tt_pyramid(ctx, &img, tc.levels);
     vf_image_free(&img);
@@ -345,11 +338,28 @@ static double rt_roll(const tt_texture* tex, const float* xy, int n, int prior, 
     vf_pyramid_destroy(prev);
     prev = cur;
   }
-  const double drift = rt_final_drift(v[FRAMES - 1].h, xy, pos, live, n, alive);
   vf_pyramid_destroy(prev);
   vf_tracker_destroy(t);
-  *iterations = results > 0 ? (double)it_sum / results : 0.0;
-  return drift;
+  return results > 0 ? (double)it_sum / results : 0.0;
+}
+
+/* A camera roll of 3 degrees a frame about the optical axis (every patch turns by as much), tracked
+ * with the rotation's homography as the guess; with vf_tracker_set_rotation the refinement starts
+ * each shape turned too. Returns the median drift at the end; *alive, *iterations: the share
+ * still tracked and the mean iterations per result (frame to frame and refinement). */
+static double rt_roll(const tt_texture* tex, const float* xy, int n, int prior, double* alive,
+                      double* iterations) {
+  enum { FRAMES = 12 };
+  const double step = 3.0 * 3.14159265358979 / 180.0, c = cos(step), si = sin(step);
+  /* R_c0_c1 whose homography K R^T K^-1 turns the image by +step about the principal point. */
+  const double R[9] = {c, si, 0, -si, c, 0, 0, 0, 1};
+  const double K[4] = {400.0, 400.0, 0.5 * (W - 1), 0.5 * (H - 1)};
+  static rt_view v[FRAMES];
+  for (int k = 0; k < FRAMES; ++k) v[k] = rt_view_make(1.0, step * k, 0, 0, 0);
+  static float pos[2 * MAXF];
+  static int live[MAXF];
+  *iterations = rt_track_rotation(tex, v, FRAMES, K, R, prior, xy, n, pos, live);
+  return rt_final_drift(v[FRAMES - 1].h, xy, pos, live, n, alive);
 }
 
 static void rt_rotation_prior(const tt_texture* tex, const float* xy, int n) {
@@ -406,48 +416,9 @@ static double rt_yaw(const tt_texture* tex, const float* xy, int n, int prior, d
                             h1[3 * i + 2] * v[k - 1].h[6 + j];
   }
   for (int k = 0; k < FRAMES; ++k) rt_invert(v[k].h, v[k].inv);
-  vf_tracker_config tc = rt_config(1);
-  vf_tracker* t = NULL;
-  CHECK_OK(vf_tracker_create(ctx, &tc, &t));
-  if (prior) CHECK_OK(vf_tracker_set_rotation(t, K, R));
-  static vf_track_request req[MAXF];
-  static vf_track_result res[MAXF];
-  static float pos[2 * MAXF], guess[2 * MAXF];
+  static float pos[2 * MAXF];
   static int live[MAXF];
-  for (int i = 0; i < n; ++i) {
-    pos[2 * i] = xy[2 * i];
-    pos[2 * i + 1] = xy[2 * i + 1];
-    live[i] = 1;
-    req[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], i);
-  }
-  vf_image img = {0};
-  rt_render(tex, &v[0], NULL, &img);
-  vf_pyramid* prev = tt_pyramid(ctx, &img, tc.levels);
-  vf_image_free(&img);
-  for (int k = 1; k < FRAMES; ++k) {
-    rt_render(tex, &v[k], NULL, &img);
-    vf_pyramid* cur = tt_pyramid(ctx, &img, tc.levels);
-    vf_image_free(&img);
-    CHECK_OK(vf_tracker_predict_rotation(K, R, pos, n, guess));
-    for (int i = 0; i < n; ++i) {
-      req[i].guess_x = guess[2 * i];
-      req[i].guess_y = guess[2 * i + 1];
-    }
-    CHECK_OK(vf_tracker_track(t, prev, cur, req, n, res));
-    for (int i = 0; i < n; ++i) {
-      if (!live[i]) continue;
-      if (res[i].status != VF_TRACK_CONVERGED) {
-        live[i] = 0;
-        req[i].slot = -1;
-        continue;
-      }
-      req[i] = rt_next(&res[i], i);
-      pos[2 * i] = res[i].x;
-      pos[2 * i + 1] = res[i].y;
-    }
-    vf_pyramid_destroy(prev);
-    prev = cur;
-  }
+  rt_track_rotation(tex, v, FRAMES, K, R, prior, xy, n, pos, live);
   double lead = 0.0;
   int kept = 0;
   for (int i = 0; i < n; ++i) {
@@ -458,8 +429,6 @@ static double rt_yaw(const tt_texture* tex, const float* xy, int n, int prior, d
     lead += ((pos[2 * i] - tx) * mx + (pos[2 * i + 1] - ty) * my) / m;
     ++kept;
   }
-  vf_pyramid_destroy(prev);
-  vf_tracker_destroy(t);
   *alive = (double)kept / n;
   return kept > 0 ? lead / kept : INFINITY;
 }
