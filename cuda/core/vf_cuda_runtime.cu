@@ -37,6 +37,17 @@ int vf_cuda_device_properties(int device, char* name, size_t name_size, int* maj
   return 0;
 }
 
+int vf_cuda_stream_create_urgent(void** stream) {
+  cudaStream_t s = nullptr;
+  *stream = nullptr;
+  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorMemoryAllocation);
+  int least = 0, greatest = 0;
+  cudaError_t e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+  if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest);
+  *stream = s;
+  return (int)e;
+}
+
 int vf_cuda_versions(int* runtime, int* driver) {
   cudaError_t e = cudaRuntimeGetVersion(runtime);
   if (e == cudaSuccess) e = cudaDriverGetVersion(driver);
@@ -80,6 +91,15 @@ int vf_cuda_host_alloc_mapped(void** host, void** device, size_t bytes) {
   VF_CUDA_FAULT_RETURN(VF_FAULT_PINNED, cudaErrorMemoryAllocation);
   int rc = (int)cudaHostAlloc(host, bytes, cudaHostAllocMapped);
   if (rc == 0) rc = (int)cudaHostGetDevicePointer(device, *host, 0);
+  return rc;
+}
+
+int vf_cuda_host_alloc(void** host, size_t bytes) {
+  *host = NULL;
+  VF_CUDA_FAULT_RETURN(VF_FAULT_PINNED, cudaErrorMemoryAllocation);
+  // Portable: page-locked for every device, so a second GPU's contexts copy from it asynchronously.
+  int rc = (int)cudaHostAlloc(host, bytes, cudaHostAllocPortable);
+  if (rc != 0) cudaGetLastError();  // a refused allocation must not be reported by a later launch
   return rc;
 }
 

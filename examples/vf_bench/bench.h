@@ -67,15 +67,20 @@ int bench_remap(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_tracker(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_streams(vf_context* ctx, const bench_options* opt, bench_out* out);
 
+/* Where a stage's input frames live: ordinary host memory, page-locked host memory
+ * (vf_image_alloc_pinned, CUDA only) or device memory. */
+typedef enum bench_input { BENCH_INPUT_HOST, BENCH_INPUT_PINNED, BENCH_INPUT_DEVICE } bench_input;
+const char* bench_input_name(bench_input input);
+
 /* The "frontend" stage's input (bench_frontend.c), shared with "streams": a 752x480 pair that
- * moves by whole pixels, in host or device memory, played back and forth. */
+ * moves by whole pixels, in one of the bench_input places, played back and forth. */
 enum { BENCH_FRONTEND_FRAMES = 8 };
 typedef struct bench_frontend_input {
   vf_image frames[BENCH_FRONTEND_FRAMES][2];
   int next;
   int64_t t_ns;
 } bench_frontend_input;
-vf_status bench_frontend_input_make(vf_memory where, bench_frontend_input* in);
+vf_status bench_frontend_input_make(bench_input where, bench_frontend_input* in);
 void bench_frontend_input_free(bench_frontend_input* in);
 /* EuRoC's rig, 200 features, SGM 64/4 without the median: the stage's configuration. */
 vf_frontend_config bench_frontend_config(void);

@@ -45,7 +45,11 @@ vf_status bench_frontend_step(vf_frontend* fe, bench_frontend_input* in) {
 }
 
 /* Crops of one large texture: frame k shifted by k pixels, the right image by 20 more. */
-vf_status bench_frontend_input_make(vf_memory where, bench_frontend_input* in) {
+const char* bench_input_name(bench_input input) {
+  return input == BENCH_INPUT_DEVICE ? "device" : input == BENCH_INPUT_PINNED ? "pinned" : "host";
+}
+
+vf_status bench_frontend_input_make(bench_input where, bench_frontend_input* in) {
   memset(in, 0, sizeof *in);
   in->t_ns = 1000000000;
   vf_image tex;
@@ -55,7 +59,10 @@ vf_status bench_frontend_input_make(vf_memory where, bench_frontend_input* in) {
     for (int c = 0; s == VF_OK && c < 2; ++c) {
       vf_image view = vf_image_view((uint8_t*)tex.data + (size_t)k * tex.stride_bytes + k + 20 * c,
                                     752, 480, tex.stride_bytes, VF_MEMORY_HOST, VF_PIXEL_U8);
-      s = vf_image_alloc(&in->frames[k][c], 752, 480, VF_PIXEL_U8, where);
+      s = where == BENCH_INPUT_PINNED
+              ? vf_image_alloc_pinned(&in->frames[k][c], 752, 480, VF_PIXEL_U8)
+              : vf_image_alloc(&in->frames[k][c], 752, 480, VF_PIXEL_U8,
+                               where == BENCH_INPUT_DEVICE ? VF_MEMORY_DEVICE : VF_MEMORY_HOST);
       if (s == VF_OK) s = vf_image_copy(&view, &in->frames[k][c]);
     }
   }
@@ -84,7 +91,7 @@ vf_frontend_config bench_frontend_config(void) {
 }
 
 static int bench_frontend_run(vf_context* ctx, const bench_options* opt, bench_out* out,
-                              vf_memory where) {
+                              bench_input where) {
   frontend_job* j = calloc(1, sizeof *j);
   if (j == NULL) return 1;
   vf_frontend_config fc = bench_frontend_config();
@@ -97,7 +104,7 @@ static int bench_frontend_run(vf_context* ctx, const bench_options* opt, bench_o
     /* Stage means over every processed frame, warm-up included. */
     double n = j->calls > 0 ? (double)j->calls : 1.0;
     bench_result_begin(out, "frontend", 752, 480, &st);
-    bench_result_str(out, "input", where == VF_MEMORY_DEVICE ? "device" : "host");
+    bench_result_str(out, "input", bench_input_name(where));
     bench_result_num(out, "features_per_frame", j->features / n);
     bench_result_num(out, "rectify_ms", j->sum.rectify_ms / n);
     bench_result_num(out, "pyramid_ms", j->sum.pyramid_ms / n);
@@ -116,8 +123,10 @@ static int bench_frontend_run(vf_context* ctx, const bench_options* opt, bench_o
 }
 
 int bench_frontend(vf_context* ctx, const bench_options* opt, bench_out* out) {
-  int failed = bench_frontend_run(ctx, opt, out, VF_MEMORY_HOST);
-  if (vf_context_backend(ctx) == VF_BACKEND_CUDA)
-    failed |= bench_frontend_run(ctx, opt, out, VF_MEMORY_DEVICE);
+  int failed = bench_frontend_run(ctx, opt, out, BENCH_INPUT_HOST);
+  if (vf_context_backend(ctx) == VF_BACKEND_CUDA) {
+    failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_PINNED);
+    failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_DEVICE);
+  }
   return failed;
 }

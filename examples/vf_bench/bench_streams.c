@@ -19,7 +19,7 @@ enum { STREAMS_MAX = 16 };
 
 typedef struct stream_job {
   vf_backend backend;
-  vf_memory where;
+  bench_input where;
   int cpu_threads, quiet, warmup, frames;
   pthread_barrier_t* start; /* all warmed up: the timed frames begin */
   pthread_barrier_t* done;  /* all timed frames done: teardown may begin */
@@ -108,7 +108,7 @@ static void streams_report(bench_out* out, stream_job* jobs, int n, double* all,
   bench_stats st = {quantile(all, total, 0.5), all[0], sum / total, frames};
   double wall_s = seconds_between(&first, &last);
   bench_result_begin(out, "streams", 752, 480, &st);
-  bench_result_str(out, "input", jobs[0].where == VF_MEMORY_DEVICE ? "device" : "host");
+  bench_result_str(out, "input", bench_input_name(jobs[0].where));
   bench_result_int(out, "streams", n);
   bench_result_int(out, "cpu_threads", cpu_threads);
   bench_result_int(out, "frames", total);
@@ -125,7 +125,7 @@ static void streams_report(bench_out* out, stream_job* jobs, int n, double* all,
   bench_result_end(out);
 }
 
-static int streams_run(vf_backend backend, vf_memory where, int n, int warmup, int frames,
+static int streams_run(vf_backend backend, bench_input where, int n, int warmup, int frames,
                        const bench_options* opt, bench_out* out) {
   /* Each CPU frontend gets a share of the cores rather than all of them each. */
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -183,8 +183,9 @@ int bench_streams(vf_context* ctx, const bench_options* opt, bench_out* out) {
   const int frames = cuda ? opt->runs : (opt->runs < 10 ? opt->runs : 10);
   const int warmup = cuda ? opt->warmup : (opt->warmup < 2 ? opt->warmup : 2);
   int failed = 0;
-  for (int input = 0; input < (cuda ? 2 : 1); ++input) {
-    vf_memory where = input ? VF_MEMORY_DEVICE : VF_MEMORY_HOST;
+  const bench_input inputs[3] = {BENCH_INPUT_HOST, BENCH_INPUT_PINNED, BENCH_INPUT_DEVICE};
+  for (int input = 0; input < (cuda ? 3 : 1); ++input) {
+    const bench_input where = inputs[input];
     for (int i = 0; i < kinds; ++i)
       failed |= streams_run(backend, where, counts[i], warmup, frames, opt, out);
   }

@@ -54,7 +54,18 @@ VF_API vf_status vf_image_check(const vf_image* image, const char* what);
 VF_API vf_status vf_image_alloc(vf_image* image, int width, int height, vf_pixel_format format,
                                 vf_memory location);
 
-/** Frees what vf_image_alloc allocated and clears the view; safe on a cleared view. */
+/** Allocates a host image in page-locked (pinned) memory, the place for camera frames given to a
+ * CUDA frontend: their uploads then run asynchronously on the copy engines instead of being
+ * staged through the driver (docs/perf/frontend.md measures the difference). The view is an
+ * ordinary VF_MEMORY_HOST image for every other call; release it with vf_image_free. Without a
+ * CUDA build or a device VF_ERR_NO_DEVICE, and VF_ERR_NOMEM when the system refuses more
+ * page-locked memory or 1024 such images live: allocate with vf_image_alloc then. Rows are padded
+ * as in vf_image_alloc. */
+VF_API vf_status vf_image_alloc_pinned(vf_image* image, int width, int height,
+                                       vf_pixel_format format);
+
+/** Frees what vf_image_alloc or vf_image_alloc_pinned allocated and clears the view; safe on a
+ * cleared view. */
 VF_API void vf_image_free(vf_image* image);
 
 /** Copies pixels between any two locations; sizes and formats must match. Synchronous: the

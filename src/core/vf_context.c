@@ -176,7 +176,22 @@ vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out) {
   c.log_user = ctx->log_user;
   /* The parent already said which backend runs; the sibling stays quiet about it. */
   c.log_level = ctx->log_level < VF_LOG_WARN ? ctx->log_level : VF_LOG_WARN;
+#ifdef VF_HAVE_CUDA
+  /* The sibling carries the frame's critical path (the stereo): its stream has the greatest
+   * priority, so that its blocks go first when the parent's kernels queue beside them. */
+  int rc = vf_cuda_set_device(c.cuda_device);
+  if (rc == 0) rc = vf_cuda_stream_create_urgent(&c.cuda_stream);
+  if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_context_create_sibling: cudaStreamCreate");
+  vf_status s = vf_context_create(&c, out);
+  if (s != VF_OK) {
+    vf_cuda_stream_destroy(c.cuda_stream);
+    return s;
+  }
+  (*out)->owns_stream = 1;
+  return VF_OK;
+#else
   return vf_context_create(&c, out);
+#endif
 }
 
 void vf_context_destroy(vf_context* ctx) {

@@ -24,8 +24,9 @@ struct vf_context {
 void vf_log(const vf_context* ctx, vf_log_level level, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* A context on the same device with a stream of its own (CUDA) and the same logging, for work
- * that overlaps the parent's stream (the frontend's stereo). CPU backend: VF_ERR_UNSUPPORTED. */
+/* A context on the same device with a stream of its own (CUDA; the greatest priority) and the
+ * same logging, for work that overlaps the parent's stream and bounds the frame (the frontend's
+ * stereo). CPU backend: VF_ERR_UNSUPPORTED. */
 vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out);
 
 /* Turns a CUDA error code into a failure on `err` naming what was being done. */

@@ -22,6 +22,9 @@ int vf_cuda_device_properties(int device, char* name, size_t name_size, int* maj
                               int* sms);
 int vf_cuda_versions(int* runtime, int* driver);
 int vf_cuda_stream_create(void** stream);
+/* A stream like vf_cuda_stream_create's whose blocks the device schedules before those of
+ * ordinary streams (the greatest priority): for work on a frame's critical path. */
+int vf_cuda_stream_create_urgent(void** stream);
 int vf_cuda_stream_destroy(void* stream);
 int vf_cuda_stream_synchronize(void* stream);
 /* cudaStreamSynchronize for destroy paths (never a fault-injection site). */
@@ -33,6 +36,8 @@ int vf_cuda_free(void* ptr);
 /* Page-locked host memory mapped into the device's address space: *host for the CPU, *device for
  * kernels, which then read and write host memory directly (no copy to launch or wait for). */
 int vf_cuda_host_alloc_mapped(void** host, void** device, size_t bytes);
+/* Page-locked host memory (not mapped): copies from it run asynchronously on the copy engines. */
+int vf_cuda_host_alloc(void** host, size_t bytes);
 int vf_cuda_host_free(void* ptr);
 int vf_cuda_memset_async(void* ptr, int value, size_t bytes, void* stream);
 /* 2-D copy between any host/device pointers (unified addressing decides the direction). */

@@ -6,6 +6,7 @@
 
 #include "core/vf_context_internal.h"
 #include "core/vf_fault.h"
+#include "core/vf_image_pinned.h"
 #include "viofront/vf_image.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
@@ -55,15 +56,36 @@ vf_status vf_image_check(const vf_image* image, const char* what) {
   return VF_OK;
 }
 
-vf_status vf_image_alloc(vf_image* image, int width, int height, vf_pixel_format format,
-                         vf_memory location) {
-  if (image == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_image_alloc: image is NULL");
+/* The checked layout of an image to allocate, into *image with data NULL (cleared on failure):
+ * rows padded to a multiple of 128 bytes. */
+static vf_status vf_image_layout(vf_image* image, int width, int height, vf_pixel_format format,
+                                 vf_memory location, const char* fn) {
+  if (image == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: image is NULL", fn);
   memset(image, 0, sizeof *image);
   vf_image probe = {(void*)1, width, height, 0, location, format};
   probe.stride_bytes =
       ((size_t)(width > 0 ? width : 0) * vf_pixel_size(format) + 127) & ~(size_t)127;
-  vf_status s = vf_image_check(&probe, "vf_image_alloc");
+  vf_status s = vf_image_check(&probe, fn);
   if (s != VF_OK) return s;
+  probe.data = NULL;
+  *image = probe;
+  return VF_OK;
+}
+
+vf_status vf_image_alloc_pinned(vf_image* image, int width, int height, vf_pixel_format format) {
+  const char* fn = "vf_image_alloc_pinned";
+  vf_status s = vf_image_layout(image, width, height, format, VF_MEMORY_HOST, fn);
+  if (s == VF_OK) s = vf_image_pinned_alloc(&image->data, image->stride_bytes * (size_t)height, fn);
+  if (s != VF_OK && image != NULL) memset(image, 0, sizeof *image);
+  return s;
+}
+
+vf_status vf_image_alloc(vf_image* image, int width, int height, vf_pixel_format format,
+                         vf_memory location) {
+  vf_status s = vf_image_layout(image, width, height, format, location, "vf_image_alloc");
+  if (s != VF_OK) return s;
+  vf_image probe = *image;
+  memset(image, 0, sizeof *image);
   size_t bytes = probe.stride_bytes * (size_t)height;
   void* data = NULL;
   if (location == VF_MEMORY_HOST) {
@@ -81,7 +103,7 @@ vf_status vf_image_alloc(vf_image* image, int width, int height, vf_pixel_format
 void vf_image_free(vf_image* image) {
   if (image == NULL || image->data == NULL) return;
   if (image->location == VF_MEMORY_HOST) {
-    free(image->data);
+    if (!vf_image_pinned_release(image->data)) free(image->data);
   } else {
     vf_device_free(image->data);
   }

@@ -2,6 +2,7 @@
 /* Point reads of a 16-bit image: validation and dispatch to the CPU or CUDA backend. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/vf_context_internal.h"
 #include "core/vf_fault.h"
@@ -19,10 +20,15 @@ struct vf_sampler {
   vf_error err;
   vf_context* ctx;
   int max_points;
-  float* dev_xy;        /* CUDA: the points, uploaded per call */
-  uint16_t* dev_values; /* CUDA: the values read */
-  vf_disparity_probe* dev_probes;
-  float* dev_disparities; /* CUDA: the refinement's starts, then its results */
+  /* CUDA: the points and the probes in pinned host memory mapped into the device: a call copies
+   * the points in and the probes out with memcpy, and no copy is queued on the stream (pageable
+   * copies each cost a round trip that the frame's records wait for). */
+  float* h_xy;
+  float* m_xy; /* h_xy's device address */
+  vf_disparity_probe* h_probes;
+  vf_disparity_probe* m_probes; /* h_probes' device address */
+  uint16_t* dev_values;         /* CUDA: the values read */
+  float* dev_disparities;       /* CUDA: the refinement's starts, then its results */
 };
 
 vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
@@ -38,16 +44,19 @@ vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
   s->ctx = ctx;
   s->max_points = max_points;
   if (ctx->backend == VF_BACKEND_CUDA) {
-    vf_status st = vf_device_alloc(NULL, (void**)&s->dev_xy, sizeof(float) * 2 * (size_t)max_points,
-                                   "vf_sampler_create");
+    vf_status st = vf_device_alloc(NULL, (void**)&s->dev_values,
+                                   sizeof(uint16_t) * (size_t)max_points, "vf_sampler_create");
+#ifdef VF_HAVE_CUDA
     if (st == VF_OK) {
-      st = vf_device_alloc(NULL, (void**)&s->dev_values, sizeof(uint16_t) * (size_t)max_points,
-                           "vf_sampler_create");
+      int rc = vf_cuda_host_alloc_mapped((void**)&s->h_xy, (void**)&s->m_xy,
+                                         sizeof(float) * 2 * (size_t)max_points);
+      if (rc == 0) {
+        rc = vf_cuda_host_alloc_mapped((void**)&s->h_probes, (void**)&s->m_probes,
+                                       sizeof(vf_disparity_probe) * (size_t)max_points);
+      }
+      if (rc != 0) st = vf_cuda_fail(NULL, rc, "vf_sampler_create: pinned points and probes");
     }
-    if (st == VF_OK) {
-      st = vf_device_alloc(NULL, (void**)&s->dev_probes,
-                           sizeof(vf_disparity_probe) * (size_t)max_points, "vf_sampler_create");
-    }
+#endif
     if (st == VF_OK) {
       st = vf_device_alloc(NULL, (void**)&s->dev_disparities,
                            sizeof(float) * 2 * (size_t)max_points, "vf_sampler_create");
@@ -63,9 +72,11 @@ vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
 
 void vf_sampler_destroy(vf_sampler* s) {
   if (s == NULL) return;
-  vf_device_free(s->dev_xy);
+#ifdef VF_HAVE_CUDA
+  if (s->h_xy != NULL) vf_cuda_host_free(s->h_xy);
+  if (s->h_probes != NULL) vf_cuda_host_free(s->h_probes);
+#endif
   vf_device_free(s->dev_values);
-  vf_device_free(s->dev_probes);
   vf_device_free(s->dev_disparities);
   free(s);
 }
@@ -74,11 +85,9 @@ void vf_sampler_destroy(vf_sampler* s) {
 static vf_status vf_sampler_gather_cuda(vf_sampler* s, const vf_image* image, const float* xy,
                                         int count, uint16_t outside, uint16_t* values) {
   void* stream = s->ctx->stream;
-  int rc = vf_cuda_copy_async(s->dev_xy, xy, sizeof(float) * 2 * (size_t)count, stream);
-  if (rc == 0) {
-    rc = vf_cuda_gather_u16(image->data, image->stride_bytes, image->width, image->height,
-                            s->dev_xy, count, outside, s->dev_values, stream);
-  }
+  memcpy(s->h_xy, xy, sizeof(float) * 2 * (size_t)count);
+  int rc = vf_cuda_gather_u16(image->data, image->stride_bytes, image->width, image->height,
+                              s->m_xy, count, outside, s->dev_values, stream);
   if (rc == 0) {
     rc = vf_cuda_copy_async(values, s->dev_values, sizeof(uint16_t) * (size_t)count, stream);
   }
@@ -137,13 +146,11 @@ static vf_status vf_sampler_probe_cuda(vf_sampler* s, const vf_image* image, con
                                        int count, const vf_disparity_probe_config* c,
                                        vf_disparity_probe* out) {
   void* stream = s->ctx->stream;
-  int rc = vf_cuda_copy_async(s->dev_xy, xy, sizeof(float) * 2 * (size_t)count, stream);
-  if (rc == 0) {
-    rc = vf_cuda_probe_disparity(image->data, image->stride_bytes, image->width, image->height,
-                                 s->dev_xy, count, c, s->dev_probes, stream);
-  }
-  if (rc == 0) rc = vf_cuda_copy_async(out, s->dev_probes, sizeof *out * (size_t)count, stream);
+  memcpy(s->h_xy, xy, sizeof(float) * 2 * (size_t)count);
+  int rc = vf_cuda_probe_disparity(image->data, image->stride_bytes, image->width, image->height,
+                                   s->m_xy, count, c, s->m_probes, stream);
   if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
+  if (rc == 0) memcpy(out, s->h_probes, sizeof *out * (size_t)count);
   return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_sampler_probe_disparity");
 }
 #endif
@@ -175,11 +182,11 @@ static vf_status vf_sampler_refine_cuda(vf_sampler* s, const vf_image* left, con
   void* stream = s->ctx->stream;
   float* dev_start = s->dev_disparities;
   float* dev_out = s->dev_disparities + count;
-  int rc = vf_cuda_copy_async(s->dev_xy, xy, sizeof(float) * 2 * (size_t)count, stream);
-  if (rc == 0) rc = vf_cuda_copy_async(dev_start, start, sizeof(float) * (size_t)count, stream);
+  memcpy(s->h_xy, xy, sizeof(float) * 2 * (size_t)count);
+  int rc = vf_cuda_copy_async(dev_start, start, sizeof(float) * (size_t)count, stream);
   if (rc == 0) {
     rc = vf_cuda_refine_disparity(left->data, left->stride_bytes, right->data, right->stride_bytes,
-                                  left->width, left->height, s->dev_xy, dev_start, NULL, 0, 1.0f,
+                                  left->width, left->height, s->m_xy, dev_start, NULL, 0, 1.0f,
                                   count, c, dev_out, stream);
   }
   if (rc == 0) rc = vf_cuda_copy_async(out, dev_out, sizeof(float) * (size_t)count, stream);
@@ -246,8 +253,8 @@ vf_status vf_sampler_refine_disparity(vf_sampler* s, const vf_image* left, const
 }
 
 #ifdef VF_HAVE_CUDA
-/* The probes and the matching in one pass on the device: one upload, two launches, two copies
- * back, one wait. */
+/* The probes and the matching in one pass on the device: two launches, one copy back, one
+ * wait. */
 static vf_status vf_sampler_probe_refine_cuda(vf_sampler* s, const vf_image* map,
                                               const vf_image* left, const vf_image* right,
                                               const float* xy, int count,
@@ -257,20 +264,17 @@ static vf_status vf_sampler_probe_refine_cuda(vf_sampler* s, const vf_image* map
   void* stream = s->ctx->stream;
   float* dev_out = s->dev_disparities;
   const float units = (float)(1 << pc->fractional_bits);
-  int rc = vf_cuda_copy_async(s->dev_xy, xy, sizeof(float) * 2 * (size_t)count, stream);
-  if (rc == 0) {
-    rc = vf_cuda_probe_disparity(map->data, map->stride_bytes, map->width, map->height, s->dev_xy,
-                                 count, pc, s->dev_probes, stream);
-  }
+  memcpy(s->h_xy, xy, sizeof(float) * 2 * (size_t)count);
+  int rc = vf_cuda_probe_disparity(map->data, map->stride_bytes, map->width, map->height, s->m_xy,
+                                   count, pc, s->m_probes, stream);
   if (rc == 0) {
     rc = vf_cuda_refine_disparity(left->data, left->stride_bytes, right->data, right->stride_bytes,
-                                  left->width, left->height, s->dev_xy, NULL, s->dev_probes,
+                                  left->width, left->height, s->m_xy, NULL, s->m_probes,
                                   pc->invalid, units, count, c, dev_out, stream);
   }
-  if (rc == 0)
-    rc = vf_cuda_copy_async(probes, s->dev_probes, sizeof *probes * (size_t)count, stream);
   if (rc == 0) rc = vf_cuda_copy_async(out, dev_out, sizeof(float) * (size_t)count, stream);
   if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
+  if (rc == 0) memcpy(probes, s->h_probes, sizeof *probes * (size_t)count);
   return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_sampler_probe_and_refine_disparity");
 }
 #endif

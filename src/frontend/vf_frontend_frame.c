@@ -1,24 +1,31 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* One frame of the frontend: rectify, pyramid, track (forward and backward), replenish, stereo,
  * feature records. On CUDA the right image's rectification and the stereo stage run on a second
- * stream (fe->side), queued right after the left image is rectified, so that SGM overlaps the
- * pyramid, the tracking and the detection with their host round trips; the records wait for the
- * disparity map on the GPU. Everything else is queued in order on the main stream, and the host
- * waits only where it needs results (tracking, detection, the feature records). */
+ * stream (fe->side, the greatest priority), the right image queued before the left one and SGM
+ * right after the left image is rectified, so that SGM overlaps the pyramid, the tracking and the
+ * detection with their host round trips; the records wait for the disparity map on the GPU.
+ * Everything else is queued in order on the main stream, and the host waits only where it needs
+ * results (tracking, detection, the feature records). */
 #include <string.h>
 
 #include "core/vf_stage_clock.h"
 #include "frontend/vf_frontend_internal.h"
 
-/* The stereo side of a frame on its own stream: the right image, then (after the left one) the
+/* The stereo side of a frame on its own stream, in two parts: the right image first, queued
+ * before the left one so that with page-locked input its upload is not behind the left's on the
+ * copy engine (the stereo, not the tracking, bounds the frame), then (after the left one) the
  * disparity map. The main stream waits for it before the records. */
-static vf_status vf_frontend_queue_side(vf_frontend* fe, const vf_image* right) {
+static vf_status vf_frontend_queue_right(vf_frontend* fe, const vf_image* right) {
   vf_stage_clock* clk = &fe->side_clock;
   vf_stage_clock_reset(clk);
   vf_stage_clock_mark(clk, VF_SIDE_RECTIFY);
   vf_status s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
-  if (s != VF_OK) return vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
-  s = vf_stream_link_signal(&fe->left_ready);
+  return s == VF_OK ? VF_OK : vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
+}
+
+static vf_status vf_frontend_queue_stereo(vf_frontend* fe) {
+  vf_stage_clock* clk = &fe->side_clock;
+  vf_status s = vf_stream_link_signal(&fe->left_ready);
   if (s == VF_OK) s = vf_stage_clock_mark(clk, VF_SIDE_STEREO);
   if (s != VF_OK) return vf_fail(&fe->err, s, "stereo: %s", vf_last_error_message());
   s = vf_stereo_compute(fe->stereo, &fe->rectified[0], &fe->rectified[1], &fe->disparity, NULL);
@@ -33,11 +40,16 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
                                         const vf_image* right, int* lost, int* added) {
   vf_stage_clock* clk = &fe->clock;
   vf_stage_clock_mark(clk, VF_STAGE_RECTIFY);
-  vf_status s = vf_remap_apply(fe->remap[0], left, &fe->rectified[0]);
+  vf_status s = VF_OK;
+  if (fe->side != NULL) {
+    s = vf_frontend_queue_right(fe, right);
+    if (s != VF_OK) return s;
+  }
+  s = vf_remap_apply(fe->remap[0], left, &fe->rectified[0]);
   if (s == VF_OK && fe->side == NULL) s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
   if (fe->side != NULL) {
-    s = vf_frontend_queue_side(fe, right);
+    s = vf_frontend_queue_stereo(fe);
     if (s != VF_OK) return s;
   }
   vf_stage_clock_mark(clk, VF_STAGE_PYRAMID);

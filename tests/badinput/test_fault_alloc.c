@@ -136,16 +136,39 @@ static void sc_small_handles(walk_run* r) {
     float xy[4] = {10.5f, 20.0f, 100.0f, 50.25f};
     uint16_t values[2];
     walk_step(r, vf_sampler_gather_u16(sa, &g_small[2], xy, 2, 0, values));
-    /* On CUDA, a device image takes the gather kernel. */
-    vf_image dev = {0};
+    /* On CUDA, a device image takes the gather kernel, and device images the probe and the
+     * disparity matching (off in the frontend's defaults). */
+    vf_image dev = {0}, pair[2] = {{0}, {0}};
     if (vf_context_backend(ctx) == VF_BACKEND_CUDA &&
         walk_step(r, vf_image_alloc(&dev, g_small[2].width, g_small[2].height, VF_PIXEL_U16,
                                     VF_MEMORY_DEVICE))) {
       walk_step(r, vf_sampler_gather_u16(sa, &dev, xy, 2, 0, values));
+      int ready = walk_step(r, vf_image_copy(&g_small[2], &dev));
+      for (int k = 0; k < 2 && ready; ++k) {
+        ready = walk_step(r, vf_image_alloc(&pair[k], g_small[k].width, g_small[k].height,
+                                            VF_PIXEL_U8, VF_MEMORY_DEVICE)) &&
+                walk_step(r, vf_image_copy(&g_small[k], &pair[k]));
+      }
+      if (ready) {
+        const vf_disparity_probe_config pc = {2, 40, 4, 0xFFFF};
+        const vf_disparity_refine_config rc = {3, 10, 1.0f};
+        vf_disparity_probe probes[2];
+        float matched[2];
+        walk_step(r, vf_sampler_probe_and_refine_disparity(sa, &dev, &pair[0], &pair[1], xy, 2, &pc,
+                                                           &rc, probes, matched));
+      }
     }
     vf_image_free(&dev);
+    vf_image_free(&pair[0]);
+    vf_image_free(&pair[1]);
   } else {
     CHECK(sa == NULL);
+  }
+  /* A page-locked host image (CUDA only): refused, it leaves a cleared view. */
+  if (vf_context_backend(ctx) == VF_BACKEND_CUDA) {
+    vf_image pin = {0};
+    if (!walk_step(r, vf_image_alloc_pinned(&pin, 64, 32, VF_PIXEL_U8))) CHECK(pin.data == NULL);
+    vf_image_free(&pin);
   }
   walk_step(r, vf_context_synchronize(ctx));
   vf_feature_set_config fsc = vf_feature_set_config_default();

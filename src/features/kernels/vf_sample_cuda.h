@@ -13,12 +13,14 @@
 extern "C" {
 #endif
 
-/* values[i] = image at the nearest pixel of xy[i] or `outside`; all pointers in device memory. */
+/* values[i] = image at the nearest pixel of xy[i] or `outside`; image and values in device
+ * memory, xy in device or mapped pinned memory. */
 int vf_cuda_gather_u16(const uint16_t* image, size_t stride_bytes, int width, int height,
                        const float* xy, int count, uint16_t outside, uint16_t* values,
                        void* stream);
-/* out[i] = vf_probe_point of xy[i] (src/features/kernels/vf_sample_cpu.h); image, xy, out in device
- * memory, config a host struct passed by value to the kernel. */
+/* out[i] = vf_probe_point of xy[i] (src/features/kernels/vf_sample_cpu.h), one warp per point;
+ * image in device memory, xy and out in device or mapped pinned memory, config a host struct
+ * passed by value to the kernel. */
 int vf_cuda_probe_disparity(const uint16_t* image, size_t stride_bytes, int width, int height,
                             const float* xy, int count, const vf_disparity_probe_config* config,
                             vf_disparity_probe* out, void* stream);
@@ -26,8 +28,8 @@ int vf_cuda_probe_disparity(const uint16_t* image, size_t stride_bytes, int widt
 /* out[i] = the disparity vf_disparity_refine_point (src/features/kernels/vf_disparity_rules.h)
  * finds at xy[i] from start[i], one warp per point (cuda/features/vf_disparity_refine.cu: its
  * sums in another order, so within a small tolerance of the CPU's). With start NULL, the start is
- * probes[i].value / units (NAN where it is `invalid`). Images, xy, start, probes and out in
- * device memory, config by value. */
+ * probes[i].value / units (NAN where it is `invalid`). Images, start and out in device memory,
+ * xy and probes in device or mapped pinned memory, config by value. */
 int vf_cuda_refine_disparity(const uint8_t* left, size_t left_stride, const uint8_t* right,
                              size_t right_stride, int width, int height, const float* xy,
                              const float* start, const vf_disparity_probe* probes, uint16_t invalid,

@@ -65,5 +65,33 @@ int main(void) {
   if (vf_cuda_device_count() == 0) {
     CHECK_FAILS(vf_image_alloc(&a, 4, 5, VF_PIXEL_U8, VF_MEMORY_DEVICE), VF_ERR_NO_DEVICE);
   }
+
+  /* Page-locked host images: refused without a device, else host views like any other, each
+   * released by vf_image_free whatever the order. */
+  CHECK_FAILS(vf_image_alloc_pinned(NULL, 4, 5, VF_PIXEL_U8), VF_ERR_INVALID_ARG);
+  CHECK_FAILS(vf_image_alloc_pinned(&a, 0, 5, VF_PIXEL_U8), VF_ERR_INVALID_ARG);
+  CHECK(a.data == NULL);
+  if (vf_cuda_device_count() == 0) {
+    CHECK_FAILS(vf_image_alloc_pinned(&a, 4, 5, VF_PIXEL_U8), VF_ERR_NO_DEVICE);
+    CHECK(a.data == NULL);
+  } else {
+    vf_image pin[3], plain;
+    for (int k = 0; k < 3; ++k) {
+      CHECK_OK(vf_image_alloc_pinned(&pin[k], 33, 5, VF_PIXEL_U16));
+      CHECK(pin[k].location == VF_MEMORY_HOST && pin[k].stride_bytes == 128);
+    }
+    CHECK_OK(vf_image_alloc(&plain, 33, 5, VF_PIXEL_U16, VF_MEMORY_HOST));
+    for (int y = 0; y < 5; ++y)
+      for (int x = 0; x < 33; ++x)
+        ((uint16_t*)((uint8_t*)pin[1].data + (size_t)y * pin[1].stride_bytes))[x] =
+            (uint16_t)(y * 1000 + x);
+    CHECK_OK(vf_image_copy(&pin[1], &plain));
+    CHECK(((uint16_t*)((uint8_t*)plain.data + 4 * plain.stride_bytes))[32] == 4032);
+    vf_image_free(&pin[1]);
+    vf_image_free(&plain);
+    vf_image_free(&pin[0]);
+    vf_image_free(&pin[2]);
+    CHECK(pin[0].data == NULL && pin[2].data == NULL);
+  }
   VF_TEST_END("test_image");
 }

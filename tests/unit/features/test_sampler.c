@@ -129,8 +129,11 @@ static void gpu_probe_parity(vf_sampler* sc, vf_sampler* sg, const float* xy) {
   }
   CHECK_OK(vf_image_copy(&host, &dev));
   static vf_disparity_probe a[N], b[N];
-  const vf_disparity_probe_config pcs[2] = {{4, 64, 4, 0xFFFF}, {0, 3, 0, 0xFFFF}};
-  for (int k = 0; k < 2; ++k) {
+  /* The largest window (31 rows: every lane of the GPU's warp but one) and scans longer than a
+   * warp's 32 pixels are in the set. */
+  const vf_disparity_probe_config pcs[4] = {
+      {4, 64, 4, 0xFFFF}, {0, 3, 0, 0xFFFF}, {15, 200, 4, 0xFFFF}, {7, 40, 2, 0xFFFF}};
+  for (int k = 0; k < 4; ++k) {
     memset(b, 0xA5, sizeof b);
     CHECK_OK(vf_sampler_probe_disparity(sc, &host, xy, N, &pcs[k], a));
     CHECK_OK(vf_sampler_probe_disparity(sg, &dev, xy, N, &pcs[k], b));
