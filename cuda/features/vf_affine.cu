@@ -203,12 +203,64 @@ __device__ __forceinline__ void vf_block_sums(float* v, float* red, int tid) {
   }
 }
 
+// The 12 sums of an iteration (VF_AFFINE_SUMS and the count) over the block. Within each warp a
+// reduce-scatter (13 shuffles where the butterfly takes 60): each exchange sends half of the
+// values a lane still holds and keeps the other half, so that after five exchanges each lane pair
+// {2j, 2j + 1} holds the warp's total of one value; those go to shared memory (red, as
+// vf_block_sums), where every thread adds the warps' rows in one order and ends with the same bits.
+__device__ __forceinline__ void vf_block_sums12(float (&v)[12], float* red, int tid) {
+  constexpr unsigned kAll = 0xffffffffu;
+  const int lane = tid & 31;
+  const bool h16 = lane & 16, h8 = lane & 8, h4 = lane & 4, h2 = lane & 2;
+  float a[6], b[3];
+#pragma unroll
+  for (int i = 0; i < 6; ++i) {  // a[i]: value (h16 ? 6 : 0) + i
+    const float send = h16 ? v[i] : v[i + 6], keep = h16 ? v[i + 6] : v[i];
+    a[i] = keep + __shfl_xor_sync(kAll, send, 16);
+  }
+#pragma unroll
+  for (int i = 0; i < 3; ++i) {  // b[i]: value (h16 ? 6 : 0) + (h8 ? 3 : 0) + i
+    const float send = h8 ? a[i] : a[i + 3], keep = h8 ? a[i + 3] : a[i];
+    b[i] = keep + __shfl_xor_sync(kAll, send, 8);
+  }
+  // Three values split over lane pairs as four, the fourth zero: c0 is value (h4 ? 2 : 0) of the
+  // three, c1 value (h4 ? 3 : 1) (3: the padding).
+  const float c0 = (h4 ? b[2] : b[0]) + __shfl_xor_sync(kAll, h4 ? b[0] : b[2], 4);
+  const float c1 = (h4 ? 0.0f : b[1]) + __shfl_xor_sync(kAll, h4 ? b[1] : 0.0f, 4);
+  float d = (h2 ? c1 : c0) + __shfl_xor_sync(kAll, h2 ? c0 : c1, 2);
+  d += __shfl_xor_sync(kAll, d, 1);
+  const int off = (h4 ? 2 : 0) + (h2 ? 1 : 0);
+  if (!(lane & 1) && off < 3) red[(tid >> 5) * 12 + (h16 ? 6 : 0) + (h8 ? 3 : 0) + off] = d;
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < 12; ++k) {
+    float t = red[k];
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w) t += red[w * 12 + k];
+    v[k] = t;
+  }
+}
+
 // The thread's reference samples (tid, tid + kThreads, ...), held for all iterations: t = T - mu
 // (-inf marks an unused sample) and the gradients.
 template <int K>
 struct vf_thread_ref {
   float t[K], tx[K], ty[K];
 };
+
+// The thread's reference samples of a slot whose mean is mu.
+template <int K>
+__device__ __forceinline__ void vf_load_ref(const float* t, int n, float mu, int tid,
+                                            vf_thread_ref<K>& ref) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int i = tid + kThreads * k;
+    const float tv = i < n ? __ldg(t + i) : -1.0f;
+    ref.t[k] = tv >= 0.0f ? tv - mu : -INFINITY;
+    ref.tx[k] = i < n ? __ldg(t + n + i) : 0.0f;
+    ref.ty[k] = i < n ? __ldg(t + 2 * n + i) : 0.0f;
+  }
+}
 
 // The sums of one iteration (VF_AFFINE_SUMS, order in the header) over the block, skipping the
 // thread's samples in out_mask; those that saturate in the current image now go to *fresh (bit
@@ -252,7 +304,8 @@ __device__ __forceinline__ int vf_block_iteration(const vf_affine_params& p,
     acc[10] += tc * tc;
     acc[VF_AFFINE_SUMS] += 1.0f;
   }
-  vf_block_sums<VF_AFFINE_SUMS + 1>(acc, red, tid);
+  static_assert(VF_AFFINE_SUMS + 1 == 12, "vf_block_sums12 takes the iteration's sums");
+  vf_block_sums12(acc, red, tid);
 #pragma unroll
   for (int k = 0; k < VF_AFFINE_SUMS; ++k) sums[k] = acc[k];
   *fresh_out = fresh;
@@ -311,36 +364,42 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   // Every thread reads the same words, so every exit below is taken by the whole block.
   const vf_track_request r = requests[f];
   if (r.slot < 0 || r.slot >= p.slots) return;
+  vf_affine_slot* s = p.slot + r.slot;
+  const int n = p.patch * p.patch;
+  const float* t = vf_slot_samples(p, r.slot);
+  // A kept reference is read before the wait below (only this kernel writes the slots, and
+  // this block alone this slot): its loads overlap the end of the frame-to-frame kernel.
+  const int kept = !r.new_template;
+  int valid = 0, slot_used = 0;
+  float mu = 0.0f;
+  vf_thread_ref<K> ref;
+  if (kept) {
+    valid = s->valid;
+    mu = s->mu;
+    slot_used = s->used;
+    if (valid == VF_AFFINE_USABLE) vf_load_ref<K>(t, n, mu, tid, ref);
+  }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched programmatically behind the frame-to-frame kernel (Hopper): everything above ran
   // while it finished; its results are complete and visible from here on.
   cudaGridDependencySynchronize();
 #endif
-  vf_track_result out = results[f];
+  vf_track_result out = p.lk_results != nullptr ? p.lk_results[f] : results[f];
   if (r.new_template && out.status != VF_TRACK_INVALID) {
     if (tid < 32) vf_warp_capture(p, r, tid);
     __syncthreads();
   }
   if (out.status != VF_TRACK_CONVERGED) return;
-  vf_affine_slot* s = p.slot + r.slot;
-  const int valid = s->valid;
+  if (!kept) {
+    valid = s->valid;
+    mu = s->mu;
+    slot_used = s->used;
+  }
   if (valid != VF_AFFINE_USABLE) {
     if (tid == 0) results[f].status = (vf_track_status)vf_affine_unusable_status(valid);
     return;
   }
-  const float mu = s->mu;
-  const int slot_used = s->used;
-  const int n = p.patch * p.patch;
-  const float* t = vf_slot_samples(p, r.slot);
-  vf_thread_ref<K> ref;
-#pragma unroll
-  for (int k = 0; k < K; ++k) {
-    const int i = tid + kThreads * k;
-    const float tv = i < n ? __ldg(t + i) : -1.0f;
-    ref.t[k] = tv >= 0.0f ? tv - mu : -INFINITY;
-    ref.tx[k] = i < n ? __ldg(t + n + i) : 0.0f;
-    ref.ty[k] = i < n ? __ldg(t + 2 * n + i) : 0.0f;
-  }
+  if (!kept) vf_load_ref<K>(t, n, mu, tid, ref);
   if (tid < VF_AFFINE_PACKED) h_total[tid] = 0.0f;
   vf_affine_state st;
   vf_affine_state_init(&p, s, r.x, r.y, out.x, out.y, &st);

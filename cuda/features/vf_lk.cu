@@ -528,7 +528,10 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
     if (src == 2) kept = p.slot_levels[r.slot];
     if (src == 0 || (kept & VF_LK_SLOT_CAPTURED)) out = vf_warp_track(p, r, src, kept, lane);
   }
-  if (lane == 0) results[f] = out;
+  if (lane == 0) {
+    results[f] = out;
+    if (p.result_copy != nullptr) p.result_copy[f] = out;
+  }
 }
 
 }  // namespace

@@ -217,6 +217,10 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
       s = vf_device_alloc(NULL, (void**)&t->refine.samples,
                           vf_tracker_ref_floats(&t->refine) * sizeof(float), what);
     }
+    if (s == VF_OK) {
+      s = vf_device_alloc(NULL, (void**)&t->params.result_copy, res_bytes, what);
+      t->refine.lk_results = t->params.result_copy;
+    }
     if (s == VF_OK) rc = vf_cuda_memset_async(t->refine.slot, 0, slot_bytes, t->ctx->stream);
     if (s == VF_OK && rc == 0) rc = vf_cuda_stream_synchronize(t->ctx->stream);
     if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: clearing reference slots");
@@ -242,6 +246,7 @@ void vf_tracker_destroy(vf_tracker* t) {
     vf_device_free(t->params.slot_levels);
     vf_device_free(t->refine.slot);
     vf_device_free(t->refine.samples);
+    vf_device_free(t->params.result_copy);
     if (t->h_requests != NULL) vf_cuda_host_free(t->h_requests);
     if (t->h_results != NULL) vf_cuda_host_free(t->h_results);
     if (t->staging_free != NULL) vf_cuda_event_destroy(t->staging_free);

@@ -83,6 +83,9 @@ typedef struct vf_affine_params {
   int slots;
   vf_affine_slot* slot; /* slots entries, in the backend's memory */
   float* samples;       /* slots * 3 * patch^2 floats, in the backend's memory */
+  /* CUDA: the frame-to-frame results in device memory (vf_lk_params.result_copy), read instead
+   * of the results in mapped host memory; NULL: those. The CPU backend ignores it. */
+  const vf_track_result* lk_results;
 } vf_affine_params;
 
 /* Iterations that run out with a last step below this many min_update have settled (the shape

@@ -69,6 +69,10 @@ typedef struct vf_lk_params {
   uint32_t* slot_levels;
   size_t slot_floats;
   size_t level_offset[VF_PYRAMID_MAX_LEVELS];
+  /* CUDA: where the results are written a second time, in device memory, for the reference
+   * refinement that reads them next (the results themselves lie in mapped host memory, a
+   * PCIe round trip away); NULL: not written twice. The CPU backend ignores it. */
+  vf_track_result* result_copy;
 } vf_lk_params;
 
 /* Level-k coordinate of a level-0 coordinate (2x2 box pyramid, pixel centres at integers). */
