@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CUDA FAST detection with grid non-maxima suppression in one launch (Nagy et al., "Faster than
-// FAST", IROS 2020, sections III-A and III-B). One block per grid cell handles that cell on every
-// searched level (the cell scaled by 2^-k on level k), in chunks of at most 64x32 pixels:
+// FAST", IROS 2020, sections III-A and III-B). Two blocks per grid cell handle that cell, one on
+// its first searched level and one on the others (the cell scaled by 2^-k on level k), in chunks
+// of at most 64x32 pixels:
 //  1. the chunk's pixels plus a 4-pixel margin are loaded into shared memory in one go;
 //  2. the float response map of the chunk plus a 1-pixel margin is computed into shared memory:
 //     pixels passing the four-pixel high-speed test are queued, then the whole block runs the
@@ -11,7 +12,8 @@
 //     as on the CPU;
 //  3. one warp per 32-pixel row fragment walks a stripe of rows with the 3x3 neighbourhood in
 //     registers, each lane keeping the best maximum of its column.
-// A warp shuffle reduction, then a shared-memory reduction over the warps, gives the cell's best.
+// A warp shuffle reduction, then a shared-memory reduction over the warps, gives the block's best;
+// the cell's two blocks meet in an atomic maximum, and the second to finish writes the result.
 // Candidates compare as 64-bit keys: the score's float bits (positive floats order like
 // integers) above the inverted (level, y, x), so the maximum key is the documented tie rule
 // whatever the reduction order. The CPU reference is src/features/cpu/vf_fast_cpu.c.
@@ -24,7 +26,10 @@
 
 namespace {
 
-constexpr int kWarps = 8;
+// Four warps a block: with a cell's levels split over two blocks (below), twice as many blocks
+// as cells are resident at once at 752x480 (eight warps: 19.1 us; four: 15.4-15.7 us; two, or
+// four warps without the split: slower, docs/perf/detector.md).
+constexpr int kWarps = 4;
 constexpr int kThreads = kWarps * 32;
 constexpr unsigned kFull = 0xffffffffu;
 constexpr int kChunkW = 64, kChunkH = 32;  // pixels whose maxima one chunk decides
@@ -248,9 +253,13 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
   __shared__ int s_count;
   __shared__ unsigned long long s_best[kWarps];
   const int cell = blockIdx.x, tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  // Two blocks a cell when there are several levels: the first level (most of the pixels) in
+  // one, the others in the second, so that a cell's levels run side by side.
+  const int parts = gridDim.y, part = blockIdx.y;
+  const int l_begin = part == 0 ? 0 : 1, l_end = parts == 1 || part == 1 ? job.levels : 1;
   unsigned long long best = 0;
   const bool skip = job.occupancy != nullptr && job.occupancy[cell] != 0;
-  for (int l = 0; l < job.levels && !skip; ++l) {
+  for (int l = l_begin; l < l_end && !skip; ++l) {
     const vf_fast_level& lv = job.level[l];
     const int k = job.first_level + l;
     const vf_rect win = vf_cell_window(job, lv, cell, k);
@@ -282,20 +291,29 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
   if (tid != 0) return;
 #pragma unroll
   for (int w = 1; w < kWarps; ++w) best = max(best, s_best[w]);
+  if (parts > 1) {
+    // The keys order as the tie rule wants whatever the order of the maxima; the last block of
+    // the cell takes the result (its atomics see the other's) and clears both words.
+    atomicMax(job.cell_best + cell, best);
+    __threadfence();
+    if (atomicAdd(job.cell_done + cell, 1u) != (unsigned)parts - 1u) return;
+    best = atomicExch(job.cell_best + cell, 0ull);
+    job.cell_done[cell] = 0u;
+  }
   job.cells[cell] = vf_decode(job, cell, best);
 }
 
 }  // namespace
 
 extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
-  const int cells = job->cols * job->rows;
+  const dim3 grid((unsigned)(job->cols * job->rows), job->levels > 1 ? 2u : 1u);
   cudaStream_t s = (cudaStream_t)stream;
   if (job->score == VF_FAST_SCORE_SAD_CIRCLE) {
-    vf_fast_detect_kernel<VF_FAST_SCORE_SAD_CIRCLE><<<cells, kThreads, 0, s>>>(*job);
+    vf_fast_detect_kernel<VF_FAST_SCORE_SAD_CIRCLE><<<grid, kThreads, 0, s>>>(*job);
   } else if (job->score == VF_FAST_SCORE_SAD_ARC) {
-    vf_fast_detect_kernel<VF_FAST_SCORE_SAD_ARC><<<cells, kThreads, 0, s>>>(*job);
+    vf_fast_detect_kernel<VF_FAST_SCORE_SAD_ARC><<<grid, kThreads, 0, s>>>(*job);
   } else {
-    vf_fast_detect_kernel<VF_FAST_SCORE_MAX_THRESHOLD><<<cells, kThreads, 0, s>>>(*job);
+    vf_fast_detect_kernel<VF_FAST_SCORE_MAX_THRESHOLD><<<grid, kThreads, 0, s>>>(*job);
   }
   return VF_CUDA_LAUNCH_STATUS();
 }

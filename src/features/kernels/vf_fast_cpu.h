@@ -37,6 +37,11 @@ typedef struct vf_fast_job {
   const uint32_t* lut;      /* CUDA only: the arc table for arc_length */
   const uint8_t* occupancy; /* NULL or one byte per cell, nonzero = skip */
   vf_keypoint* cells;       /* out: cols * rows entries */
+  /* CUDA only: per cell, the best key found so far by the blocks that share the cell (its first
+   * level and its other levels run in two blocks) and how many of them finished; both zero
+   * between launches (the last block of a cell clears them). */
+  unsigned long long* cell_best;
+  unsigned* cell_done;
 } vf_fast_job;
 
 /* Responses are computed on [lo, size - lo) in both directions, lo = max(3, border - 1): every
