@@ -256,7 +256,7 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
   // Two blocks a cell when there are several levels: the first level (most of the pixels) in
   // one, the others in the second, so that a cell's levels run side by side.
   const int parts = gridDim.y, part = blockIdx.y;
-  const int l_begin = part == 0 ? 0 : 1, l_end = parts == 1 || part == 1 ? job.levels : 1;
+  const int l_begin = part, l_end = part == parts - 1 ? job.levels : part + 1;
   unsigned long long best = 0;
   const bool skip = job.occupancy != nullptr && job.occupancy[cell] != 0;
   for (int l = l_begin; l < l_end && !skip; ++l) {
@@ -306,6 +306,7 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
 }  // namespace
 
 extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
+  // Three blocks a cell (one a level) measured no faster at 752x480 (16.6 against 16.2 us).
   const dim3 grid((unsigned)(job->cols * job->rows), job->levels > 1 ? 2u : 1u);
   cudaStream_t s = (cudaStream_t)stream;
   if (job->score == VF_FAST_SCORE_SAD_CIRCLE) {
