@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* 16-byte integer vectors for the CPU SGM aggregation (src/stereo/cpu/vf_sgm_cpu.c): 16 lanes of
- * unsigned bytes (vf_u8x16) and 8 lanes of 16 bits (vf_i16x8). SSE2 on x86-64 and NEON on
- * AArch64, both baselines of their ISA (no run-time dispatch); plain C elsewhere and wherever
- * VF_SIMD4_PORTABLE is defined (-DVF_SIMD_PORTABLE=ON), as for vf_simd4.h. Integer operations
- * only, so all three paths give the same bits. Why not leave it to the vectorizer: the lane
- * minima that SGM needs at every pixel cost GCC a dozen shuffles and a trip through a stack slot
- * each, and an all-lanes minimum needs none of that here. Byte arithmetic wraps modulo 256; 16-bit
- * lanes add modulo 2^16, compare as signed (vf_i16x8_min) and shift as unsigned. */
+/* 16-byte integer vectors: 16 lanes of unsigned bytes (vf_u8x16) and 8 lanes of 16 bits
+ * (vf_i16x8), for the CPU SGM aggregation (src/stereo/cpu/vf_sgm_cpu.c) and the exact [1 2 1]
+ * smoothing of the CPU refinement's window (src/features/cpu/vf_affine_cpu.c, whose 16-bit sums
+ * go to floats as vf_simd4.h's vf_f4). SSE2 on x86-64 and NEON on AArch64, both baselines of
+ * their ISA (no run-time dispatch); plain C elsewhere and wherever VF_SIMD4_PORTABLE is defined
+ * (-DVF_SIMD_PORTABLE=ON), as for vf_simd4.h, whose path this one always matches. Integer
+ * operations only (and exact conversions), so all three paths give the same bits. Why not leave
+ * it to the vectorizer: the lane minima that SGM needs at every pixel cost GCC a dozen shuffles
+ * and a trip through a stack slot each, and an all-lanes minimum needs none of that here. Byte
+ * arithmetic wraps modulo 256; 16-bit lanes add modulo 2^16, compare as signed (vf_i16x8_min),
+ * shift as unsigned and convert to float as unsigned (vf_i16x8_to_f4). */
 #ifndef VF_SIMD16_H
 #define VF_SIMD16_H
 
 #include <stdint.h>
 #include <string.h>
+
+#include "core/vf_simd4.h"
 
 #if defined(__SSE2__) && !defined(VF_SIMD4_PORTABLE)
 #include <emmintrin.h>
@@ -77,6 +82,17 @@ static inline vf_u8x16 vf_u8x16_narrow(vf_i16x8 lo, vf_i16x8 hi) {
 
 static inline vf_i16x8 vf_i16x8_load(const void* p) { return _mm_loadu_si128((const __m128i*)p); }
 static inline void vf_i16x8_store(void* p, vf_i16x8 v) { _mm_storeu_si128((__m128i*)p, v); }
+/* p[0..7] zero-extended to 16 bits: reads exactly 8 bytes (a 16-byte load could cross into
+ * memory the caller does not own). */
+static inline vf_i16x8 vf_i16x8_from_u8(const uint8_t* p) {
+  return _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)p), _mm_setzero_si128());
+}
+/* Lanes 0..3 (lo) and 4..7 (hi) read as unsigned, as floats (exact: below 2^24). */
+static inline void vf_i16x8_to_f4(vf_i16x8 v, vf_f4* lo, vf_f4* hi) {
+  const __m128i z = _mm_setzero_si128();
+  *lo = _mm_cvtepi32_ps(_mm_unpacklo_epi16(v, z));
+  *hi = _mm_cvtepi32_ps(_mm_unpackhi_epi16(v, z));
+}
 /* A store to 16-byte aligned p that bypasses the caches; vf_simd16_fence() before other threads
  * read it. */
 static inline void vf_i16x8_stream(void* p, vf_i16x8 v) { _mm_stream_si128((__m128i*)p, v); }
@@ -140,6 +156,14 @@ static inline vf_u8x16 vf_u8x16_narrow(vf_i16x8 lo, vf_i16x8 hi) {
 
 static inline vf_i16x8 vf_i16x8_load(const void* p) { return vld1q_s16((const int16_t*)p); }
 static inline void vf_i16x8_store(void* p, vf_i16x8 v) { vst1q_s16((int16_t*)p, v); }
+static inline vf_i16x8 vf_i16x8_from_u8(const uint8_t* p) {
+  return vreinterpretq_s16_u16(vmovl_u8(vld1_u8(p)));
+}
+static inline void vf_i16x8_to_f4(vf_i16x8 v, vf_f4* lo, vf_f4* hi) {
+  const uint16x8_t u = vreinterpretq_u16_s16(v);
+  *lo = vcvtq_f32_u32(vmovl_u16(vget_low_u16(u)));
+  *hi = vcvtq_f32_u32(vmovl_high_u16(u));
+}
 static inline void vf_i16x8_stream(void* p, vf_i16x8 v) { vst1q_s16((int16_t*)p, v); }
 static inline void vf_simd16_fence(void) {}
 static inline vf_i16x8 vf_i16x8_set1(int16_t x) { return vdupq_n_s16(x); }
@@ -241,6 +265,17 @@ static inline vf_i16x8 vf_i16x8_load(const void* p) {
   return r;
 }
 static inline void vf_i16x8_store(void* p, vf_i16x8 v) { memcpy(p, v.v, sizeof v.v); }
+static inline vf_i16x8 vf_i16x8_from_u8(const uint8_t* p) {
+  vf_i16x8 r;
+  for (int i = 0; i < 8; ++i) r.v[i] = p[i];
+  return r;
+}
+static inline void vf_i16x8_to_f4(vf_i16x8 v, vf_f4* lo, vf_f4* hi) {
+  for (int i = 0; i < 4; ++i) {
+    lo->v[i] = (float)v.v[i];
+    hi->v[i] = (float)v.v[4 + i];
+  }
+}
 static inline void vf_i16x8_stream(void* p, vf_i16x8 v) { memcpy(p, v.v, sizeof v.v); }
 static inline void vf_simd16_fence(void) {}
 static inline vf_i16x8 vf_i16x8_set1(int16_t x) {

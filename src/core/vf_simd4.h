@@ -6,7 +6,7 @@
  * order, lane by lane, none fused (the library builds with -ffp-contract=off, as AArch64 has FMA).
  * 32-bit ARM takes plain C: its NEON flushes denormals to zero. Define VF_SIMD4_PORTABLE to build
  * the plain C path anywhere (to test it). vf_f4: 4 floats; vf_m4: 4 lane masks; vf_d4: 4 double
- * accumulators; vf_w8: 8 16-bit unsigned integers. */
+ * accumulators. Integer vectors (16 bytes, 8 x 16 bits) are vf_simd16.h's. */
 #ifndef VF_SIMD4_H
 #define VF_SIMD4_H
 
@@ -105,23 +105,6 @@ static inline void vf_f4_gather2(const float* p, const uint32_t idx[4], vf_f4* l
       _mm_loadh_pi(_mm_loadl_pi(z, (const __m64*)(p + idx[2])), (const __m64*)(p + idx[3]));
   *lo = _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
   *hi = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
-}
-
-/* 8 lanes of 16-bit unsigned integers: exact integer filters over 8 pixels at a time (the
- * refinement's window smoothing). p[0..7] widened (reads exactly 8 bytes). */
-typedef __m128i vf_w8;
-static inline vf_w8 vf_w8_from_u8(const uint8_t* p) {
-  return _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)p), _mm_setzero_si128());
-}
-static inline vf_w8 vf_w8_add(vf_w8 a, vf_w8 b) { return _mm_add_epi16(a, b); }
-/* Aligned (16 bytes). */
-static inline vf_w8 vf_w8_load(const uint16_t* p) { return _mm_load_si128((const __m128i*)p); }
-static inline void vf_w8_store(uint16_t* p, vf_w8 x) { _mm_store_si128((__m128i*)p, x); }
-/* Lanes 0..3 (lo) and 4..7 (hi) as floats. */
-static inline void vf_w8_to_f4(vf_w8 x, vf_f4* lo, vf_f4* hi) {
-  const __m128i z = _mm_setzero_si128();
-  *lo = _mm_cvtepi32_ps(_mm_unpacklo_epi16(x, z));
-  *hi = _mm_cvtepi32_ps(_mm_unpackhi_epi16(x, z));
 }
 
 static inline vf_m4 vf_m4_none(void) { return _mm_setzero_ps(); }
@@ -223,16 +206,6 @@ static inline void vf_f4_gather2(const float* p, const uint32_t idx[4], vf_f4* l
   const float32x4_t b = vcombine_f32(vld1_f32(p + idx[2]), vld1_f32(p + idx[3]));
   *lo = vuzp1q_f32(a, b);
   *hi = vuzp2q_f32(a, b);
-}
-
-typedef uint16x8_t vf_w8;
-static inline vf_w8 vf_w8_from_u8(const uint8_t* p) { return vmovl_u8(vld1_u8(p)); }
-static inline vf_w8 vf_w8_add(vf_w8 a, vf_w8 b) { return vaddq_u16(a, b); }
-static inline vf_w8 vf_w8_load(const uint16_t* p) { return vld1q_u16(p); }
-static inline void vf_w8_store(uint16_t* p, vf_w8 x) { vst1q_u16(p, x); }
-static inline void vf_w8_to_f4(vf_w8 x, vf_f4* lo, vf_f4* hi) {
-  *lo = vcvtq_f32_u32(vmovl_u16(vget_low_u16(x)));
-  *hi = vcvtq_f32_u32(vmovl_u16(vget_high_u16(x)));
 }
 
 static inline vf_m4 vf_m4_none(void) { return vdupq_n_u32(0u); }
@@ -352,31 +325,6 @@ static inline void vf_f4_gather2(const float* p, const uint32_t idx[4], vf_f4* l
   for (int i = 0; i < 4; ++i) {
     lo->v[i] = p[idx[i]];
     hi->v[i] = p[idx[i] + 1];
-  }
-}
-
-typedef struct vf_w8 {
-  uint16_t v[8];
-} vf_w8;
-static inline vf_w8 vf_w8_from_u8(const uint8_t* p) {
-  vf_w8 r;
-  for (int i = 0; i < 8; ++i) r.v[i] = p[i];
-  return r;
-}
-static inline vf_w8 vf_w8_add(vf_w8 a, vf_w8 b) {
-  for (int i = 0; i < 8; ++i) a.v[i] = (uint16_t)(a.v[i] + b.v[i]);
-  return a;
-}
-static inline vf_w8 vf_w8_load(const uint16_t* p) {
-  vf_w8 r;
-  memcpy(r.v, p, sizeof r.v);
-  return r;
-}
-static inline void vf_w8_store(uint16_t* p, vf_w8 x) { memcpy(p, x.v, sizeof x.v); }
-static inline void vf_w8_to_f4(vf_w8 x, vf_f4* lo, vf_f4* hi) {
-  for (int i = 0; i < 4; ++i) {
-    lo->v[i] = (float)x.v[i];
-    hi->v[i] = (float)x.v[i + 4];
   }
 }
 

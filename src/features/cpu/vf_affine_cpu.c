@@ -4,7 +4,8 @@
  * src/features/kernels/vf_affine_rules.h. As on the GPU, the current image is smoothed once per
  * feature into a window under the warped patch (rebuilt only when the patch leaves it), so that a
  * sample is one bilinear read; an iteration takes 4 samples of a patch row at a time
- * (src/core/vf_simd4.h), float sums per row, double totals. */
+ * (src/core/vf_simd4.h), float sums per row, double totals. The window is smoothed in 16-bit
+ * integers, 8 pixels at a time (src/core/vf_simd16.h). */
 #include "features/kernels/vf_affine_cpu.h"
 #include "features/kernels/vf_lk_cpu.h"
 
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "core/vf_parallel.h"
+#include "core/vf_simd16.h"
 #include "core/vf_simd4.h"
 #include "features/cpu/vf_affine_cpu_reference.h"
 
@@ -71,19 +73,18 @@ static void vf_affine_cpu_window_build(const vf_affine_params* p, const vf_affin
   const uint8_t* q = p->cur + (size_t)(wd->y0 - 1) * p->cur_stride + (size_t)(wd->x0 - 1);
   for (int r = 0; r < h + 2; ++r, q += p->cur_stride) {
     for (int c = 0; c < w; c += 8) {
-      const vf_w8 b = vf_w8_from_u8(q + c + 1);
-      const vf_w8 side = vf_w8_add(vf_w8_from_u8(q + c), vf_w8_from_u8(q + c + 2));
-      vf_w8_store(sums[r] + c, vf_w8_add(side, vf_w8_add(b, b)));
+      const vf_i16x8 b = vf_i16x8_from_u8(q + c + 1);
+      const vf_i16x8 side = vf_i16x8_add(vf_i16x8_from_u8(q + c), vf_i16x8_from_u8(q + c + 2));
+      vf_i16x8_store(sums[r] + c, vf_i16x8_add(side, vf_i16x8_add(b, b)));
     }
   }
   for (int r = 0; r < h; ++r) {
     float* out = wd->win + r * VF_AFFINE_CPU_WIN;
     for (int c = 0; c < w; c += 8) {
-      const vf_w8 m = vf_w8_load(sums[r + 1] + c);
+      const vf_i16x8 m = vf_i16x8_load(sums[r + 1] + c);
+      const vf_i16x8 tb = vf_i16x8_add(vf_i16x8_load(sums[r] + c), vf_i16x8_load(sums[r + 2] + c));
       vf_f4 lo, hi;
-      vf_w8_to_f4(vf_w8_add(vf_w8_add(vf_w8_load(sums[r] + c), vf_w8_load(sums[r + 2] + c)),
-                            vf_w8_add(m, m)),
-                  &lo, &hi);
+      vf_i16x8_to_f4(vf_i16x8_add(tb, vf_i16x8_add(m, m)), &lo, &hi);
       vf_f4_store(out + c, vf_f4_mul(lo, sixteenth));
       vf_f4_store(out + c + 4, vf_f4_mul(hi, sixteenth));
     }

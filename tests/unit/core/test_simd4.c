@@ -148,25 +148,6 @@ int main(void) {
       bad_conv += !same4(at0, want0) + !same4(at1, want1);
     }
 
-    /* 16-bit lanes: bytes widened, sums (wrapping at 2^16), stored and loaded, to floats. */
-    uint8_t b8[8];
-    _Alignas(16) uint16_t w8[8], got8[8];
-    for (int i = 0; i < 8; ++i) {
-      b8[i] = (uint8_t)vf_test_rand(&seed);
-      w8[i] = (uint16_t)vf_test_rand(&seed);
-    }
-    const vf_w8 sum8 = vf_w8_add(vf_w8_from_u8(b8), vf_w8_load(w8));
-    vf_w8_store(got8, sum8);
-    float lo8[4], hi8[4];
-    for (int i = 0; i < 8; ++i) {
-      const uint16_t want = (uint16_t)(b8[i] + w8[i]);
-      bad_conv += got8[i] != want;
-      (i < 4 ? lo8 : hi8)[i % 4] = (float)want;
-    }
-    vf_f4 lo4w, hi4w;
-    vf_w8_to_f4(sum8, &lo4w, &hi4w);
-    bad_conv += !same4(lo4w, lo8) + !same4(hi4w, hi8);
-
     /* Double accumulation and the fixed summation order. */
     vf_d4 acc = vf_d4_zero();
     double e[4] = {0, 0, 0, 0};
