@@ -43,7 +43,8 @@ struct replay_eval {
   size_t point_cap;
   eval_errors step, drift, drift_off_edges;
   eval_signed_sums drift_signed[REPLAY_EVAL_AGE_BINS + 1]; /* by age bin, then all */
-  eval_errors disparity;                                   /* signed disparity errors */
+  eval_errors drift_by_age[REPLAY_EVAL_AGE_BINS];
+  eval_errors disparity;     /* signed disparity errors */
   eval_errors right[2];      /* camera-1 errors: all, of depth-edge features */
   long left[2], records[2];  /* left features and camera-1 records: all, depth-edge ones */
   double gt_f, gt_cx, gt_cy; /* rectification of the disparity ground truth */
@@ -169,20 +170,6 @@ static void eval_add_signed(replay_eval* e, const eval_point* pt, const vf_featu
   }
 }
 
-/* The world point of an observation from the rendered depth at its nearest pixel. */
-static int eval_backproject(const vf_image* depth, const double R[9], const double p[3],
-                            const vf_feature* f, double X[3]) {
-  int x = (int)lrint(f->u), y = (int)lrint(f->v);
-  if (depth->data == NULL || x < 0 || y < 0 || x >= depth->width || y >= depth->height) return 0;
-  uint16_t z16 =
-      ((const uint16_t*)((const uint8_t*)depth->data + (size_t)y * depth->stride_bytes))[x];
-  if (z16 == 0) return 0;
-  double z = z16 / 5000.0, Xc[3] = {f->x * z, f->y * z, z};
-  for (int k = 0; k < 3; ++k)
-    X[k] = R[3 * k] * Xc[0] + R[3 * k + 1] * Xc[1] + R[3 * k + 2] * Xc[2] + p[k];
-  return 1;
-}
-
 /* The rendered depth at raw pixel (u, v), interpolated bilinearly in inverse depth (affine in
  * the image for a plane, so exact there but for the distortion); 0 when one of the four pixels
  * around has none or they differ by over 2% (two surfaces: no one depth to interpolate). */
@@ -202,6 +189,25 @@ static double eval_depth_at(const vf_image* depth, double u, double v) {
   const double ax = u - x, ay = v - y;
   const double top = (1 - ax) / z[0] + ax / z[1], bot = (1 - ax) / z[2] + ax / z[3];
   return 1.0 / ((1 - ay) * top + ay * bot);
+}
+
+/* The world point of an observation from the rendered depth: interpolated at its sub-pixel
+ * position where the four pixels around lie on one surface, else the nearest pixel's (a
+ * junction). The nearest pixel's depth alone is off by up to half a pixel's depth change, which
+ * on a slanted surface moves the point by a parallax that grows as the camera moves: about a
+ * tenth of the drift median on vf_synth (docs/perf/drift_bias.md). */
+static int eval_backproject(const vf_image* depth, const double R[9], const double p[3],
+                            const vf_feature* f, double X[3]) {
+  int x = (int)lrint(f->u), y = (int)lrint(f->v);
+  if (depth->data == NULL || x < 0 || y < 0 || x >= depth->width || y >= depth->height) return 0;
+  uint16_t z16 =
+      ((const uint16_t*)((const uint8_t*)depth->data + (size_t)y * depth->stride_bytes))[x];
+  if (z16 == 0) return 0;
+  const double zi = eval_depth_at(depth, f->u, f->v);
+  const double z = zi > 0.0 ? zi : z16 / 5000.0, Xc[3] = {f->x * z, f->y * z, z};
+  for (int k = 0; k < 3; ++k)
+    X[k] = R[3 * k] * Xc[0] + R[3 * k + 1] * Xc[1] + R[3 * k + 2] * Xc[2] + p[k];
+  return 1;
 }
 
 /* The signed error of a camera-1 record's disparity (left u_rect less its u_rect) against the
@@ -274,8 +280,10 @@ void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
       pt->first_v = f->v;
     } else {
       double duv[2];
-      if (pt->first_valid && eval_compare(e, R, p, pt->first, f, &e->drift, duv))
+      if (pt->first_valid && eval_compare(e, R, p, pt->first, f, &e->drift, duv)) {
         eval_add_signed(e, pt, f, duv);
+        eval_add_error(&e->drift_by_age[eval_age_bin(f->age)], hypot(duv[0], duv[1]));
+      }
       /* A junction of two surfaces is not one 3-D point: its "truth" is ambiguous. */
       if (pt->first_valid && !pt->born_on_edge) {
         eval_compare(e, R, p, pt->first, f, &e->drift_off_edges, NULL);
@@ -395,6 +403,8 @@ void replay_eval_get(replay_eval* e, replay_eval_summary* s) {
   eval_stats(&e->step, &s->step);
   eval_stats(&e->drift, &s->drift);
   eval_stats(&e->drift_off_edges, &s->drift_off_edges);
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k)
+    eval_stats(&e->drift_by_age[k], &s->drift_by_age[k]);
   eval_right_stats(&e->right[0], e->left[0], e->records[0], &s->right);
   eval_right_stats(&e->right[1], e->left[1], e->records[1], &s->right_edge);
   s->disparity_frames = e->disparity_frames;
@@ -422,6 +432,7 @@ void replay_eval_close(replay_eval* e) {
   free(e->step.v);
   free(e->drift.v);
   free(e->drift_off_edges.v);
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) free(e->drift_by_age[k].v);
   free(e->disparity.v);
   free(e->right[0].v);
   free(e->right[1].v);

@@ -16,6 +16,12 @@ void replay_eval_print(replay_eval* e, FILE* out) {
             "%.1f%% within 1 px\n",
             name[k], t[k]->observations, t[k]->median_px, t[k]->mean_px, 100 * t[k]->within_1px);
   }
+  fprintf(out, "ground truth: drift by age (median, within 1 px):");
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) {
+    const replay_eval_errors* b = &s.drift_by_age[k];
+    fprintf(out, " %s %.3f px %.1f%%%s", age_names[k], b->median_px, 100 * b->within_1px,
+            k + 1 < REPLAY_EVAL_AGE_BINS ? ";" : "\n");
+  }
   const replay_eval_right* r = &s.right;
   fprintf(out,
           "ground truth: camera-1 records over %ld observations: median %.3f px, %.2f%% over "
@@ -76,6 +82,11 @@ void replay_eval_write_json(replay_eval* e, FILE* out) {
   json_errors(out, "step", &s.step);
   json_errors(out, "drift", &s.drift);
   json_errors(out, "drift_off_edges", &s.drift_off_edges);
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) {
+    char name[32];
+    snprintf(name, sizeof name, "drift_age_%s", age_names[k]);
+    json_errors(out, name, &s.drift_by_age[k]);
+  }
   fprintf(out, "  \"drift_signed\": {");
   json_signed(out, "all", &s.drift_signed[REPLAY_EVAL_AGE_BINS]);
   for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) {
