@@ -18,5 +18,5 @@ for seed in 1 2; do
   fi
   echo "== seed $seed, $backend backend $*"
   "$build/examples/vf_replay" "$seq" --backend "$backend" --quiet "$@" |
-    grep -E "features per frame|track length|ground truth: tracking|camera-1 records over|signed drift|disparity of the camera-1|fps"
+    grep -E "features per frame|track length|ground truth: tracking|drift by age|drift of tracks whose|camera-1 records over|signed drift|disparity of the camera-1|fps"
 done

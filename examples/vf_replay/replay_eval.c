@@ -22,6 +22,7 @@ typedef struct eval_point {
   double first[3], last[3]; /* world points of the first and the previous observation */
   int first_valid, last_valid;
   int born_on_edge;       /* the first observation carried VF_FEATURE_DEPTH_EDGE */
+  int patch_on_step;      /* the window around the first observation spans a depth step */
   float first_u, first_v; /* our first observation's raw pixel */
 } eval_point;
 
@@ -43,7 +44,10 @@ struct replay_eval {
   size_t point_cap;
   eval_errors step, drift, drift_off_edges;
   eval_signed_sums drift_signed[REPLAY_EVAL_AGE_BINS + 1]; /* by age bin, then all */
-  eval_errors disparity;                                   /* signed disparity errors */
+  eval_errors drift_by_age[REPLAY_EVAL_AGE_BINS];
+  eval_errors drift_step[2]; /* drift of tracks off / on a depth step (patch_on_step) */
+  eval_signed_sums drift_step_signed[2];
+  eval_errors disparity;     /* signed disparity errors */
   eval_errors right[2];      /* camera-1 errors: all, of depth-edge features */
   long left[2], records[2];  /* left features and camera-1 records: all, depth-edge ones */
   double gt_f, gt_cx, gt_cy; /* rectification of the disparity ground truth */
@@ -152,13 +156,15 @@ static int eval_age_bin(int age) {
   return age <= 5 ? 0 : age <= 10 ? 1 : age <= 20 ? 2 : age <= 50 ? 3 : 4;
 }
 
-/* Adds a signed drift to its age bin and to the total; `along` only for tracks that moved. */
+/* Adds a signed drift to its age bin, to the total and to its class by depth step; `along`
+ * only for tracks that moved. */
 static void eval_add_signed(replay_eval* e, const eval_point* pt, const vf_feature* f,
                             const double duv[2]) {
   const double mu = f->u - pt->first_u, mv = f->v - pt->first_v, m = hypot(mu, mv);
-  eval_signed_sums* b[2] = {&e->drift_signed[eval_age_bin(f->age)],
-                            &e->drift_signed[REPLAY_EVAL_AGE_BINS]};
-  for (int k = 0; k < 2; ++k) {
+  eval_signed_sums* b[3] = {&e->drift_signed[eval_age_bin(f->age)],
+                            &e->drift_signed[REPLAY_EVAL_AGE_BINS],
+                            &e->drift_step_signed[pt->patch_on_step]};
+  for (int k = 0; k < 3; ++k) {
     b[k]->du += duv[0];
     b[k]->dv += duv[1];
     b[k]->n++;
@@ -167,20 +173,6 @@ static void eval_add_signed(replay_eval* e, const eval_point* pt, const vf_featu
       b[k]->moved++;
     }
   }
-}
-
-/* The world point of an observation from the rendered depth at its nearest pixel. */
-static int eval_backproject(const vf_image* depth, const double R[9], const double p[3],
-                            const vf_feature* f, double X[3]) {
-  int x = (int)lrint(f->u), y = (int)lrint(f->v);
-  if (depth->data == NULL || x < 0 || y < 0 || x >= depth->width || y >= depth->height) return 0;
-  uint16_t z16 =
-      ((const uint16_t*)((const uint8_t*)depth->data + (size_t)y * depth->stride_bytes))[x];
-  if (z16 == 0) return 0;
-  double z = z16 / 5000.0, Xc[3] = {f->x * z, f->y * z, z};
-  for (int k = 0; k < 3; ++k)
-    X[k] = R[3 * k] * Xc[0] + R[3 * k + 1] * Xc[1] + R[3 * k + 2] * Xc[2] + p[k];
-  return 1;
 }
 
 /* The rendered depth at raw pixel (u, v), interpolated bilinearly in inverse depth (affine in
@@ -202,6 +194,45 @@ static double eval_depth_at(const vf_image* depth, double u, double v) {
   const double ax = u - x, ay = v - y;
   const double top = (1 - ax) / z[0] + ax / z[1], bot = (1 - ax) / z[2] + ax / z[3];
   return 1.0 / ((1 - ay) * top + ay * bot);
+}
+
+/* Nonzero when the rendered depth steps by more than 2% between neighbouring pixels (or is
+ * missing) somewhere in the (2 r + 1)^2 window around raw pixel (u, v): a patch there spans an
+ * occlusion edge, and a track on it may follow the edge (a junction), not one 3-D point. */
+static int eval_window_steps(const vf_image* depth, double u, double v, int r) {
+  const int x0 = (int)lrint(u) - r, y0 = (int)lrint(v) - r, side = 2 * r + 1;
+  if (depth->data == NULL || x0 < 0 || y0 < 0 || x0 + side >= depth->width ||
+      y0 + side >= depth->height)
+    return 1;
+  for (int y = y0; y < y0 + side; ++y) {
+    const uint16_t* row =
+        (const uint16_t*)((const uint8_t*)depth->data + (size_t)y * depth->stride_bytes);
+    const uint16_t* next = (const uint16_t*)((const uint8_t*)row + depth->stride_bytes);
+    for (int x = x0; x < x0 + side; ++x) {
+      const double a = row[x], b = row[x + 1], c = next[x];
+      if (a == 0 || b > 1.02 * a || a > 1.02 * b || c > 1.02 * a || a > 1.02 * c) return 1;
+    }
+  }
+  return 0;
+}
+
+/* The world point of an observation from the rendered depth: interpolated at its sub-pixel
+ * position where the four pixels around lie on one surface, else the nearest pixel's (a
+ * junction). The nearest pixel's depth alone is off by up to half a pixel's depth change, which
+ * on a slanted surface moves the point by a parallax that grows as the camera moves: about a
+ * tenth of the drift median on vf_synth (docs/perf/drift_bias.md). */
+static int eval_backproject(const vf_image* depth, const double R[9], const double p[3],
+                            const vf_feature* f, double X[3]) {
+  int x = (int)lrint(f->u), y = (int)lrint(f->v);
+  if (depth->data == NULL || x < 0 || y < 0 || x >= depth->width || y >= depth->height) return 0;
+  uint16_t z16 =
+      ((const uint16_t*)((const uint8_t*)depth->data + (size_t)y * depth->stride_bytes))[x];
+  if (z16 == 0) return 0;
+  const double zi = eval_depth_at(depth, f->u, f->v);
+  const double z = zi > 0.0 ? zi : z16 / 5000.0, Xc[3] = {f->x * z, f->y * z, z};
+  for (int k = 0; k < 3; ++k)
+    X[k] = R[3 * k] * Xc[0] + R[3 * k + 1] * Xc[1] + R[3 * k + 2] * Xc[2] + p[k];
+  return 1;
 }
 
 /* The signed error of a camera-1 record's disparity (left u_rect less its u_rect) against the
@@ -270,12 +301,17 @@ void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
     if (f->age == 1) {
       pt->first_valid = eval_backproject(&depth, R, p, f, pt->first);
       pt->born_on_edge = (f->flags & VF_FEATURE_DEPTH_EDGE) != 0;
+      /* The default reference patch (21 x 21) around the first observation. */
+      pt->patch_on_step = eval_window_steps(&depth, f->u, f->v, 10);
       pt->first_u = f->u;
       pt->first_v = f->v;
     } else {
       double duv[2];
-      if (pt->first_valid && eval_compare(e, R, p, pt->first, f, &e->drift, duv))
+      if (pt->first_valid && eval_compare(e, R, p, pt->first, f, &e->drift, duv)) {
         eval_add_signed(e, pt, f, duv);
+        eval_add_error(&e->drift_by_age[eval_age_bin(f->age)], hypot(duv[0], duv[1]));
+        eval_add_error(&e->drift_step[pt->patch_on_step], hypot(duv[0], duv[1]));
+      }
       /* A junction of two surfaces is not one 3-D point: its "truth" is ambiguous. */
       if (pt->first_valid && !pt->born_on_edge) {
         eval_compare(e, R, p, pt->first, f, &e->drift_off_edges, NULL);
@@ -395,6 +431,12 @@ void replay_eval_get(replay_eval* e, replay_eval_summary* s) {
   eval_stats(&e->step, &s->step);
   eval_stats(&e->drift, &s->drift);
   eval_stats(&e->drift_off_edges, &s->drift_off_edges);
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k)
+    eval_stats(&e->drift_by_age[k], &s->drift_by_age[k]);
+  for (int k = 0; k < 2; ++k) {
+    eval_stats(&e->drift_step[k], &s->drift_step[k]);
+    eval_signed_stats(&e->drift_step_signed[k], &s->drift_step_signed[k]);
+  }
   eval_right_stats(&e->right[0], e->left[0], e->records[0], &s->right);
   eval_right_stats(&e->right[1], e->left[1], e->records[1], &s->right_edge);
   s->disparity_frames = e->disparity_frames;
@@ -422,6 +464,8 @@ void replay_eval_close(replay_eval* e) {
   free(e->step.v);
   free(e->drift.v);
   free(e->drift_off_edges.v);
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) free(e->drift_by_age[k].v);
+  for (int k = 0; k < 2; ++k) free(e->drift_step[k].v);
   free(e->disparity.v);
   free(e->right[0].v);
   free(e->right[1].v);

@@ -71,9 +71,14 @@ typedef struct replay_eval_summary {
   replay_eval_errors step;            /* against the previous observation's true point */
   replay_eval_errors drift;           /* against the first observation's true point */
   replay_eval_errors drift_off_edges; /* the same, of tracks not born on a depth edge */
-  replay_eval_right right;            /* camera-1 records */
-  replay_eval_right right_edge;       /* the same for left features flagged VF_FEATURE_DEPTH_EDGE */
+  replay_eval_errors drift_by_age[REPLAY_EVAL_AGE_BINS]; /* drift by the track's age */
+  replay_eval_right right;                               /* camera-1 records */
+  replay_eval_right right_edge; /* the same for left features flagged VF_FEATURE_DEPTH_EDGE */
   replay_eval_signed drift_signed[REPLAY_EVAL_AGE_BINS + 1]; /* by age bin, then all ages */
+  /* Drift of the tracks whose 21 x 21 window at their first observation lies on one surface
+   * ([0]) and of those whose window spans a depth step ([1]: occlusion edges, junctions). */
+  replay_eval_errors drift_step[2];
+  replay_eval_signed drift_step_signed[2];
   replay_eval_disparity_bias disparity_bias;
   long disparity_frames;   /* frames whose map was compared */
   double bad1, bad2, bad3; /* share of ground-truth pixels off by more than 1/2/3 px or

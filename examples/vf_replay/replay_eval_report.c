@@ -16,6 +16,21 @@ void replay_eval_print(replay_eval* e, FILE* out) {
             "%.1f%% within 1 px\n",
             name[k], t[k]->observations, t[k]->median_px, t[k]->mean_px, 100 * t[k]->within_1px);
   }
+  fprintf(out, "ground truth: drift by age (median, within 1 px):");
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) {
+    const replay_eval_errors* b = &s.drift_by_age[k];
+    fprintf(out, " %s %.3f px %.1f%%%s", age_names[k], b->median_px, 100 * b->within_1px,
+            k + 1 < REPLAY_EVAL_AGE_BINS ? ";" : "\n");
+  }
+  const long all = s.drift_step[0].observations + s.drift_step[1].observations;
+  fprintf(out,
+          "ground truth: drift of tracks whose 21x21 window at birth spans a depth step (%.1f%% of "
+          "the observations): median %.3f px, %.1f%% within 1 px, along the motion %+.4f px; "
+          "the others: median %.3f px, %.1f%% within 1 px, along the motion %+.4f px\n",
+          all > 0 ? 100.0 * s.drift_step[1].observations / all : 0.0, s.drift_step[1].median_px,
+          100 * s.drift_step[1].within_1px, s.drift_step_signed[1].mean_along_px,
+          s.drift_step[0].median_px, 100 * s.drift_step[0].within_1px,
+          s.drift_step_signed[0].mean_along_px);
   const replay_eval_right* r = &s.right;
   fprintf(out,
           "ground truth: camera-1 records over %ld observations: median %.3f px, %.2f%% over "
@@ -76,7 +91,18 @@ void replay_eval_write_json(replay_eval* e, FILE* out) {
   json_errors(out, "step", &s.step);
   json_errors(out, "drift", &s.drift);
   json_errors(out, "drift_off_edges", &s.drift_off_edges);
+  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) {
+    char name[32];
+    snprintf(name, sizeof name, "drift_age_%s", age_names[k]);
+    json_errors(out, name, &s.drift_by_age[k]);
+  }
+  json_errors(out, "drift_one_surface", &s.drift_step[0]);
+  json_errors(out, "drift_depth_step", &s.drift_step[1]);
   fprintf(out, "  \"drift_signed\": {");
+  json_signed(out, "one_surface", &s.drift_step_signed[0]);
+  fprintf(out, ", ");
+  json_signed(out, "depth_step", &s.drift_step_signed[1]);
+  fprintf(out, ", ");
   json_signed(out, "all", &s.drift_signed[REPLAY_EVAL_AGE_BINS]);
   for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k) {
     fprintf(out, ", ");
