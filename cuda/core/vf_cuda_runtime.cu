@@ -37,30 +37,26 @@ int vf_cuda_device_properties(int device, char* name, size_t name_size, int* maj
   return 0;
 }
 
-int vf_cuda_stream_create_urgent(void** stream) {
-  cudaStream_t s = nullptr;
-  *stream = nullptr;
-  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorMemoryAllocation);
-  int least = 0, greatest = 0;
-  cudaError_t e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
-  if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest);
-  *stream = s;
-  return (int)e;
-}
-
 int vf_cuda_versions(int* runtime, int* driver) {
   cudaError_t e = cudaRuntimeGetVersion(runtime);
   if (e == cudaSuccess) e = cudaDriverGetVersion(driver);
   return (int)e;
 }
 
-int vf_cuda_stream_create(void** stream) {
+int vf_cuda_stream_create(void** stream, int urgent) {
   cudaStream_t s = nullptr;
   *stream = nullptr;
   VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorMemoryAllocation);
   // Non-blocking: a context's stream must not wait for, nor hold up, work on the legacy default
   // stream, or every context of the device would serialize behind any one of them.
-  cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaError_t e;
+  if (urgent) {
+    int least = 0, greatest = 0;
+    e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest);
+  } else {
+    e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  }
   *stream = s;
   return (int)e;
 }

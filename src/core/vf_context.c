@@ -105,7 +105,7 @@ static vf_status vf_context_validate(const vf_context_config* c) {
   return VF_OK;
 }
 
-static vf_status vf_context_open_cuda(vf_context* ctx, const vf_context_config* c) {
+static vf_status vf_context_open_cuda(vf_context* ctx, const vf_context_config* c, int urgent) {
 #ifdef VF_HAVE_CUDA
   int count = vf_cuda_device_count();
   if (c->cuda_device >= count) {
@@ -120,19 +120,21 @@ static vf_status vf_context_open_cuda(vf_context* ctx, const vf_context_config* 
     ctx->stream = c->cuda_stream;
     return VF_OK;
   }
-  rc = vf_cuda_stream_create(&ctx->stream);
+  rc = vf_cuda_stream_create(&ctx->stream, urgent);
   if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_context_create: cudaStreamCreate");
   ctx->owns_stream = 1;
   return VF_OK;
 #else
   (void)ctx;
   (void)c;
+  (void)urgent;
   return vf_fail(NULL, VF_ERR_NO_DEVICE,
                  "vf_context_create: CUDA backend asked for, but viofront was built without CUDA");
 #endif
 }
 
-vf_status vf_context_create(const vf_context_config* config, vf_context** out) {
+/* vf_context_create; `urgent`: its own CUDA stream at the greatest priority. */
+static vf_status vf_context_make(const vf_context_config* config, int urgent, vf_context** out) {
   if (out == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_context_create: out is NULL");
   *out = NULL;
   vf_context_config c = config != NULL ? *config : vf_context_config_default();
@@ -151,7 +153,7 @@ vf_status vf_context_create(const vf_context_config* config, vf_context** out) {
   if (want == VF_BACKEND_AUTO) want = vf_cuda_device_count() > 0 ? VF_BACKEND_CUDA : VF_BACKEND_CPU;
   ctx->backend = want;
   if (want == VF_BACKEND_CUDA) {
-    s = vf_context_open_cuda(ctx, &c);
+    s = vf_context_open_cuda(ctx, &c, urgent);
     if (s != VF_OK) {
       free(ctx);
       return s;
@@ -161,6 +163,10 @@ vf_status vf_context_create(const vf_context_config* config, vf_context** out) {
          vf_backend_name(ctx->backend), ctx->cpu_threads);
   *out = ctx;
   return VF_OK;
+}
+
+vf_status vf_context_create(const vf_context_config* config, vf_context** out) {
+  return vf_context_make(config, 0, out);
 }
 
 vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out) {
@@ -176,22 +182,9 @@ vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out) {
   c.log_user = ctx->log_user;
   /* The parent already said which backend runs; the sibling stays quiet about it. */
   c.log_level = ctx->log_level < VF_LOG_WARN ? ctx->log_level : VF_LOG_WARN;
-#ifdef VF_HAVE_CUDA
   /* The sibling carries the frame's critical path (the stereo): its stream has the greatest
    * priority, so that its blocks go first when the parent's kernels queue beside them. */
-  int rc = vf_cuda_set_device(c.cuda_device);
-  if (rc == 0) rc = vf_cuda_stream_create_urgent(&c.cuda_stream);
-  if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_context_create_sibling: cudaStreamCreate");
-  vf_status s = vf_context_create(&c, out);
-  if (s != VF_OK) {
-    vf_cuda_stream_destroy(c.cuda_stream);
-    return s;
-  }
-  (*out)->owns_stream = 1;
-  return VF_OK;
-#else
-  return vf_context_create(&c, out);
-#endif
+  return vf_context_make(&c, 1, out);
 }
 
 void vf_context_destroy(vf_context* ctx) {

@@ -21,10 +21,9 @@ int vf_cuda_set_device(int device);
 int vf_cuda_device_properties(int device, char* name, size_t name_size, int* major, int* minor,
                               int* sms);
 int vf_cuda_versions(int* runtime, int* driver);
-int vf_cuda_stream_create(void** stream);
-/* A stream like vf_cuda_stream_create's whose blocks the device schedules before those of
- * ordinary streams (the greatest priority): for work on a frame's critical path. */
-int vf_cuda_stream_create_urgent(void** stream);
+/* A non-blocking stream; `urgent`: at the device's greatest priority, so that its blocks are
+ * scheduled before those of ordinary streams (work on a frame's critical path). */
+int vf_cuda_stream_create(void** stream, int urgent);
 int vf_cuda_stream_destroy(void* stream);
 int vf_cuda_stream_synchronize(void* stream);
 /* cudaStreamSynchronize for destroy paths (never a fault-injection site). */
