@@ -84,20 +84,15 @@ vf_status vf_image_alloc(vf_image* image, int width, int height, vf_pixel_format
                          vf_memory location) {
   vf_status s = vf_image_layout(image, width, height, format, location, "vf_image_alloc");
   if (s != VF_OK) return s;
-  vf_image probe = *image;
-  memset(image, 0, sizeof *image);
-  size_t bytes = probe.stride_bytes * (size_t)height;
-  void* data = NULL;
+  const size_t bytes = image->stride_bytes * (size_t)height;
   if (location == VF_MEMORY_HOST) {
-    data = vf_aligned_alloc(128, bytes);
-    if (data == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_image_alloc: %zu bytes", bytes);
+    image->data = vf_aligned_alloc(128, bytes);
+    if (image->data == NULL) s = vf_fail(NULL, VF_ERR_NOMEM, "vf_image_alloc: %zu bytes", bytes);
   } else {
-    s = vf_device_alloc(NULL, &data, bytes, "vf_image_alloc");
-    if (s != VF_OK) return s;
+    s = vf_device_alloc(NULL, &image->data, bytes, "vf_image_alloc");
   }
-  probe.data = data;
-  *image = probe;
-  return VF_OK;
+  if (s != VF_OK) memset(image, 0, sizeof *image);
+  return s;
 }
 
 void vf_image_free(vf_image* image) {
