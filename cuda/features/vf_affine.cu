@@ -183,16 +183,10 @@ __device__ __forceinline__ float vf_window_sample(const float* win, const vf_win
   return top + ay * (bot - top);
 }
 
-// Sums v[0..N-1] over the block: each warp's butterfly, then the warps' rows in shared memory
-// (red, kWarps x N, one of two buffers alternated by the caller so that one barrier suffices),
-// added in the same order by every thread, which all end with the same bits.
+// After the barrier, v[k] = the warps' rows of red (kWarps x N, each warp's totals) added in the
+// same order by every thread, which all end with the same bits.
 template <int N>
-__device__ __forceinline__ void vf_block_sums(float* v, float* red, int tid) {
-  vf_warp_sums<N>(v);
-  if ((tid & 31) == 0) {
-#pragma unroll
-    for (int k = 0; k < N; ++k) red[(tid >> 5) * N + k] = v[k];
-  }
+__device__ __forceinline__ void vf_block_add_rows(float* v, const float* red) {
   __syncthreads();
 #pragma unroll
   for (int k = 0; k < N; ++k) {
@@ -203,11 +197,23 @@ __device__ __forceinline__ void vf_block_sums(float* v, float* red, int tid) {
   }
 }
 
+// Sums v[0..N-1] over the block: each warp's butterfly, then the warps' rows in shared memory
+// (red, kWarps x N, one of two buffers alternated by the caller so that one barrier suffices).
+template <int N>
+__device__ __forceinline__ void vf_block_sums(float* v, float* red, int tid) {
+  vf_warp_sums<N>(v);
+  if ((tid & 31) == 0) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) red[(tid >> 5) * N + k] = v[k];
+  }
+  vf_block_add_rows<N>(v, red);
+}
+
 // The 12 sums of an iteration (VF_AFFINE_SUMS and the count) over the block. Within each warp a
 // reduce-scatter (13 shuffles where the butterfly takes 60): each exchange sends half of the
 // values a lane still holds and keeps the other half, so that after five exchanges each lane pair
 // {2j, 2j + 1} holds the warp's total of one value; those go to shared memory (red, as
-// vf_block_sums), where every thread adds the warps' rows in one order and ends with the same bits.
+// vf_block_sums).
 __device__ __forceinline__ void vf_block_sums12(float (&v)[12], float* red, int tid) {
   constexpr unsigned kAll = 0xffffffffu;
   const int lane = tid & 31;
@@ -231,14 +237,7 @@ __device__ __forceinline__ void vf_block_sums12(float (&v)[12], float* red, int 
   d += __shfl_xor_sync(kAll, d, 1);
   const int off = (h4 ? 2 : 0) + (h2 ? 1 : 0);
   if (!(lane & 1) && off < 3) red[(tid >> 5) * 12 + (h16 ? 6 : 0) + (h8 ? 3 : 0) + off] = d;
-  __syncthreads();
-#pragma unroll
-  for (int k = 0; k < 12; ++k) {
-    float t = red[k];
-#pragma unroll
-    for (int w = 1; w < kWarps; ++w) t += red[w * 12 + k];
-    v[k] = t;
-  }
+  vf_block_add_rows<12>(v, red);
 }
 
 // The thread's reference samples (tid, tid + kThreads, ...), held for all iterations: t = T - mu
