@@ -294,11 +294,12 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
   if (parts > 1) {
     // The keys order as the tie rule wants whatever the order of the maxima; the last block of
     // the cell takes the result (its atomics see the other's) and clears both words.
-    atomicMax(job.cell_best + cell, best);
+    vf_fast_meet* m = job.meet + cell;
+    atomicMax(&m->best, best);
     __threadfence();
-    if (atomicAdd(job.cell_done + cell, 1u) != (unsigned)parts - 1u) return;
-    best = atomicExch(job.cell_best + cell, 0ull);
-    job.cell_done[cell] = 0u;
+    if (atomicAdd(&m->done, 1u) != (unsigned)parts - 1u) return;
+    best = atomicExch(&m->best, 0ull);
+    m->done = 0u;
   }
   job.cells[cell] = vf_decode(job, cell, best);
 }

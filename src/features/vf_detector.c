@@ -107,10 +107,8 @@ static vf_status vf_detector_create_cuda(vf_detector* d) {
   vf_status s = VF_OK;
   if (!d->config.host_results) s = vf_device_alloc(NULL, (void**)&d->cells, cell_bytes, what);
   if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&d->lut, VF_FAST_LUT_WORDS * 4, what);
-  const size_t best_bytes = (size_t)d->ncells * sizeof *d->job.cell_best;
-  const size_t done_bytes = (size_t)d->ncells * sizeof *d->job.cell_done;
-  if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&d->job.cell_best, best_bytes, what);
-  if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&d->job.cell_done, done_bytes, what);
+  const size_t meet_bytes = (size_t)d->ncells * sizeof *d->job.meet;
+  if (s == VF_OK) s = vf_device_alloc(NULL, (void**)&d->job.meet, meet_bytes, what);
   if (s != VF_OK) return s;
   int rc = vf_cuda_host_alloc_mapped((void**)&d->staged, (void**)&d->mapped_cells, cell_bytes);
   if (rc == 0) {
@@ -125,8 +123,7 @@ static vf_status vf_detector_create_cuda(vf_detector* d) {
   rc = vf_cuda_copy_async(d->lut, lut, sizeof lut, d->ctx->stream);
   if (rc == 0 && d->cells != NULL)
     rc = vf_cuda_copy_async(d->cells, d->staged, cell_bytes, d->ctx->stream);
-  if (rc == 0) rc = vf_cuda_memset_async(d->job.cell_best, 0, best_bytes, d->ctx->stream);
-  if (rc == 0) rc = vf_cuda_memset_async(d->job.cell_done, 0, done_bytes, d->ctx->stream);
+  if (rc == 0) rc = vf_cuda_memset_async(d->job.meet, 0, meet_bytes, d->ctx->stream);
   if (rc == 0) rc = vf_cuda_stream_synchronize(d->ctx->stream);
   if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_detector_create: device initialisation");
   d->job.lut = d->lut;
@@ -214,8 +211,7 @@ void vf_detector_destroy(vf_detector* d) {
 #ifdef VF_HAVE_CUDA
     vf_device_free(d->cells);
     vf_device_free(d->lut);
-    vf_device_free(d->job.cell_best);
-    vf_device_free(d->job.cell_done);
+    vf_device_free(d->job.meet);
     if (d->staged != NULL) vf_cuda_host_free(d->staged);
     if (d->mask_staged != NULL) vf_cuda_host_free(d->mask_staged);
     if (d->mask_event != NULL) vf_cuda_event_destroy(d->mask_event);

@@ -26,6 +26,12 @@ typedef struct vf_fast_level {
   int pitch;
 } vf_fast_level;
 
+/* The best key found so far by a cell's blocks, and how many of them finished. */
+typedef struct vf_fast_meet {
+  unsigned long long best;
+  unsigned done;
+} vf_fast_meet;
+
 /* Everything one detection needs; pointers are in the backend's memory. */
 typedef struct vf_fast_job {
   int first_level; /* pyramid level of level[0] */
@@ -37,11 +43,9 @@ typedef struct vf_fast_job {
   const uint32_t* lut;      /* CUDA only: the arc table for arc_length */
   const uint8_t* occupancy; /* NULL or one byte per cell, nonzero = skip */
   vf_keypoint* cells;       /* out: cols * rows entries */
-  /* CUDA only: per cell, the best key found so far by the blocks that share the cell (its first
-   * level and its other levels run in two blocks) and how many of them finished; both zero
-   * between launches (the last block of a cell clears them). */
-  unsigned long long* cell_best;
-  unsigned* cell_done;
+  /* CUDA only: where the blocks that share a cell (its first level and its other levels run in
+   * two blocks) meet, one entry a cell; zero between launches (the last block clears it). */
+  vf_fast_meet* meet;
 } vf_fast_job;
 
 /* Responses are computed on [lo, size - lo) in both directions, lo = max(3, border - 1): every
