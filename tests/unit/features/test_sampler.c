@@ -254,25 +254,18 @@ static void refine_answers(void) {
       CHECK_OK(vf_sampler_refine_disparity(s, &flat, &flat, xy, start, 1, &c, out));
       CHECK(isnan(out[0]));
       /* Arguments. */
-      vf_disparity_refine_config b = c;
-      b.radius = 0;
-      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
-            VF_ERR_INVALID_ARG);
-      b = c;
-      b.radius = 11;
-      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
-            VF_ERR_INVALID_ARG);
-      b = c;
-      b.max_iterations = 0;
-      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
-            VF_ERR_INVALID_ARG);
-      b = c;
-      b.max_change = 0.0f;
-      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
-            VF_ERR_INVALID_ARG);
-      b.max_change = 2.5f; /* the right strip holds shifts up to 2 px */
-      CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &b, out) ==
-            VF_ERR_INVALID_ARG);
+      /* Radius 0 and 11, no iterations, no change, and 2.5 px (the right strip holds shifts up
+       * to 2 px). */
+      vf_disparity_refine_config bad[5] = {c, c, c, c, c};
+      bad[0].radius = 0;
+      bad[1].radius = 11;
+      bad[2].max_iterations = 0;
+      bad[3].max_change = 0.0f;
+      bad[4].max_change = 2.5f;
+      for (int i = 0; i < 5; ++i) {
+        CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, &bad[i], out) ==
+              VF_ERR_INVALID_ARG);
+      }
       CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN, NULL, out) ==
             VF_ERR_INVALID_ARG);
       CHECK(vf_sampler_refine_disparity(s, &left, &right, xy, start, RN + 1, &c, out) ==
