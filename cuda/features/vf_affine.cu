@@ -128,18 +128,31 @@ struct vf_window {
 
 __device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, float* stage,
                                 float* win, int tid) {
+  // Pixel i = tid + kThreads j at (r, c), stepped without a division per pixel.
+  const int step_r = kThreads / wd.w, step_c = kThreads - step_r * wd.w;
+  const int r0 = tid / wd.w, c0 = tid - r0 * wd.w;
   const int rows = wd.h + 2;
-  for (int i = tid; i < rows * wd.w; i += kThreads) {
-    const int r = i / wd.w, c = i - r * wd.w;
+  for (int r = r0, c = c0; r < rows;) {
     const uint8_t* q = p.cur + (size_t)(wd.y0 - 1 + r) * p.cur_stride + (size_t)(wd.x0 + c);
     stage[r * kWin + c] =
         0.25f * ((float)__ldg(q - 1) + (float)__ldg(q + 1)) + 0.5f * (float)__ldg(q);
+    r += step_r;
+    c += step_c;
+    if (c >= wd.w) {
+      c -= wd.w;
+      ++r;
+    }
   }
   __syncthreads();
-  for (int i = tid; i < wd.h * wd.w; i += kThreads) {
-    const int r = i / wd.w, c = i - r * wd.w;
+  for (int r = r0, c = c0; r < wd.h;) {
     const float* q = stage + (r + 1) * kWin + c;
     win[r * kWin + c] = 0.25f * (q[-kWin] + q[kWin]) + 0.5f * q[0];
+    r += step_r;
+    c += step_c;
+    if (c >= wd.w) {
+      c -= wd.w;
+      ++r;
+    }
   }
   __syncthreads();
 }
@@ -185,16 +198,25 @@ __device__ __forceinline__ float vf_window_sample(const float* win, const vf_win
 
 // After the barrier, v[k] = the warps' rows of red (kWarps x N, each warp's totals) added in the
 // same order by every thread, which all end with the same bits.
+// Lane l adds the rows' values l and l + 32, and the others get them by shuffles: a few loads a
+// thread instead of kWarps x N.
 template <int N>
 __device__ __forceinline__ void vf_block_add_rows(float* v, const float* red) {
+  static_assert(N <= 64, "two values a lane");
   __syncthreads();
+  const int lane = threadIdx.x & 31;
+  float t[2] = {0.0f, 0.0f};
 #pragma unroll
-  for (int k = 0; k < N; ++k) {
-    float t = red[k];
+  for (int h = 0; h < 2; ++h) {
+    const int k = lane + 32 * h;
+    if (k < N) {
+      t[h] = red[k];
 #pragma unroll
-    for (int w = 1; w < kWarps; ++w) t += red[w * N + k];
-    v[k] = t;
+      for (int w = 1; w < kWarps; ++w) t[h] += red[w * N + k];
+    }
   }
+#pragma unroll
+  for (int k = 0; k < N; ++k) v[k] = __shfl_sync(0xffffffffu, t[k >> 5], k & 31);
 }
 
 // Sums v[0..N-1] over the block: each warp's butterfly, then the warps' rows in shared memory
@@ -245,15 +267,21 @@ __device__ __forceinline__ void vf_block_sums12(float (&v)[12], float* red, int 
 template <int K>
 struct vf_thread_ref {
   float t[K], tx[K], ty[K];
+  float ox[K], oy[K];  // the samples' offsets from the patch centre, fixed for the call
 };
 
 // The thread's reference samples of a slot whose mean is mu.
 template <int K>
-__device__ __forceinline__ void vf_load_ref(const float* t, int n, float mu, int tid,
+__device__ __forceinline__ void vf_load_ref(const float* t, int patch, float mu, int tid,
                                             vf_thread_ref<K>& ref) {
+  const int n = patch * patch;
+  const float half = VF_AFFINE_HALF(patch), inv_patch = 1.0f / (float)patch;
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     const int i = tid + kThreads * k;
+    const int row = (int)(((float)i + 0.5f) * inv_patch);
+    ref.oy[k] = (float)row - half;
+    ref.ox[k] = (float)(i - row * patch) - half;
     const float tv = i < n ? __ldg(t + i) : -1.0f;
     ref.t[k] = tv >= 0.0f ? tv - mu : -INFINITY;
     ref.tx[k] = i < n ? __ldg(t + n + i) : 0.0f;
@@ -271,19 +299,17 @@ __device__ __forceinline__ int vf_block_iteration(const vf_affine_params& p,
                                                   const float* win, int tid, unsigned out_mask,
                                                   float* red, float (&sums)[VF_AFFINE_SUMS],
                                                   unsigned* fresh_out) {
-  const float half = VF_AFFINE_HALF(p.patch), inv_half = 1.0f / half;
-  const float inv_gain = VF_LK_RCP(st.gain), inv_patch = 1.0f / (float)p.patch;
-  const int n = p.patch * p.patch;
+  const float inv_half = 1.0f / VF_AFFINE_HALF(p.patch);
+  const float inv_gain = VF_LK_RCP(st.gain);
   float acc[VF_AFFINE_SUMS + 1];
 #pragma unroll
   for (int k = 0; k < VF_AFFINE_SUMS + 1; ++k) acc[k] = 0.0f;
   unsigned fresh = 0u;
 #pragma unroll
   for (int k = 0; k < K; ++k) {
-    const int i = tid + kThreads * k;
-    if (i >= n || !(ref.t[k] > -1e30f) || ((out_mask >> k) & 1u)) continue;
-    const int row = (int)(((float)i + 0.5f) * inv_patch);
-    const float oy = (float)row - half, ox = (float)(i - row * p.patch) - half;
+    // Samples past the patch hold t = -inf, like unused ones.
+    if (!(ref.t[k] > -1e30f) || ((out_mask >> k) & 1u)) continue;
+    const float ox = ref.ox[k], oy = ref.oy[k];
     float x, y;
     vf_affine_warp_point(&st, ox, oy, &x, &y);
     const float v =
@@ -364,7 +390,6 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const vf_track_request r = requests[f];
   if (r.slot < 0 || r.slot >= p.slots) return;
   vf_affine_slot* s = p.slot + r.slot;
-  const int n = p.patch * p.patch;
   const float* t = vf_slot_samples(p, r.slot);
   // A kept reference is read before the wait below (only this kernel writes the slots, and
   // this block alone this slot): its loads overlap the end of the frame-to-frame kernel.
@@ -376,7 +401,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     valid = s->valid;
     mu = s->mu;
     slot_used = s->used;
-    if (valid == VF_AFFINE_USABLE) vf_load_ref<K>(t, n, mu, tid, ref);
+    if (valid == VF_AFFINE_USABLE) vf_load_ref<K>(t, p.patch, mu, tid, ref);
   }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched programmatically behind the frame-to-frame kernel (Hopper): everything above ran
@@ -398,7 +423,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     if (tid == 0) results[f].status = (vf_track_status)vf_affine_unusable_status(valid);
     return;
   }
-  if (!kept) vf_load_ref<K>(t, n, mu, tid, ref);
+  if (!kept) vf_load_ref<K>(t, p.patch, mu, tid, ref);
   if (tid < VF_AFFINE_PACKED) h_total[tid] = 0.0f;
   vf_affine_state st;
   vf_affine_state_init(&p, s, r.x, r.y, out.x, out.y, &st);
@@ -431,8 +456,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       out_mask |= fresh;
       any_out = 1;
     }
+    // Lane i of each warp takes d[i] (one row of H^-1 a lane, not eight), then every lane all.
+    const float d_lane =
+        vf_affine_step_row(s, any_out ? inv_sat : s->inv, &st, sums, (tid & 31) & 7);
     float d[8];
-    vf_affine_step(s, any_out ? inv_sat : s->inv, &st, sums, d);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) d[i] = __shfl_sync(0xffffffffu, d_lane, i);
     last_step = vf_affine_update(&st, d, p.patch);
     converged = last_step < p.min_update;
   }

@@ -289,21 +289,22 @@ VF_LK_FN void vf_affine_slot_reset_warp(vf_affine_slot* s, float x, float y) {
 
 /* The step from the iteration's sums J^T e: H^-1 (b - prior * moved), with inv = H^-1 (the
  * slot's, or one without the samples saturated in the current image). */
+/* Component i of vf_affine_step's d (the CUDA kernel has lane i compute it). */
+VF_LK_FN vf_lk_real vf_affine_step_row(const vf_affine_slot* s, const float* inv,
+                                       const vf_affine_state* st, const vf_lk_real b_in[8], int i) {
+  vf_lk_real v = 0;
+  VF_AFFINE_UNROLL
+  for (int j = 0; j < 8; ++j) {
+    const vf_lk_real b = j < 4 ? b_in[j] - (vf_lk_real)s->prior[j] * st->moved[j] : b_in[j];
+    v += (vf_lk_real)inv[i >= j ? VF_AFFINE_IDX(i, j) : VF_AFFINE_IDX(j, i)] * b;
+  }
+  return v;
+}
+
 VF_LK_FN void vf_affine_step(const vf_affine_slot* s, const float* inv, const vf_affine_state* st,
                              const vf_lk_real b_in[8], vf_lk_real d[8]) {
-  vf_lk_real b[8];
   VF_AFFINE_UNROLL
-  for (int i = 0; i < 8; ++i) b[i] = b_in[i];
-  VF_AFFINE_UNROLL
-  for (int i = 0; i < 4; ++i) b[i] -= (vf_lk_real)s->prior[i] * st->moved[i];
-  VF_AFFINE_UNROLL
-  for (int i = 0; i < 8; ++i) {
-    vf_lk_real v = 0;
-    VF_AFFINE_UNROLL
-    for (int j = 0; j < 8; ++j)
-      v += (vf_lk_real)inv[i >= j ? VF_AFFINE_IDX(i, j) : VF_AFFINE_IDX(j, i)] * b[j];
-    d[i] = v;
-  }
+  for (int i = 0; i < 8; ++i) d[i] = vf_affine_step_row(s, inv, st, b_in, i);
 }
 
 /* Samples saturated in the current image break the photometric model and are left out of the
