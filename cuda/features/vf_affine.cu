@@ -2,13 +2,13 @@
 // CUDA reference refinement: one block of four warps per feature, every feature of a call in one
 // launch, run after the frame-to-frame kernel (cuda/features/vf_lk.cu) on the same stream. Thread i
 // takes samples i, i + 128, ... of the reference patch and keeps them in registers; the sums of an
-// iteration go through each warp's butterfly and then shared memory, added in one order by every
-// thread, so all threads step in lockstep and take the same branches, and thread 0 writes the
-// result and the slot (a new reference is taken by the first warp). The current
-// image is read once per feature: the binomial-smoothed window under the warped patch goes to
-// shared memory, where each sample is one bilinear read (4 loads instead of the 16 taps of the
-// smoothed sampler). The mathematics is src/features/kernels/vf_affine_rules.h, shared with the CPU
-// reference src/features/cpu/vf_affine_cpu.c.
+// iteration go through a reduce-scatter in each warp and then shared memory, added in one order
+// for every thread, so all threads step in lockstep and take the same branches, and thread 0 writes
+// the result and the slot (a new reference is taken by the first warp). The current image is read
+// once per feature: the binomial-smoothed window under the warped patch goes to shared memory,
+// where each sample is one bilinear read (4 loads instead of the 16 taps of the smoothed sampler).
+// The mathematics is src/features/kernels/vf_affine_rules.h, shared with the CPU reference
+// src/features/cpu/vf_affine_cpu.c.
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <string.h>
@@ -219,15 +219,43 @@ __device__ __forceinline__ void vf_block_add_rows(float* v, const float* red) {
   for (int k = 0; k < N; ++k) v[k] = __shfl_sync(0xffffffffu, t[k >> 5], k & 31);
 }
 
-// Sums v[0..N-1] over the block: each warp's butterfly, then the warps' rows in shared memory
-// (red, kWarps x N, one of two buffers alternated by the caller so that one barrier suffices).
-template <int N>
-__device__ __forceinline__ void vf_block_sums(float* v, float* red, int tid) {
-  vf_warp_sums<N>(v);
-  if ((tid & 31) == 0) {
+// One exchange of vf_block_sums_scatter: the lane keeps the upper or lower N of the 2 N slots it
+// holds (by lane bit M) and adds the partner's copy of them.
+template <int M, int N>
+__device__ __forceinline__ void vf_scatter_step(float (&a)[32], int lane) {
+  const bool hi = lane & M;
 #pragma unroll
-    for (int k = 0; k < N; ++k) red[(tid >> 5) * N + k] = v[k];
+  for (int i = 0; i < N; ++i) {
+    const float send = hi ? a[i] : a[i + N], keep = hi ? a[i + N] : a[i];
+    a[i] = keep + __shfl_xor_sync(0xffffffffu, send, M);
   }
+}
+
+// Sums v[0..N-1] (33 <= N <= 64) over the block: a reduce-scatter inside each warp (64 slots
+// halved five times: 61 shuffles where a butterfly takes 5 N), so that lane l ends with the
+// warp's totals of two slots, then the warps' rows in shared memory (red, kWarps x N, one of two
+// buffers alternated by the caller so that one barrier suffices).
+template <int N>
+__device__ __forceinline__ void vf_block_sums_scatter(float* v, float* red, int tid) {
+  static_assert(N > 32 && N <= 64, "64 slots, more than one a lane");
+  const int lane = tid & 31;
+  float a[32];
+  {
+    const bool hi = lane & 16;
+#pragma unroll
+    for (int i = 0; i < 32; ++i) {
+      const float lo_v = v[i], hi_v = i + 32 < N ? v[i + 32] : 0.0f;
+      a[i] = (hi ? hi_v : lo_v) + __shfl_xor_sync(0xffffffffu, hi ? lo_v : hi_v, 16);
+    }
+  }
+  vf_scatter_step<8, 16>(a, lane);
+  vf_scatter_step<4, 8>(a, lane);
+  vf_scatter_step<2, 4>(a, lane);
+  vf_scatter_step<1, 2>(a, lane);
+  const int slot = (lane & 16 ? 32 : 0) + (lane & 8 ? 16 : 0) + (lane & 4 ? 8 : 0) +
+                   (lane & 2 ? 4 : 0) + (lane & 1 ? 2 : 0);
+  if (slot < N) red[(tid >> 5) * N + slot] = a[0];
+  if (slot + 1 < N) red[(tid >> 5) * N + slot + 1] = a[1];
   vf_block_add_rows<N>(v, red);
 }
 
@@ -235,7 +263,7 @@ __device__ __forceinline__ void vf_block_sums(float* v, float* red, int tid) {
 // reduce-scatter (13 shuffles where the butterfly takes 60): each exchange sends half of the
 // values a lane still holds and keeps the other half, so that after five exchanges each lane pair
 // {2j, 2j + 1} holds the warp's total of one value; those go to shared memory (red, as
-// vf_block_sums).
+// vf_block_sums_scatter).
 __device__ __forceinline__ void vf_block_sums12(float (&v)[12], float* red, int tid) {
   constexpr unsigned kAll = 0xffffffffu;
   const int lane = tid & 31;
@@ -358,7 +386,7 @@ __device__ __noinline__ int vf_block_downdate(const vf_affine_params& p, const f
                        oy * inv_half, j);
     vf_affine_outer(j, h_new);
   }
-  vf_block_sums<VF_AFFINE_PACKED>(h_new, red, tid);
+  vf_block_sums_scatter<VF_AFFINE_PACKED>(h_new, red, tid);
   float total[VF_AFFINE_PACKED], inv[VF_AFFINE_PACKED];
 #pragma unroll
   for (int k = 0; k < VF_AFFINE_PACKED; ++k) total[k] = h_total[k] + h_new[k];
