@@ -31,26 +31,25 @@ namespace {
 constexpr int kMaxWarpsPerBlock = 4;
 constexpr unsigned kFullMask = 0xffffffffu;
 
-// The longest run a lane owns on a size x size patch: the shortest s that cuts the patch rows
-// into no more than 32 runs of at most s samples (8 for sizes 15 and 16, 2 for 8).
-__host__ __device__ constexpr int vf_run_span(int size, int s = 0) {
-  return s == 0                             ? vf_run_span(size, (size * size + 31) / 32)
-         : size * ((size + s - 1) / s) > 32 ? vf_run_span(size, s + 1)
-                                            : s;
-}
-
 // The lane's run: samples (row, col + j), j < len, of a size x size patch.
 struct vf_run {
   int row, col, len;
 };
 
-__device__ __forceinline__ vf_run vf_lane_run(int size, int lane) {
-  const int s = vf_run_span(size), g = (size + s - 1) / s;
+// From the level's runs in the parameters (vf_lk_set_runs): no division on the device.
+__device__ __forceinline__ vf_run vf_lane_run(const vf_lk_params& p, int k, int lane) {
+  const int s = p.run_span[k], g = p.run_groups[k], size = p.patch[k];
   vf_run r;
-  r.row = lane / g;
+  r.row = (lane * p.run_magic[k]) >> 16;
   r.col = (lane - r.row * g) * s;
   r.len = r.row < size ? min(s, size - r.col) : 0;
   return r;
+}
+
+// vf_lk_to_level with the division by 2^k as a multiplication by 2^-k: both exact, so the same
+// bits, without the division's instruction sequence.
+__device__ __forceinline__ float vf_to_level(float v0, int k) {
+  return (v0 + 0.5f) * __int_as_float((127 - k) << 23) - 0.5f;
 }
 
 // Byte i of w as a float: the byte under the exponent of 2^23, minus 2^23 (exact), which takes
@@ -140,8 +139,8 @@ __device__ __forceinline__ bool vf_warp_capture_level(const vf_lk_params& p,
                                                       const vf_track_request& r, int k, int lane) {
   vf_lane_level<N> tp;
   tp.size = p.patch[k];
-  tp.run = vf_lane_run(tp.size, lane);
-  if (!vf_lane_extract(p, vf_lk_to_level(r.x, k), vf_lk_to_level(r.y, k), k, tp)) return false;
+  tp.run = vf_lane_run(p, k, lane);
+  if (!vf_lane_extract(p, vf_to_level(r.x, k), vf_to_level(r.y, k), k, tp)) return false;
   float* slot = vf_slot_level(p, r.slot, k);
   const int n = tp.size * tp.size, i0 = tp.run.row * tp.size + tp.run.col;
 #pragma unroll
@@ -160,7 +159,7 @@ __device__ __forceinline__ uint32_t vf_warp_capture(const vf_lk_params& p,
                                                     const vf_track_request& r, int lane) {
   uint32_t mask = VF_LK_SLOT_CAPTURED;
   for (int k = 0; k < p.levels; ++k) {
-    const int span = vf_run_span(p.patch[k]);
+    const int span = p.run_span[k];
     bool in;
     if (span <= 2) {
       in = vf_warp_capture_level<2>(p, r, k, lane);
@@ -428,12 +427,12 @@ __device__ __forceinline__ int vf_warp_track_level(const vf_lk_params& p, const 
                                                    int& iterations) {
   vf_lane_level<N> tp;
   tp.size = p.patch[k];
-  tp.run = vf_lane_run(tp.size, lane);
+  tp.run = vf_lane_run(p, k, lane);
   bool have = false;
   float phase_x = 0.0f, phase_y = 0.0f;
   vf_lane_rows<N> rows;
   if (src == 0) {
-    const float cx = vf_lk_to_level(r.x, k), cy = vf_lk_to_level(r.y, k);
+    const float cx = vf_to_level(r.x, k), cy = vf_to_level(r.y, k);
     phase_x = vf_lk_phase_shift(cx, st.px);
     phase_y = vf_lk_phase_shift(cy, st.py);
     have = vf_lane_extract(p, cx + phase_x, cy + phase_y, k, tp);
@@ -458,8 +457,8 @@ __device__ __forceinline__ vf_track_result vf_warp_track(const vf_lk_params& p,
   vf_track_result out = vf_lk_result_init(&r);
   const int top = p.levels - 1;
   vf_lk_state st;
-  st.px = vf_lk_to_level(r.guess_x, top);
-  st.py = vf_lk_to_level(r.guess_y, top);
+  st.px = vf_to_level(r.guess_x, top);
+  st.py = vf_to_level(r.guess_y, top);
   st.a = r.gain;
   st.c = st.dx = st.dy = 0.0f;
   st.level = top;
@@ -471,7 +470,7 @@ __device__ __forceinline__ vf_track_result vf_warp_track(const vf_lk_params& p,
       st.py = vf_lk_to_finer(st.py);
     }
     // Each level at the width of its runs (the same on every lane).
-    const int span = vf_run_span(p.patch[k]);
+    const int span = p.run_span[k];
     int outcome;
     if (span <= 2) {
       outcome =

@@ -140,6 +140,7 @@ static void vf_tracker_set_params(vf_tracker* t) {
   p->slot_floats = 0;
   for (int k = 0; k < c->levels; ++k) {
     p->patch[k] = c->patch_size[k];
+    vf_lk_set_runs(p, k, c->patch_size[k]);
     p->level_offset[k] = p->slot_floats;
     p->slot_floats += 3 * (size_t)(c->patch_size[k] * c->patch_size[k]);
   }

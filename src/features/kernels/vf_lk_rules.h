@@ -69,11 +69,28 @@ typedef struct vf_lk_params {
   uint32_t* slot_levels;
   size_t slot_floats;
   size_t level_offset[VF_PYRAMID_MAX_LEVELS];
+  /* CUDA, one warp per feature: lane l owns a run of `run_span[k]` consecutive samples of one
+   * row of level k's patch, `run_groups[k]` runs a row; run_magic[k] = ceil(2^16 / groups) makes
+   * l / groups a multiply and a shift (exact for l < 32). Set by vf_lk_set_runs. */
+  int run_span[VF_PYRAMID_MAX_LEVELS];
+  int run_groups[VF_PYRAMID_MAX_LEVELS];
+  int run_magic[VF_PYRAMID_MAX_LEVELS];
   /* CUDA: where the results are written a second time, in device memory, for the reference
    * refinement that reads them next (the results themselves lie in mapped host memory, a
    * PCIe round trip away); NULL: not written twice. The CPU backend ignores it. */
   vf_track_result* result_copy;
 } vf_lk_params;
+
+/* The lane runs of vf_lk_params for a patch of `size` <= 32: the shortest span s that cuts the
+ * patch rows into no more than 32 runs of at most s samples (8 for sizes 15 and 16, 2 for 8). */
+VF_LK_FN void vf_lk_set_runs(vf_lk_params* p, int k, int size) {
+  int s = (size * size + 31) / 32;
+  while (s < size && size * ((size + s - 1) / s) > 32) ++s;
+  const int g = (size + s - 1) / s;
+  p->run_span[k] = s;
+  p->run_groups[k] = g;
+  p->run_magic[k] = (65536 + g - 1) / g;
+}
 
 /* Level-k coordinate of a level-0 coordinate (2x2 box pyramid, pixel centres at integers). */
 VF_LK_FN float vf_lk_to_level(float v0, int k) { return (v0 + 0.5f) / (float)(1 << k) - 0.5f; }
