@@ -146,19 +146,18 @@ __device__ __forceinline__ bool vf_load_tile_words(const vf_fast_level& lv, cons
   const uint8_t* base = lv.image + (size_t)y0 * lv.stride + x0;
   if ((((uintptr_t)base | (uintptr_t)lv.stride) & 3u) != 0) return false;
   constexpr int kMaxWords = (kImgW / 4 * kImgH + kThreads - 1) / kThreads;
-  const int per_row = w >> 2, total = per_row * h;
   unsigned v[kMaxWords];
+  int at[kMaxWords];  // the word's byte offset in the tile, -1 past its end
+  vf_walker i(tid, w >> 2);
 #pragma unroll
-  for (int j = 0; j < kMaxWords; ++j) {
-    const int i = tid + j * kThreads, r = i / per_row;
-    v[j] = i < total ? __ldg(reinterpret_cast<const unsigned*>(base + (size_t)r * lv.stride) +
-                             (i - r * per_row))
-                     : 0u;
+  for (int j = 0; j < kMaxWords; ++j, i.next()) {
+    const bool in = i.y < h;
+    at[j] = in ? i.y * kImgW + 4 * i.x : -1;
+    v[j] = in ? __ldg(reinterpret_cast<const unsigned*>(base + (size_t)i.y * lv.stride) + i.x) : 0u;
   }
 #pragma unroll
   for (int j = 0; j < kMaxWords; ++j) {
-    const int i = tid + j * kThreads, r = i / per_row;
-    if (i < total) *reinterpret_cast<unsigned*>(s_img + r * kImgW + 4 * (i - r * per_row)) = v[j];
+    if (at[j] >= 0) *reinterpret_cast<unsigned*>(s_img + at[j]) = v[j];
   }
   return true;
 }
@@ -204,19 +203,26 @@ __device__ __forceinline__ unsigned long long vf_key(float score, int level, int
   return ((unsigned long long)__float_as_uint(score) << 32) | (0xffffffffu - where);
 }
 
+// x / d for d in 1..4 and 0 <= x < 32768 without a division (21846 = ceil(2^16 / 3)).
+__device__ __forceinline__ int vf_div_upto4(int x, int d) {
+  return d == 3 ? (x * 21846) >> 16 : x >> (d >> 1);
+}
+
+static_assert(kChunkW == 64 && kWarps == 4, "vf_chunk_best: 1 or 2 fragments, 1 to 4 stripes");
+
 // Phase 3: one warp per 32-pixel fragment and stripe of rows; (ox, oy) is the cell's origin.
 __device__ __forceinline__ unsigned long long vf_chunk_best(const vf_rect& c, const float* s_resp,
                                                             int level, int ox, int oy, int warp,
                                                             int lane, unsigned long long best) {
-  const int frags = (c.w + 31) >> 5;
-  const int stripes = min(max(kWarps / frags, 1), c.h);
+  const int frags = (c.w + 31) >> 5;  // 1 or 2 (kChunkW = 64)
+  const int stripes = min(kWarps / frags, c.h);
   for (int task = warp; task < frags * stripes; task += kWarps) {
-    const int f = task % frags, s = task / frags;
+    const int f = frags == 2 ? task & 1 : 0, s = frags == 2 ? task >> 1 : task;
     const int cx = f * 32 + lane;  // chunk column
     const bool active = cx < c.w;
     // Idle lanes read the last column (a valid address) and drop what they find.
     const float* p = s_resp + (active ? cx : c.w - 1) + 1;
-    const int ya = c.h * s / stripes, yb = c.h * (s + 1) / stripes;
+    const int ya = vf_div_upto4(c.h * s, stripes), yb = vf_div_upto4(c.h * (s + 1), stripes);
     p += ya * kRespW;
     float a0 = p[-1], a1 = p[0], a2 = p[1];
     p += kRespW;
@@ -245,15 +251,15 @@ __device__ __forceinline__ float vf_level0(int u, int level) {
 }
 
 // The keypoint a cell's best key stands for (key 0: none).
-__device__ __forceinline__ vf_keypoint vf_decode(const vf_fast_job& job, int cell,
-                                                 unsigned long long best) {
+__device__ __forceinline__ vf_keypoint vf_decode(const vf_fast_job& job, int cell, int col,
+                                                 int row, unsigned long long best) {
   vf_keypoint kp = {0.0f, 0.0f, 0.0f, -1, cell};
   if (best != 0) {
     const unsigned where = 0xffffffffu - (unsigned)best;
     const int k = (int)(where >> 28), ly = (int)((where >> 14) & 0x3fffu);
     const int lx = (int)(where & 0x3fffu);
-    kp.x = vf_level0((cell % job.cols) * (job.cell_width >> k) + lx, k);
-    kp.y = vf_level0((cell / job.cols) * (job.cell_height >> k) + ly, k);
+    kp.x = vf_level0(col * (job.cell_width >> k) + lx, k);
+    kp.y = vf_level0(row * (job.cell_height >> k) + ly, k);
     kp.score = __uint_as_float((unsigned)(best >> 32));
     kp.level = k;
   }
@@ -262,9 +268,9 @@ __device__ __forceinline__ vf_keypoint vf_decode(const vf_fast_job& job, int cel
 
 // The candidate window of `cell` on level k: the scaled cell inside the border.
 __device__ __forceinline__ vf_rect vf_cell_window(const vf_fast_job& job, const vf_fast_level& lv,
-                                                  int cell, int k) {
+                                                  int col, int row, int k) {
   const int cw = job.cell_width >> k, ch = job.cell_height >> k;
-  const int ox = (cell % job.cols) * cw, oy = (cell / job.cols) * ch, b = job.border;
+  const int ox = col * cw, oy = row * ch, b = job.border;
   vf_rect r;
   r.x = max(ox, b);
   r.y = max(oy, b);
@@ -280,19 +286,21 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
   __shared__ uint16_t s_queue[kRespW * kRespH];
   __shared__ int s_count;
   __shared__ unsigned long long s_best[kWarps];
-  const int cell = blockIdx.x, tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  // The grid is the cells' (columns, rows, blocks a cell): no division for a cell's place.
+  const int col = blockIdx.x, row = blockIdx.y, cell = row * job.cols + col;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   // Two blocks a cell when there are several levels: the first level (most of the pixels) in
   // one, the others in the second, so that a cell's levels run side by side.
-  const int parts = gridDim.y, part = blockIdx.y;
+  const int parts = gridDim.z, part = blockIdx.z;
   const int l_begin = part, l_end = part == parts - 1 ? job.levels : part + 1;
   unsigned long long best = 0;
   const bool skip = job.occupancy != nullptr && job.occupancy[cell] != 0;
   for (int l = l_begin; l < l_end && !skip; ++l) {
     const vf_fast_level& lv = job.level[l];
     const int k = job.first_level + l;
-    const vf_rect win = vf_cell_window(job, lv, cell, k);
-    const int ox = (cell % job.cols) * (job.cell_width >> k);
-    const int oy = (cell / job.cols) * (job.cell_height >> k);
+    const vf_rect win = vf_cell_window(job, lv, col, row, k);
+    const int ox = col * (job.cell_width >> k);
+    const int oy = row * (job.cell_height >> k);
     // Block-uniform loops: every thread meets every barrier.
     for (int y = 0; y < win.h; y += kChunkH) {
       for (int x = 0; x < win.w; x += kChunkW) {
@@ -329,7 +337,7 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
     best = atomicExch(&m->best, 0ull);
     m->done = 0u;
   }
-  job.cells[cell] = vf_decode(job, cell, best);
+  job.cells[cell] = vf_decode(job, cell, col, row, best);
 }
 
 }  // namespace
@@ -337,7 +345,7 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
 extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
   // Three blocks a cell (one a level) measured no faster at 752x480 (16.6 against 16.2 us), nor
   // did splitting the first level's rows over two blocks (17.6-18.5 against 16.8-17.2 us).
-  const dim3 grid((unsigned)(job->cols * job->rows), job->levels > 1 ? 2u : 1u);
+  const dim3 grid((unsigned)job->cols, (unsigned)job->rows, job->levels > 1 ? 2u : 1u);
   cudaStream_t s = (cudaStream_t)stream;
   if (job->score == VF_FAST_SCORE_SAD_CIRCLE) {
     vf_fast_detect_kernel<VF_FAST_SCORE_SAD_CIRCLE><<<grid, kThreads, 0, s>>>(*job);
