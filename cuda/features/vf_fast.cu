@@ -251,8 +251,8 @@ __device__ __forceinline__ float vf_level0(int u, int level) {
 }
 
 // The keypoint a cell's best key stands for (key 0: none).
-__device__ __forceinline__ vf_keypoint vf_decode(const vf_fast_job& job, int cell, int col,
-                                                 int row, unsigned long long best) {
+__device__ __forceinline__ vf_keypoint vf_decode(const vf_fast_job& job, int cell, int col, int row,
+                                                 unsigned long long best) {
   vf_keypoint kp = {0.0f, 0.0f, 0.0f, -1, cell};
   if (best != 0) {
     const unsigned where = 0xffffffffu - (unsigned)best;
