@@ -2,9 +2,9 @@
 // CUDA aggregation of every path in one launch, so that even the short paths of a small image
 // fill the GPU: block ranges select the direction (longest lines first). One G-lane group per
 // walk of src/stereo/kernels/vf_sgm_rules.h (vf_sgm_walks); costs computed on the fly from the
-// census words (no cost volume), with the census of the next pixel loaded while the current one is
-// aggregated; L_r stored as bytes per pixel for vf_sgm_select.cu. Diagonal and (2,1) walks wrap
-// around the image (one group per column, or two for the steep (1,2) moves): a group restarts
+// census words (no cost volume), with the census of the next pixel or two loaded while the current
+// one is aggregated; L_r stored as bytes per pixel for vf_sgm_select.cu. Diagonal and (2,1) walks
+// wrap around the image (one group per column, or two for the steep (1,2) moves): a group restarts
 // its path where it re-enters through the side column.
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -144,10 +144,10 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
 // One walk of `steps` pixels from a: two pixels per iteration, each loaded while the other is
 // aggregated.
 template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
-__device__ __forceinline__ void walk(const vf_sgm_params& p, const line_ctx& lc,
-                                     const CT* __restrict__ census_l,
-                                     const CT* __restrict__ census_r, int lane, bool active,
-                                     int steps, pixel<SLOTS, CT>& a, uint8_t* vol) {
+__device__ __forceinline__ void walk_two(const vf_sgm_params& p, const line_ctx& lc,
+                                         const CT* __restrict__ census_l,
+                                         const CT* __restrict__ census_r, int lane, bool active,
+                                         int steps, pixel<SLOTS, CT>& a, uint8_t* vol) {
   pixel<SLOTS, CT> b;
   uint32_t L[SLOTS / 2], min_l = 0;
 #pragma unroll
@@ -166,6 +166,58 @@ __device__ __forceinline__ void walk(const vf_sgm_params& p, const line_ctx& lc,
       load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
     }
     aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, min_l, vol);
+  }
+}
+
+// The same with three pixels in flight, each loaded two steps before it is aggregated: one step
+// ahead left the census loads' latency exposed where few walks run at once (752x480 with 64
+// disparities and 4 paths: 231 -> 214 us). It costs registers, so it serves up to 4 slots a
+// lane; with 8 (256 disparities: 1920x1080, 3840x2160) the lower occupancy lost 2-3%.
+template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
+__device__ __forceinline__ void walk_three(const vf_sgm_params& p, const line_ctx& lc,
+                                           const CT* __restrict__ census_l,
+                                           const CT* __restrict__ census_r, int lane, bool active,
+                                           int steps, pixel<SLOTS, CT>& a, uint8_t* vol) {
+  pixel<SLOTS, CT> b, c;
+  uint32_t L[SLOTS / 2], min_l = 0;
+#pragma unroll
+  for (int k = 0; k < SLOTS / 2; ++k) L[k] = 0;
+  load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+  if (steps > 1) {
+    advance<KIND>(lc, a, b);
+    load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
+  }
+  for (int s = 0; s < steps; s += 3) {
+    if (s + 2 < steps) {
+      advance<KIND>(lc, b, c);
+      load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, c);
+    }
+    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, min_l, vol);
+    if (s + 1 >= steps) break;
+    if (s + 3 < steps) {
+      advance<KIND>(lc, c, a);
+      load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+    }
+    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, min_l, vol);
+    if (s + 2 >= steps) break;
+    if (s + 4 < steps) {
+      advance<KIND>(lc, a, b);
+      load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
+    }
+    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, c, lane, active, L, min_l, vol);
+  }
+}
+
+template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
+__device__ __forceinline__ void walk(const vf_sgm_params& p, const line_ctx& lc,
+                                     const CT* __restrict__ census_l,
+                                     const CT* __restrict__ census_r, int lane, bool active,
+                                     int steps, pixel<SLOTS, CT>& a, uint8_t* vol) {
+  if (SLOTS <= 4) {
+    walk_three<KIND, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
+                                             vol);
+  } else {
+    walk_two<KIND, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
   }
 }
 
