@@ -38,7 +38,8 @@ typedef struct vf_feature_set_config {
   int detect_every;       /**< detection is also due every this many frames (1 = every frame, which
                              keeps the count steady); 0 = only below min_features. When > 0, a
                              cell whose new feature is gone by the next detection is skipped by
-                             the next 8 (its corners do not track) */
+                             the next 8 (its corners do not track), unless it was refused
+                             (vf_feature_set_refuse) */
   float min_distance;     /**< px between a new feature and any live track; 0 = no limit */
   float border;           /**< px: tracks and keypoints closer to the image edge are dropped */
   float fb_threshold;     /**< px: a track tracked back that lands farther than this from where it
