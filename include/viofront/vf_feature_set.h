@@ -38,7 +38,8 @@ typedef struct vf_feature_set_config {
   int detect_every;       /**< detection is also due every this many frames (1 = every frame, which
                              keeps the count steady); 0 = only below min_features. When > 0, a
                              cell whose new feature is gone by the next detection is skipped by
-                             the next 8 (its corners do not track) */
+                             the next 8 (its corners do not track), unless it was refused
+                             (vf_feature_set_refuse) */
   float min_distance;     /**< px between a new feature and any live track; 0 = no limit */
   float border;           /**< px: tracks and keypoints closer to the image edge are dropped */
   float fb_threshold;     /**< px: a track tracked back that lands farther than this from where it
@@ -95,6 +96,12 @@ VF_API vf_status vf_feature_set_occupancy(const vf_feature_set* set, uint8_t* ma
  * removed may be NULL. */
 VF_API vf_status vf_feature_set_remove(vf_feature_set* set, const uint64_t* ids, int count,
                                        int* removed);
+/** As vf_feature_set_remove, for new features the caller will not track (age 0, e.g. born on a
+ * depth edge): their cells are not backed off (see detect_every) and may be refilled at the next
+ * detection, since the corner was refused, not found untrackable. Older features are removed as
+ * by vf_feature_set_remove. */
+VF_API vf_status vf_feature_set_refuse(vf_feature_set* set, const uint64_t* ids, int count,
+                                       int* removed);
 
 /** Nonzero when fewer than min_features are alive. */
 VF_API int vf_feature_set_needs_detection(const vf_feature_set* set);
@@ -106,7 +113,8 @@ VF_API int vf_feature_set_count(const vf_feature_set* set);
 /** The live features (vf_feature_set_count of them), valid until the next call that changes the
  * set. */
 VF_API const vf_track* vf_feature_set_features(const vf_feature_set* set);
-/** The ids dropped by the last vf_feature_set_track or vf_feature_set_remove call. */
+/** The ids dropped by the last vf_feature_set_track, vf_feature_set_remove or
+ * vf_feature_set_refuse call. */
 VF_API const uint64_t* vf_feature_set_lost(const vf_feature_set* set, int* count);
 /** The message of this set's last failure; "" when none. */
 VF_API const char* vf_feature_set_last_error(const vf_feature_set* set);

@@ -142,11 +142,21 @@ typedef struct vf_frontend_config {
   float edge_max_jump;     /**< px: a larger step between neighbouring pixels of that window sets
                               VF_FEATURE_DEPTH_EDGE */
   int birth_edge_radius;   /**< a new track is not kept when its first frame's disparity map shows
-                              a depth edge in the window (2 r + 1)^2 around it: a step over
-                              birth_max_jump, or a pixel without disparity (occlusions border
-                              depth edges). Such a corner is a junction of two surfaces that
-                              slides over both (docs/perf/drift_tail.md); 0..15, 0 = off */
-  float birth_max_jump;    /**< px, 0..4096: see birth_edge_radius */
+                              a depth edge in the window (2 r + 1)^2 around it: a step between
+                              neighbouring pixels over max(birth_max_jump, birth_max_jump_ratio
+                              x the disparity at the track), or more than birth_max_holes pixels
+                              without disparity. Such a corner is a junction of two surfaces that
+                              slides over both (docs/perf/drift_tail.md); 0..15, 0 = off;
+                              default 10 (the refinement's reference patch) */
+  float birth_max_jump;    /**< px, 0..4096: the smallest step that is an edge; default 0.5 */
+  float birth_max_jump_ratio;  /**< 0..1: a step is an edge only when also larger than this
+                                  fraction of the track's disparity (a relative change of depth, so
+                                  that surfaces seen close and slanted are not edges); 0 = the
+                                  absolute threshold alone; default 0.03 */
+  int birth_max_holes;         /**< -1..961: a window with more pixels without disparity than
+                                  this is an edge (occlusions border depth edges); -1 = holes are
+                                  not counted (the default: on real maps they are mostly
+                                  unmatched texture, not occlusions) */
   int disparity_refine_radius; /**< r > 0: each feature's disparity is matched to sub-pixel
                                   accuracy in the rectified pair from the map's value, window
                                   (2 r + 1)^2 (vf_sampler_refine_disparity), where the map's

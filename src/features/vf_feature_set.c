@@ -438,11 +438,13 @@ vf_status vf_feature_set_occupancy(const vf_feature_set* s, uint8_t* mask, int c
   return VF_OK;
 }
 
-vf_status vf_feature_set_remove(vf_feature_set* s, const uint64_t* ids, int count, int* removed) {
+/* Drops the features with these ids; with `refused`, a new feature's cell is not backed off. */
+static vf_status vf_feature_set_drop_ids(vf_feature_set* s, const char* fn, const uint64_t* ids,
+                                         int count, int refused, int* removed) {
   if (removed != NULL) *removed = 0;
-  if (s == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_feature_set_remove: set is NULL");
+  if (s == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: set is NULL", fn);
   if (count < 0 || (count > 0 && ids == NULL)) {
-    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "vf_feature_set_remove: %s",
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: %s", fn,
                    count < 0 ? "count is negative" : "ids is NULL");
   }
   int n = 0;
@@ -451,6 +453,10 @@ vf_status vf_feature_set_remove(vf_feature_set* s, const uint64_t* ids, int coun
     for (int k = 0; k < count; ++k) {
       if (s->features[i].id == ids[k]) {
         s->drop[i] = VF_LOST_REMOVED;
+        /* The caller judged this corner, not whether the cell's corners track: the cell may be
+         * refilled at the next detection (its next best corner, as the view moves). */
+        if (refused && s->features[i].age == 0)
+          s->cell_added[vf_feature_set_cell(s, s->features[i].x, s->features[i].y)] = 0;
         ++n;
         break;
       }
@@ -459,6 +465,14 @@ vf_status vf_feature_set_remove(vf_feature_set* s, const uint64_t* ids, int coun
   vf_feature_set_compact(s);
   if (removed != NULL) *removed = n;
   return VF_OK;
+}
+
+vf_status vf_feature_set_remove(vf_feature_set* s, const uint64_t* ids, int count, int* removed) {
+  return vf_feature_set_drop_ids(s, "vf_feature_set_remove", ids, count, 0, removed);
+}
+
+vf_status vf_feature_set_refuse(vf_feature_set* s, const uint64_t* ids, int count, int* removed) {
+  return vf_feature_set_drop_ids(s, "vf_feature_set_refuse", ids, count, 1, removed);
 }
 
 int vf_feature_set_needs_detection(const vf_feature_set* s) {

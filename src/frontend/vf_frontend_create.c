@@ -35,10 +35,14 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.right_max_lr_diff = 1.0f;
   c.edge_radius = 4;
   c.edge_max_jump = 1.0f;
-  /* Off: 10 (the refinement's 21 px reference patch) with 0.5 px and features.detect_every 1
-   * reaches issue 19's drift bars on vf_synth but costs features (docs/perf/drift_tail.md). */
-  c.birth_edge_radius = 0;
+  /* New tracks on depth edges dropped over the refinement's 21 px reference patch, with a step
+   * threshold relative to the disparity and empty cells refilled every frame: issue 19's drift
+   * bars on vf_synth at little cost in features on EuRoC (docs/perf/drift_tail.md). */
+  c.features.detect_every = 1;
+  c.birth_edge_radius = 10;
   c.birth_max_jump = 0.5f;
+  c.birth_max_jump_ratio = 0.03f;
+  c.birth_max_holes = -1;
   /* Off: matching each feature's disparity (7, the refinement's patch less its rim, is the
    * setting to use) removes the map's bias at features, but the estimator's trajectory got worse
    * with it on vf_synth, whose left tracks still lead their points a little and partly cancelled
@@ -78,6 +82,12 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
                    "%s: birth_edge_radius %d (0..15) or birth_max_jump %g (0..4096 px) is out of "
                    "range",
                    fn, c->birth_edge_radius, (double)c->birth_max_jump);
+  if (!(c->birth_max_jump_ratio >= 0.0f && c->birth_max_jump_ratio <= 1.0f) ||
+      c->birth_max_holes < -1 || c->birth_max_holes > 961)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: birth_max_jump_ratio %g (0..1) or birth_max_holes %d (-1..961) is out of "
+                   "range",
+                   fn, (double)c->birth_max_jump_ratio, c->birth_max_holes);
   if (c->disparity_refine_radius < 0 || c->disparity_refine_radius > 10)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: disparity_refine_radius %d is outside 0..10", fn,
                    c->disparity_refine_radius);

@@ -80,8 +80,10 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
 
 /* A corner whose reference patch straddles a depth edge is a junction of two surfaces, not a
  * 3-D point: as the view changes its image slides over both, and the refinement follows it
- * (docs/perf/drift_tail.md). The disparity map of its first frame decides; a pixel without
- * disparity counts as an edge, since occlusions border them. */
+ * (docs/perf/drift_tail.md). The disparity map of its first frame decides. A step between
+ * neighbouring pixels is a relative depth change (dZ / Z = dd / d), so the same surface seen
+ * nearer steps more: the threshold grows with the centre's disparity (a slanted floor close by
+ * is not an edge), with a floor for the map's sub-pixel noise on far surfaces. */
 int vf_frontend_checks_births(const vf_frontend* fe) {
   return fe->cfg.stereo_enabled && fe->cfg.birth_edge_radius > 0;
 }
@@ -104,13 +106,18 @@ vf_status vf_frontend_drop_edge_births(vf_frontend* fe, int* dropped) {
   vf_status s = vf_sampler_probe_disparity(fe->sampler, &fe->disparity, fe->xy, m, &pc, fe->probes);
   if (s != VF_OK)
     return vf_fail(&fe->err, s, "disparity at new tracks: %s", vf_sampler_last_error(fe->sampler));
-  const float max_jump = fe->cfg.birth_max_jump * (float)(1 << bits);
+  const float floor_jump = fe->cfg.birth_max_jump * (float)(1 << bits);
+  const int max_holes = fe->cfg.birth_max_holes;
   int k = 0;
   for (int i = 0; i < m; ++i) {
-    if (fe->probes[i].holes > 0 || (float)fe->probes[i].jump > max_jump)
+    const vf_disparity_probe* p = &fe->probes[i];
+    float max_jump = floor_jump;
+    if (p->value != VF_STEREO_INVALID && fe->cfg.birth_max_jump_ratio * (float)p->value > max_jump)
+      max_jump = fe->cfg.birth_max_jump_ratio * (float)p->value;
+    if ((max_holes >= 0 && p->holes > max_holes) || (float)p->jump > max_jump)
       fe->births[k++] = fe->births[i];
   }
-  s = vf_feature_set_remove(fe->set, fe->births, k, dropped);
+  s = vf_feature_set_refuse(fe->set, fe->births, k, dropped);
   if (s != VF_OK)
     return vf_fail(&fe->err, s, "new tracks on depth edges: %s",
                    vf_feature_set_last_error(fe->set));

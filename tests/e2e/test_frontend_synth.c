@@ -6,13 +6,15 @@
  * feature, disparity bad-3 bounded, callbacks once per frame in order, track ids never reused
  * after a track ends, and a steady feature count with detection every frame: no frame keeps
  * fewer than 90% of the first frame's features (with detection only below min_features the count
- * fell to 62% of it by the 10th frame of this sequence). */
+ * fell to 62% of it by the 10th frame of this sequence), and from the 5th frame on every frame
+ * has 150. The first frame keeps only its corners off depth edges (all of them are new: the
+ * birth check kept 91 of 245 on this sequence), so its own floor is lower. */
 #include <viofront/viofront.h>
 
 #include "replay_eval.h"
 #include "vf_test.h"
 
-enum { MAX_IDS = 1 << 16 };
+enum { MAX_IDS = 1 << 16, SETTLED = 4 };
 
 typedef struct sink {
   replay_eval* eval;
@@ -23,6 +25,7 @@ typedef struct sink {
   int frame_of[MAX_IDS];
   long features, with_depth;
   int first_count, min_count; /* camera-0 records of the first frame, fewest of the later ones */
+  int settled_min;            /* fewest camera-0 records from frame SETTLED on */
 } sink;
 
 static void on_features(const vf_feature_frame* fr, void* user) {
@@ -45,6 +48,7 @@ static void on_features(const vf_feature_frame* fr, void* user) {
   for (int i = 0; i < fr->count; ++i) left += fr->features[i].camera == 0;
   if (s->frames == 0) s->first_count = s->min_count = left;
   if (left < s->min_count) s->min_count = left;
+  if (s->frames == SETTLED || (s->frames > SETTLED && left < s->settled_min)) s->settled_min = left;
   for (int id = 0; id < MAX_IDS; ++id)
     if (s->state[id] == 1 && s->frame_of[id] != s->frames) s->state[id] = 2;
   s->last_t = fr->t_ns;
@@ -79,7 +83,7 @@ int main(int argc, char** argv) {
   CHECK_OK(vf_euroc_camera(reader, 0, &fc.cam0));
   CHECK_OK(vf_euroc_camera(reader, 1, &fc.cam1));
   fc.disparity_location = VF_MEMORY_HOST;
-  /* Empty cells refilled every frame (the default is every 4th): the steady count checked below. */
+  /* Empty cells refilled every frame (the default): the steady count checked below. */
   fc.features.detect_every = 1;
   if (match) fc.disparity_refine_radius = 7;
   vf_frontend_callbacks cb = {on_features, on_disparity, &s};
@@ -112,8 +116,10 @@ int main(int argc, char** argv) {
   CHECK(r.step.median_px < 0.2);
   CHECK(r.drift.median_px < 1.0);
   CHECK(r.disparity_frames == s.frames);
-  printf("features per frame: first %d, fewest later %d\n", s.first_count, s.min_count);
-  CHECK(s.first_count >= 150 && 10 * s.min_count >= 9 * s.first_count);
+  printf("features per frame: first %d, fewest later %d, fewest from frame %d on %d\n",
+         s.first_count, s.min_count, SETTLED, s.settled_min);
+  CHECK(s.first_count >= 75 && 10 * s.min_count >= 9 * s.first_count);
+  CHECK(s.frames > SETTLED && s.settled_min >= 150);
   CHECK(r.right.with_record > 0.95 && r.right.observations > 1000);
   CHECK(r.right.median_px < 0.3 && r.right.over_1px < 0.05);
   /* Matched, the camera-1 records lose the map's sub-pixel and smoothness errors (median 0.04 px

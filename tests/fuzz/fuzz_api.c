@@ -332,6 +332,8 @@ static void stage_features(world* w, reader* r) {
   float uv[16];
   int n = id_args(w, r, ids, uv), removed = 0;
   checked(vf_feature_set_remove(w->fs, ids, n, &removed));
+  n = id_args(w, r, ids, uv);
+  checked(vf_feature_set_refuse(w->fs, ids, n, &removed));
   uint8_t mask[64];
   checked(vf_feature_set_occupancy(w->fs, mask, (int)(byte(r) % 65)));
 }

@@ -6,8 +6,8 @@
  * minimum distance, up to the cap; the forward-backward check removes planted wrong tracks (a
  * prediction one period off on a periodic texture) that the tracker alone accepts; the border
  * check; removal by id; the detection schedule (every detect_every frames, forced below
- * min_features) and the back-off of a cell whose new feature is gone by the next detection; bad
- * input. */
+ * min_features) and the back-off of a cell whose new feature is gone by the next detection (none
+ * for a refused one); bad input. */
 #include <viofront/vf_feature_set.h>
 
 #include "test_tracker_util.h"
@@ -404,6 +404,19 @@ static void tt_schedule(void) {
   for (added = 0; added == 0 && calls < 20; ++calls)
     CHECK_OK(vf_feature_set_add(s, two, 1, &added));
   CHECK(added == 1 && calls == 9); /* detections 1..8 passed it by */
+  /* A new feature refused (not tracked: e.g. born on a depth edge) leaves its cell free for the
+   * next detection, and is counted as removed. */
+  vf_keypoint three = {500.0f, 200.0f, 30.0f, 0, 0};
+  CHECK_OK(vf_feature_set_add(s, &three, 1, &added));
+  CHECK(added == 1);
+  const int live = vf_feature_set_count(s);
+  id = vf_feature_set_features(s)[live - 1].id;
+  int refused = 0;
+  CHECK_OK(vf_feature_set_refuse(s, &id, 1, &refused));
+  CHECK(refused == 1 && vf_feature_set_count(s) == live - 1);
+  CHECK_OK(vf_feature_set_add(s, &three, 1, &added));
+  CHECK(added == 1);
+  CHECK_FAILS(vf_feature_set_refuse(s, NULL, 1, NULL), VF_ERR_INVALID_ARG);
   c.detect_every = 0;
   vf_feature_set_destroy(s);
   CHECK_OK(vf_feature_set_create(&c, &s));

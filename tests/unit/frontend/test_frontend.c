@@ -101,6 +101,10 @@ int main(void) {
   fc.cam0 = euroc_camera(0);
   fc.cam1 = euroc_camera(1);
   fc.features.min_features = 150;
+  /* The scene is a flat texture cropped at a shift and then rectified with EuRoC's calibration,
+   * which it was not taken with: its disparity map steps everywhere, and the birth check would
+   * keep no track. test_frontend_depth covers the check on a scene with true depth edges. */
+  fc.birth_edge_radius = 0;
   sink s;
   memset(&s, 0, sizeof s);
   s.order_ok = s.records_ok = s.depth_ok = s.right_ok = 1;

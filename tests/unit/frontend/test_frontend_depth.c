@@ -90,7 +90,10 @@ static result run(const uint8_t* tex, int sgm_lr_check, float lr_max_diff, int b
   fc.features.min_distance = 4.0f; /* many features, also on the edges */
   fc.detector.threshold = 5;
   fc.birth_edge_radius = birth_radius;
+  /* The birth check as the flags' rule: the same step, any hole. */
   fc.birth_max_jump = fc.edge_max_jump;
+  fc.birth_max_jump_ratio = 0.0f;
+  fc.birth_max_holes = 0;
   vf_frontend_callbacks cb = {on_features, NULL, &res};
   vf_frontend* fe = NULL;
   CHECK_OK(vf_frontend_create(ctx, &fc, &cb, &fe));
