@@ -2,12 +2,14 @@
 /* Parallel-for on a pool of worker threads kept between calls. A call publishes one job (a
  * range split into contiguous chunks); the caller and the workers claim chunks from a shared
  * ticket until none is left, so a worker that wakes late, or never started, only means the
- * caller runs more chunks itself. Idle workers spin briefly, then sleep on a condition variable:
- * the CPU stages call in bursts (a frame's stages one after another), and a futex wake costs
- * tens of microseconds of a call that takes a few hundred. */
+ * caller runs more chunks itself. Idle workers poll for a while, then sleep on a condition
+ * variable: the CPU stages call in bursts (a frame's stages one after another), and a worker
+ * woken from sleep starts its share late (the tracker took 2-5% longer a call that way; see
+ * docs/perf/refinement.md, "CPU: worker threads kept by the context"). */
 #include "core/vf_parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
@@ -16,9 +18,8 @@
 #include "core/vf_fault.h"
 
 #define VF_PARALLEL_MAX_THREADS 64
-/* How long an idle worker, or a caller waiting for the last chunk, polls before sleeping: a
- * frame's next parallel call then finds the workers awake (docs/perf/refinement.md measured 0
- * against this). */
+/* How long an idle worker, or a caller waiting for the last chunk, polls before sleeping, so
+ * that a frame's next parallel call finds the workers awake. */
 #define VF_POOL_SPIN_NS 50000
 /* The tests start workers through a starter that can fail (tests/unit/core/test_pool.c). */
 #ifdef VF_POOL_THREAD_CREATE
@@ -66,18 +67,22 @@ static long long vf_now_ns(void) {
 }
 
 /* Waits until ready(p): polls for VF_POOL_SPIN_NS, then sleeps on `cond`, counted in `asleep`.
+ * After a few pauses the polling yields the CPU: where threads outnumber free cores, the thread
+ * being waited for may need this one's core (pausing alone then cost a call ~50 us).
  * The count goes up under the lock before the last check, and whoever makes ready(p) true looks
  * at the count afterwards (vf_wake): a wake-up cannot fall between the check and the sleep. */
 static void vf_await(vf_pool* p, int (*ready)(vf_pool*), pthread_cond_t* cond, atomic_int* asleep) {
   long long end = 0;
   for (int i = 0;; ++i) {
     if (ready(p)) return;
-    if ((i & 63) == 0) {
-      long long now = vf_now_ns();
-      if (end == 0) end = now + VF_POOL_SPIN_NS;
-      if (now >= end) break;
+    if (i < 64) {
+      vf_relax();
+      continue;
     }
-    vf_relax();
+    long long now = vf_now_ns();
+    if (end == 0) end = now + VF_POOL_SPIN_NS;
+    if (now >= end) break;
+    sched_yield();
   }
   pthread_mutex_lock(&p->lock);
   atomic_fetch_add(asleep, 1);
