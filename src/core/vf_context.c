@@ -148,6 +148,11 @@ static vf_status vf_context_make(const vf_context_config* config, int urgent, vf
   ctx->log_level = c.log_level;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   ctx->cpu_threads = c.cpu_threads > 0 ? c.cpu_threads : (cores > 0 ? (int)cores : 1);
+  s = vf_pool_create(ctx->cpu_threads, &ctx->pool);
+  if (s != VF_OK) {
+    free(ctx);
+    return s;
+  }
 
   vf_backend want = c.backend;
   if (want == VF_BACKEND_AUTO) want = vf_cuda_device_count() > 0 ? VF_BACKEND_CUDA : VF_BACKEND_CPU;
@@ -155,6 +160,7 @@ static vf_status vf_context_make(const vf_context_config* config, int urgent, vf
   if (want == VF_BACKEND_CUDA) {
     s = vf_context_open_cuda(ctx, &c, urgent);
     if (s != VF_OK) {
+      vf_pool_destroy(ctx->pool);
       free(ctx);
       return s;
     }
@@ -195,6 +201,7 @@ void vf_context_destroy(vf_context* ctx) {
     vf_cuda_stream_destroy(ctx->stream);
   }
 #endif
+  vf_pool_destroy(ctx->pool);
   free(ctx);
 }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "core/vf_error.h"
+#include "core/vf_parallel.h"
 #include "viofront/vf_context.h"
 #include "viofront/vf_image.h"
 
@@ -16,6 +17,7 @@ struct vf_context {
   void* stream;
   int owns_stream;
   int cpu_threads;
+  vf_pool* pool; /* the CPU stages' worker threads: cpu_threads participants */
   vf_log_fn log_fn;
   void* log_user;
   vf_log_level log_level;

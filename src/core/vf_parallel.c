@@ -1,26 +1,186 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Parallel-for: splits a range into contiguous chunks, one POSIX thread each. */
+/* Parallel-for on a pool of worker threads kept between calls. A call publishes one job (a
+ * range split into contiguous chunks); the caller and the workers claim chunks from a shared
+ * ticket until none is left, so a worker that wakes late, or never started, only means the
+ * caller runs more chunks itself. Idle workers poll for a while, then sleep on a condition
+ * variable: the CPU stages call in bursts (a frame's stages one after another), and a worker
+ * woken from sleep starts its share late (the tracker took 2-5% longer a call that way; see
+ * docs/perf/refinement.md, "CPU: worker threads kept by the context"). */
 #include "core/vf_parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "core/vf_error.h"
+#include "core/vf_fault.h"
 
 #define VF_PARALLEL_MAX_THREADS 64
+/* How long an idle worker, or a caller waiting for the last chunk, polls before sleeping, so
+ * that a frame's next parallel call finds the workers awake. */
+#define VF_POOL_SPIN_NS 50000
+/* The tests start workers through a starter that can fail (tests/unit/core/test_pool.c). */
+#ifdef VF_POOL_THREAD_CREATE
+int VF_POOL_THREAD_CREATE(pthread_t* id, const pthread_attr_t* attr, void* (*fn)(void*), void* arg);
+#else
+#define VF_POOL_THREAD_CREATE pthread_create
+#endif
 
-typedef struct vf_chunk {
-  int begin;
-  int end;
+#if defined(__x86_64__) || defined(__i386__)
+#define vf_relax() __builtin_ia32_pause()
+#elif defined(__aarch64__) || defined(__arm__)
+#define vf_relax() __asm__ __volatile__("yield")
+#else
+#define vf_relax() ((void)0)
+#endif
+
+struct vf_pool {
+  int threads; /* as asked for (the context's cpu_threads) */
+  int workers; /* running */
+  int tried;   /* the start was tried: a failed start is not retried every call */
+  pthread_t ids[VF_PARALLEL_MAX_THREADS - 1];
+  atomic_int busy; /* a call owns the job: a nested or concurrent call runs inline */
+  /* The job: written before the ticket is published, read after a chunk is claimed. */
   vf_range_fn fn;
   void* arg;
-} vf_chunk;
+  int count, chunks;
+  /* job number << 32 | chunks << 16 | next chunk: a claim is one compare-and-swap, and a
+   * claim left over from an earlier job fails on the job number. */
+  _Atomic uint64_t ticket;
+  atomic_int done;     /* chunks of the job finished */
+  atomic_int sleepers; /* workers asleep on `wake` */
+  atomic_int waiting;  /* the caller asleep on `finished` */
+  atomic_int stop;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  pthread_cond_t finished;
+};
 
-static void* vf_chunk_run(void* p) {
-  vf_chunk* c = p;
-  c->fn(c->begin, c->end, c->arg);
-  return NULL;
+static int vf_ticket_open(uint64_t t) { return (int)(t & 0xffff) < (int)((t >> 16) & 0xffff); }
+
+static long long vf_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-void vf_parallel_for(int count, int threads, vf_range_fn fn, void* arg) {
+/* Waits until ready(p): polls for VF_POOL_SPIN_NS, then sleeps on `cond`, counted in `asleep`.
+ * After a few pauses the polling yields the CPU: where threads outnumber free cores, the thread
+ * being waited for may need this one's core (pausing alone then cost a call ~50 us).
+ * The count goes up under the lock before the last check, and whoever makes ready(p) true looks
+ * at the count afterwards (vf_wake): a wake-up cannot fall between the check and the sleep. */
+static void vf_await(vf_pool* p, int (*ready)(vf_pool*), pthread_cond_t* cond, atomic_int* asleep) {
+  long long end = 0;
+  for (int i = 0;; ++i) {
+    if (ready(p)) return;
+    if (i < 64) {
+      vf_relax();
+      continue;
+    }
+    long long now = vf_now_ns();
+    if (end == 0) end = now + VF_POOL_SPIN_NS;
+    if (now >= end) break;
+    sched_yield();
+  }
+  pthread_mutex_lock(&p->lock);
+  atomic_fetch_add(asleep, 1);
+  while (!ready(p)) pthread_cond_wait(cond, &p->lock);
+  atomic_fetch_sub(asleep, 1);
+  pthread_mutex_unlock(&p->lock);
+}
+
+/* After a change that makes some vf_await's ready(p) true: wakes those asleep on `cond`. */
+static void vf_wake(vf_pool* p, pthread_cond_t* cond, atomic_int* asleep) {
+  if (atomic_load(asleep) == 0) return;
+  pthread_mutex_lock(&p->lock);
+  pthread_cond_broadcast(cond);
+  pthread_mutex_unlock(&p->lock);
+}
+
+/* Runs chunks of the published job until none is left to claim. */
+static void vf_pool_work(vf_pool* p) {
+  uint64_t t = atomic_load(&p->ticket);
+  while (vf_ticket_open(t)) {
+    if (!atomic_compare_exchange_weak(&p->ticket, &t, t + 1)) continue;
+    const int c = (int)(t & 0xffff), n = p->chunks;
+    p->fn((int)((long long)p->count * c / n), (int)((long long)p->count * (c + 1) / n), p->arg);
+    if (atomic_fetch_add(&p->done, 1) + 1 == n) vf_wake(p, &p->finished, &p->waiting);
+    t = atomic_load(&p->ticket);
+  }
+}
+
+static int vf_pool_called(vf_pool* p) {
+  return vf_ticket_open(atomic_load(&p->ticket)) || atomic_load(&p->stop);
+}
+
+static int vf_pool_all_done(vf_pool* p) { return atomic_load(&p->done) == p->chunks; }
+
+static void* vf_pool_worker(void* arg) {
+  vf_pool* p = arg;
+  for (;;) {
+    vf_await(p, vf_pool_called, &p->wake, &p->sleepers);
+    if (atomic_load(&p->stop)) return NULL;
+    vf_pool_work(p);
+  }
+}
+
+/* Starts the workers; those that fail to start are done without (the caller runs their
+ * chunks). */
+static void vf_pool_start(vf_pool* p) {
+  p->tried = 1;
+  int want = (p->threads < VF_PARALLEL_MAX_THREADS ? p->threads : VF_PARALLEL_MAX_THREADS) - 1;
+  while (p->workers < want &&
+         VF_POOL_THREAD_CREATE(&p->ids[p->workers], NULL, vf_pool_worker, p) == 0) {
+    p->workers++;
+  }
+}
+
+vf_status vf_pool_create(int threads, vf_pool** out) {
+  *out = NULL;
+  vf_pool* p = vf_calloc(1, sizeof *p);
+  if (p == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_pool_create: out of memory");
+  p->threads = threads > 1 ? threads : 1;
+  if (pthread_mutex_init(&p->lock, NULL) != 0) {
+    free(p);
+    return vf_fail(NULL, VF_ERR_NOMEM, "vf_pool_create: pthread_mutex_init failed");
+  }
+  if (pthread_cond_init(&p->wake, NULL) != 0) {
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+    return vf_fail(NULL, VF_ERR_NOMEM, "vf_pool_create: pthread_cond_init failed");
+  }
+  if (pthread_cond_init(&p->finished, NULL) != 0) {
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+    return vf_fail(NULL, VF_ERR_NOMEM, "vf_pool_create: pthread_cond_init failed");
+  }
+  *out = p;
+  return VF_OK;
+}
+
+void vf_pool_destroy(vf_pool* pool) {
+  if (pool == NULL) return;
+  atomic_store(&pool->stop, 1);
+  vf_wake(pool, &pool->wake, &pool->sleepers);
+  for (int i = 0; i < pool->workers; ++i) pthread_join(pool->ids[i], NULL);
+  pthread_cond_destroy(&pool->finished);
+  pthread_cond_destroy(&pool->wake);
+  pthread_mutex_destroy(&pool->lock);
+  free(pool);
+}
+
+int vf_pool_threads(const vf_pool* pool) { return pool != NULL ? pool->threads : 1; }
+
+static void vf_run_inline(int count, int chunks, vf_range_fn fn, void* arg) {
+  for (int c = 0; c < chunks; ++c) {
+    fn((int)((long long)count * c / chunks), (int)((long long)count * (c + 1) / chunks), arg);
+  }
+}
+
+void vf_parallel_for(vf_pool* pool, int count, int threads, vf_range_fn fn, void* arg) {
   if (count <= 0) return;
   if (threads > VF_PARALLEL_MAX_THREADS) threads = VF_PARALLEL_MAX_THREADS;
   if (threads > count) threads = count;
@@ -28,27 +188,27 @@ void vf_parallel_for(int count, int threads, vf_range_fn fn, void* arg) {
     fn(0, count, arg);
     return;
   }
-  vf_chunk chunks[VF_PARALLEL_MAX_THREADS];
-  pthread_t ids[VF_PARALLEL_MAX_THREADS];
-  int started[VF_PARALLEL_MAX_THREADS] = {0};
-  for (int t = 0; t < threads; ++t) {
-    chunks[t].begin = (int)((long long)count * t / threads);
-    chunks[t].end = (int)((long long)count * (t + 1) / threads);
-    chunks[t].fn = fn;
-    chunks[t].arg = arg;
+  if (pool == NULL || atomic_exchange(&pool->busy, 1)) {
+    vf_run_inline(count, threads, fn, arg);
+    return;
   }
-  /* Chunk 0 runs on the calling thread; a chunk whose thread fails to start runs inline. */
-  for (int t = 1; t < threads; ++t) {
-    started[t] = pthread_create(&ids[t], NULL, vf_chunk_run, &chunks[t]) == 0;
+  if (!pool->tried) vf_pool_start(pool);
+  if (pool->workers == 0) {
+    vf_run_inline(count, threads, fn, arg);
+    atomic_store(&pool->busy, 0);
+    return;
   }
-  vf_chunk_run(&chunks[0]);
-  for (int t = 1; t < threads; ++t) {
-    if (started[t]) {
-      pthread_join(ids[t], NULL);
-    } else {
-      vf_chunk_run(&chunks[t]);
-    }
-  }
+  pool->fn = fn;
+  pool->arg = arg;
+  pool->count = count;
+  pool->chunks = threads;
+  atomic_store(&pool->done, 0);
+  uint64_t job = (atomic_load(&pool->ticket) >> 32) + 1;
+  atomic_store(&pool->ticket, job << 32 | (uint64_t)threads << 16);
+  vf_wake(pool, &pool->wake, &pool->sleepers);
+  vf_pool_work(pool);
+  vf_await(pool, vf_pool_all_done, &pool->finished, &pool->waiting);
+  atomic_store(&pool->busy, 0);
 }
 
 typedef struct vf_items {
@@ -70,8 +230,8 @@ static void vf_items_worker(int begin, int end, void* arg) {
   }
 }
 
-void vf_parallel_items(int count, int threads, int block, vf_item_fn fn, void* arg) {
+void vf_parallel_items(vf_pool* pool, int count, int threads, int block, vf_item_fn fn, void* arg) {
   vf_items job = {fn, arg, count, block > 0 ? block : 1, 0};
   if (threads < 1) threads = 1;
-  vf_parallel_for(threads, threads, vf_items_worker, &job);
+  vf_parallel_for(pool, threads, threads, vf_items_worker, &job);
 }

@@ -315,7 +315,7 @@ vf_status vf_detector_detect(vf_detector* d, const vf_pyramid* pyramid, const ui
                    "vf_detector_detect: the CPU backend takes a host occupancy mask only");
   }
   d->job.occupancy = occupancy;
-  vf_cpu_fast_detect(&d->job, d->ctx->cpu_threads);
+  vf_cpu_fast_detect(&d->job, d->ctx->pool);
   vf_detector_compact(d, d->cells);
   d->detected = 1;
   return VF_OK;

@@ -114,7 +114,7 @@ static vf_status vf_pyramid_build_cpu(vf_pyramid* p, const vf_image* img) {
   for (int k = 1; k < p->config.levels; ++k) {
     const vf_image* a = &p->level[k - 1];
     vf_cpu_downsample2(a->data, a->stride_bytes, a->width, a->height, p->level[k].data,
-                       p->level[k].stride_bytes, p->ctx->cpu_threads);
+                       p->level[k].stride_bytes, p->ctx->pool);
   }
   return VF_OK;
 }

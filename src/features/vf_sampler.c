@@ -248,7 +248,7 @@ vf_status vf_sampler_refine_disparity(vf_sampler* s, const vf_image* left, const
     return vf_sampler_refine_cuda(s, left, right, xy, start, count, c, out);
 #endif
   vf_cpu_refine_disparity(left->data, left->stride_bytes, right->data, right->stride_bytes,
-                          left->width, left->height, xy, start, count, c, out, s->ctx->cpu_threads);
+                          left->width, left->height, xy, start, count, c, out, s->ctx->pool);
   return VF_OK;
 }
 

@@ -379,10 +379,9 @@ vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyra
 #endif
     if (t->ctx->backend == VF_BACKEND_CPU) {
       if (t->refine.enabled) {
-        vf_affine_cpu_track(&t->params, &t->refine, requests, t->h_results, count,
-                            t->ctx->cpu_threads);
+        vf_affine_cpu_track(&t->params, &t->refine, requests, t->h_results, count, t->ctx->pool);
       } else {
-        vf_lk_cpu_track(&t->params, requests, t->h_results, count, t->ctx->cpu_threads);
+        vf_lk_cpu_track(&t->params, requests, t->h_results, count, t->ctx->pool);
       }
     }
   }

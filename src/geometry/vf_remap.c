@@ -224,8 +224,7 @@ vf_status vf_remap_apply(vf_remap* r, const vf_image* src, vf_image* dst) {
                    "vf_remap_apply: the CPU backend takes host images only");
   }
   vf_cpu_remap_u8(src->data, src->stride_bytes, src->width, src->height, r->map_host, r->map_stride,
-                  dst->data, dst->stride_bytes, dst->width, dst->height, c->fill,
-                  r->ctx->cpu_threads);
+                  dst->data, dst->stride_bytes, dst->width, dst->height, c->fill, r->ctx->pool);
   return VF_OK;
 }
 

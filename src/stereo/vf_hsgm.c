@@ -126,22 +126,24 @@ void vf_hsgm_destroy(vf_hsgm* h) {
 static void vf_hsgm_zncc_cpu(vf_hsgm* h, const uint8_t* left, size_t left_stride,
                              const uint8_t* right, size_t right_stride) {
   const vf_hsgm_params* hp = &h->hp;
-  const int w = hp->sgm.width, ht = hp->sgm.height, threads = h->ctx->cpu_threads;
+  vf_pool* pool = h->ctx->pool;
+  const int w = hp->sgm.width, ht = hp->sgm.height;
   const size_t px = (size_t)w * ht;
   const vf_local_pair pair = {left, left_stride, right, right_stride, w, ht, hp->sgm.disparities};
   vf_cpu_zncc_window_sums(left, left_stride, w, ht, hp->zncc_radius, hp->zncc_integral, h->zncc_sat,
-                          h->zncc_sums, h->zncc_vars, threads);
+                          h->zncc_sums, h->zncc_vars, pool);
   vf_cpu_zncc_window_sums(right, right_stride, w, ht, hp->zncc_radius, hp->zncc_integral,
-                          h->zncc_sat, h->zncc_sums + px, h->zncc_vars + px, threads);
+                          h->zncc_sat, h->zncc_sums + px, h->zncc_vars + px, pool);
   vf_cpu_zncc_costs(&pair, hp->zncc_radius, h->zncc_sums, h->zncc_vars, h->zncc_sums + px,
-                    h->zncc_vars + px, h->zncc_volume, 0, h->zncc_scratch, threads);
+                    h->zncc_vars + px, h->zncc_volume, 0, h->zncc_scratch, pool);
 }
 
 static void vf_hsgm_run_cpu(vf_hsgm* h, const uint8_t* left, size_t left_stride,
                             const uint8_t* right, size_t right_stride, uint16_t* out16,
                             size_t out16_stride) {
   const vf_hsgm_params* hp = &h->hp;
-  const int threads = h->ctx->cpu_threads, w = hp->sgm.width;
+  vf_pool* pool = h->ctx->pool;
+  const int w = hp->sgm.width;
   const uint8_t* il[VF_HSGM_MAX_LEVELS] = {left};
   const uint8_t* ir[VF_HSGM_MAX_LEVELS] = {right};
   size_t stride[VF_HSGM_MAX_LEVELS] = {left_stride};
@@ -149,9 +151,9 @@ static void vf_hsgm_run_cpu(vf_hsgm* h, const uint8_t* left, size_t left_stride,
   for (int l = 1; l < hp->levels; ++l) {
     stride[l] = rstride[l] = (size_t)(w >> l);
     vf_cpu_downsample2(il[l - 1], stride[l - 1], w >> (l - 1), hp->sgm.height >> (l - 1),
-                       h->left[l], stride[l], threads);
+                       h->left[l], stride[l], pool);
     vf_cpu_downsample2(ir[l - 1], rstride[l - 1], w >> (l - 1), hp->sgm.height >> (l - 1),
-                       h->right[l], rstride[l], threads);
+                       h->right[l], rstride[l], pool);
     il[l] = h->left[l];
     ir[l] = h->right[l];
   }
@@ -163,22 +165,22 @@ static void vf_hsgm_run_cpu(vf_hsgm* h, const uint8_t* left, size_t left_stride,
     if (hp->zncc) {
       vf_hsgm_zncc_cpu(h, left, left_stride, right, right_stride);
     } else {
-      vf_cpu_census(il[l], stride[l], p.width, p.height, p.census_full, h->census_planes, threads);
+      vf_cpu_census(il[l], stride[l], p.width, p.height, p.census_full, h->census_planes, pool);
       vf_cpu_census_pack64(h->census_planes, p.width, p.height, p.census_full, h->census_l);
-      vf_cpu_census(ir[l], rstride[l], p.width, p.height, p.census_full, h->census_planes, threads);
+      vf_cpu_census(ir[l], rstride[l], p.width, p.height, p.census_full, h->census_planes, pool);
       vf_cpu_census_pack64(h->census_planes, p.width, p.height, p.census_full, h->census_r);
     }
-    vf_cpu_hsgm_ranges(&p, coarse, cw, ch, hp->radius, hp->margin, &h->ranges, threads);
+    vf_cpu_hsgm_ranges(&p, coarse, cw, ch, hp->radius, hp->margin, &h->ranges, pool);
     vf_cpu_hsgm_aggregate(&p, il[l], stride[l], h->census_l, h->census_r, h->zncc_volume,
-                          &h->ranges, h->sum, threads);
-    vf_cpu_hsgm_select(&p, &h->ranges, h->sum, h->right_best, map, threads);
+                          &h->ranges, h->sum, pool);
+    vf_cpu_hsgm_select(&p, &h->ranges, h->sum, h->right_best, map, pool);
     coarse = map;
     cw = p.width;
     ch = p.height;
   }
   const int hgt = hp->sgm.height;
   if (hp->sgm.median) {
-    vf_cpu_median3(h->pre_median, w, hgt, out16, out16_stride, threads);
+    vf_cpu_median3(h->pre_median, w, hgt, out16, out16_stride, pool);
   } else {
     for (int y = 0; y < hgt; ++y) {
       memcpy((uint8_t*)out16 + y * out16_stride, h->pre_median + (size_t)y * w,

@@ -205,21 +205,19 @@ static void vf_write_float(const vf_sgm_params* p, const vf_image* out16, vf_ima
 static vf_status vf_stereo_compute_cpu(vf_stereo* s, const vf_image* l, const vf_image* r,
                                        vf_image* out, vf_image* outf) {
   const vf_sgm_params* p = &s->p;
-  int threads = s->ctx->cpu_threads;
+  vf_pool* pool = s->ctx->pool;
   if (s->hsgm != NULL) {
     vf_hsgm_compute(s->hsgm, l->data, l->stride_bytes, r->data, r->stride_bytes, out->data,
                     out->stride_bytes, NULL, 0, &s->err);
     if (outf != NULL) vf_write_float(p, out, outf);
     return VF_OK;
   }
-  vf_cpu_census(l->data, l->stride_bytes, p->width, p->height, p->census_full, s->census_l,
-                threads);
-  vf_cpu_census(r->data, r->stride_bytes, p->width, p->height, p->census_full, s->census_r,
-                threads);
+  vf_cpu_census(l->data, l->stride_bytes, p->width, p->height, p->census_full, s->census_l, pool);
+  vf_cpu_census(r->data, r->stride_bytes, p->width, p->height, p->census_full, s->census_r, pool);
   vf_cpu_sgm(p, l->data, l->stride_bytes, s->census_l, s->census_r, s->sum, s->scratch,
-             s->pre_median, threads);
+             s->pre_median, pool);
   if (p->median) {
-    vf_cpu_median3(s->pre_median, p->width, p->height, out->data, out->stride_bytes, threads);
+    vf_cpu_median3(s->pre_median, p->width, p->height, out->data, out->stride_bytes, pool);
   } else {
     for (int y = 0; y < p->height; ++y) {
       memcpy((uint8_t*)out->data + y * out->stride_bytes, s->pre_median + (size_t)y * p->width,

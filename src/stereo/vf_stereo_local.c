@@ -127,35 +127,35 @@ static vf_status vf_check_view(vf_stereo_local* s, const vf_image* img, vf_pixel
 static void vf_disparity_cpu(vf_stereo_local* s, const vf_local_pair* p, uint16_t* disp,
                              size_t disp_stride) {
   const vf_stereo_local_config* c = &s->config;
-  const int threads = s->ctx->cpu_threads, w = c->width, h = c->height;
+  vf_pool* pool = s->ctx->pool;
+  const int w = c->width, h = c->height;
   const size_t px = (size_t)w * h;
   if (c->method == VF_STEREO_LOCAL_CYCLOPS2) {
     vf_local_cyclops params;
     vf_local_cyclops_params(c, &params);
-    vf_cpu_cyclops(p, &params, disp, disp_stride, threads);
+    vf_cpu_cyclops(p, &params, disp, disp_stride, pool);
     return;
   }
   if (c->method == VF_STEREO_LOCAL_ZNCC) {
     vf_cpu_zncc_window_sums(p->left, p->left_stride, w, h, s->radius, s->integral, s->sat, s->sums,
-                            s->vars, threads);
+                            s->vars, pool);
     vf_cpu_zncc_window_sums(p->right, p->right_stride, w, h, s->radius, s->integral, s->sat,
-                            s->sums + px, s->vars + px, threads);
+                            s->sums + px, s->vars + px, pool);
     vf_cpu_zncc_costs(p, s->radius, s->sums, s->vars, s->sums + px, s->vars + px, s->volume,
-                      c->fastdt.pack8, s->scratch, threads);
+                      c->fastdt.pack8, s->scratch, pool);
   } else {
     uint8_t* census = (uint8_t*)s->census;
-    vf_cpu_census(p->left, p->left_stride, w, h, c->census_full, census, threads);
+    vf_cpu_census(p->left, p->left_stride, w, h, c->census_full, census, pool);
     vf_cpu_census(p->right, p->right_stride, w, h, c->census_full,
-                  census + px * VF_CPU_CENSUS_BYTES, threads);
+                  census + px * VF_CPU_CENSUS_BYTES, pool);
     vf_cpu_census_costs(p, census, census + px * VF_CPU_CENSUS_BYTES,
                         c->census_full ? VF_CENSUS_FULL_BITS : VF_CENSUS_CS_BITS, s->volume,
-                        c->fastdt.pack8, threads);
+                        c->fastdt.pack8, pool);
   }
   if (c->fastdt.enabled) {
-    vf_cpu_fastdt(p, s->weights, s->volume, c->fastdt.pack8, s->scratch, disp, disp_stride,
-                  threads);
+    vf_cpu_fastdt(p, s->weights, s->volume, c->fastdt.pack8, s->scratch, disp, disp_stride, pool);
   } else {
-    vf_cpu_wta(p, s->volume, c->fastdt.pack8, disp, disp_stride, threads);
+    vf_cpu_wta(p, s->volume, c->fastdt.pack8, disp, disp_stride, pool);
   }
 }
 
@@ -167,7 +167,7 @@ static void vf_compute_cpu(vf_stereo_local* s, const vf_local_pair* p, uint16_t*
   }
   const int w = s->config.width;
   vf_disparity_cpu(s, p, s->raw, (size_t)w * sizeof(uint16_t));
-  vf_cpu_median3(s->raw, w, s->config.height, disp, disp_stride, s->ctx->cpu_threads);
+  vf_cpu_median3(s->raw, w, s->config.height, disp, disp_stride, s->ctx->pool);
 }
 
 vf_status vf_stereo_local_compute(vf_stereo_local* s, const vf_image* left, const vf_image* right,

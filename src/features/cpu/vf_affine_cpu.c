@@ -463,10 +463,11 @@ static void vf_affine_cpu_item(int i, void* arg) {
 
 void vf_affine_cpu_track(const vf_lk_params* lk, const vf_affine_params* p,
                          const vf_track_request* requests, vf_track_result* results, int count,
-                         int threads) {
+                         vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_affine_cpu_job job = {lk, p, requests, results};
   /* A thread start costs about 20 us: 8 features a thread at least. */
   const int useful = count / 8;
   threads = useful < threads ? useful : threads;
-  vf_parallel_items(count, threads, 2, vf_affine_cpu_item, &job);
+  vf_parallel_items(pool, count, threads, 2, vf_affine_cpu_item, &job);
 }

@@ -159,7 +159,8 @@ static void vf_cell_rows(int begin, int end, void* arg) {
   }
 }
 
-void vf_cpu_fast_detect(const vf_fast_job* job, int threads) {
+void vf_cpu_fast_detect(const vf_fast_job* job, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   int lo = vf_fast_response_margin(job->border), rows = 0;
   long pixels = 0;
   for (int l = 0; l < job->levels; ++l) {
@@ -169,6 +170,7 @@ void vf_cpu_fast_detect(const vf_fast_job* job, int threads) {
   }
   /* A thread start costs about what the segment test does on 16K pixels. */
   long useful = pixels / 16384 + 1;
-  vf_parallel_for(rows, useful < threads ? (int)useful : threads, vf_response_rows, (void*)job);
-  vf_parallel_for(job->rows, threads, vf_cell_rows, (void*)job);
+  vf_parallel_for(pool, rows, useful < threads ? (int)useful : threads, vf_response_rows,
+                  (void*)job);
+  vf_parallel_for(pool, job->rows, threads, vf_cell_rows, (void*)job);
 }

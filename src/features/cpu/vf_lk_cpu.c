@@ -208,10 +208,11 @@ static void vf_lk_cpu_item(int i, void* arg) {
 }
 
 void vf_lk_cpu_track(const vf_lk_params* p, const vf_track_request* requests,
-                     vf_track_result* results, int count, int threads) {
+                     vf_track_result* results, int count, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_lk_cpu_job job = {p, requests, results};
   /* A feature costs about 4 us, a thread start about 20 us: 32 features a thread at least. */
   const int useful = count / 32;
   threads = useful < threads ? useful : threads;
-  vf_parallel_items(count, threads, 8, vf_lk_cpu_item, &job);
+  vf_parallel_items(pool, count, threads, 8, vf_lk_cpu_item, &job);
 }

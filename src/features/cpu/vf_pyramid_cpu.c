@@ -25,10 +25,11 @@ static void vf_downsample_rows(int begin, int end, void* arg) {
 }
 
 void vf_cpu_downsample2(const uint8_t* src, size_t src_stride, int src_w, int src_h, uint8_t* dst,
-                        size_t dst_stride, int threads) {
+                        size_t dst_stride, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_downsample_job job = {src, src_stride, dst, dst_stride, src_w / 2};
   int rows = src_h / 2;
   /* Starting a thread costs about as much as filtering 64K pixels: give each at least that. */
   int useful = rows * job.dst_w / 65536;
-  vf_parallel_for(rows, useful < threads ? useful : threads, vf_downsample_rows, &job);
+  vf_parallel_for(pool, rows, useful < threads ? useful : threads, vf_downsample_rows, &job);
 }

@@ -45,9 +45,10 @@ static void vf_refine_range(int begin, int end, void* arg) {
 void vf_cpu_refine_disparity(const uint8_t* left, size_t left_stride, const uint8_t* right,
                              size_t right_stride, int width, int height, const float* xy,
                              const float* start, int count, const vf_disparity_refine_config* c,
-                             float* out, int threads) {
+                             float* out, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_refine_job job = {left, right, left_stride, right_stride, width, height, xy, start, c, out};
   /* A point costs about 20 us: 16 points a thread at least. */
   const int useful = count / 16;
-  vf_parallel_for(count, useful < threads ? useful : threads, vf_refine_range, &job);
+  vf_parallel_for(pool, count, useful < threads ? useful : threads, vf_refine_range, &job);
 }

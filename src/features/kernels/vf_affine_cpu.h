@@ -4,15 +4,16 @@
 #ifndef VF_AFFINE_CPU_H
 #define VF_AFFINE_CPU_H
 
+#include "core/vf_parallel.h"
 #include "features/kernels/vf_affine_rules.h"
 #include "features/kernels/vf_lk_rules.h"
 
 /* Tracks requests[i] frame to frame (lk, as vf_lk_cpu_track) into results[i] and refines that
  * result against the reference of the request's slot, taking that reference first where the
  * request asks for a new template. Slots and samples are host memory. Both steps of a feature run
- * on one thread, features split over up to `threads` threads in one pass. */
+ * on one thread, features split over the pool's threads in one pass. */
 void vf_affine_cpu_track(const vf_lk_params* lk, const vf_affine_params* p,
                          const vf_track_request* requests, vf_track_result* results, int count,
-                         int threads);
+                         vf_pool* pool);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/vf_parallel.h"
 #include "viofront/vf_keypoint.h"
 
 #ifdef __cplusplus
@@ -57,7 +58,7 @@ void vf_fast_lut_build(int arc_length, uint32_t lut[VF_FAST_LUT_WORDS]);
 
 /* The CPU reference: textbook segment test into the response maps, then plain non-maxima
  * suppression and the per-cell maximum over the levels, into job->cells. */
-void vf_cpu_fast_detect(const vf_fast_job* job, int threads);
+void vf_cpu_fast_detect(const vf_fast_job* job, vf_pool* pool);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/vf_parallel.h"
 #include "viofront/vf_sampler.h"
 
 #ifdef __CUDACC__
@@ -83,11 +84,11 @@ VF_HOST_DEVICE static inline vf_disparity_probe vf_probe_point(const uint16_t* i
 }
 
 /* out[i] = vf_disparity_refine_point (src/features/kernels/vf_disparity_rules.h) of point i,
- * points split over `threads` threads; start may be out (each point reads its start first). */
+ * points split over the pool's threads; start may be out (each point reads its start first). */
 void vf_cpu_refine_disparity(const uint8_t* left, size_t left_stride, const uint8_t* right,
                              size_t right_stride, int width, int height, const float* xy,
                              const float* start, int count, const vf_disparity_refine_config* c,
-                             float* out, int threads);
+                             float* out, vf_pool* pool);
 
 void vf_cpu_probe_disparity(const uint16_t* image, size_t stride_bytes, int width, int height,
                             const float* xy, int count, const vf_disparity_probe_config* config,

@@ -43,9 +43,10 @@ static void vf_remap_rows(int begin, int end, void* arg) {
 
 void vf_cpu_remap_u8(const uint8_t* src, size_t src_stride, int src_w, int src_h,
                      const int32_t* map, int map_stride, uint8_t* dst, size_t dst_stride, int dst_w,
-                     int dst_h, uint8_t fill, int threads) {
+                     int dst_h, uint8_t fill, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_remap_job job = {src, src_stride, src_w, src_h, map, map_stride, dst, dst_stride, dst_w, fill};
   /* As for the pyramid: a thread only pays for itself beyond about 64K pixels. */
   int useful = (int)((long long)dst_w * dst_h / 65536);
-  vf_parallel_for(dst_h, useful < threads ? useful : threads, vf_remap_rows, &job);
+  vf_parallel_for(pool, dst_h, useful < threads ? useful : threads, vf_remap_rows, &job);
 }

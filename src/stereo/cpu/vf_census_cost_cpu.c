@@ -40,7 +40,8 @@ static void vf_census_cost_rows(int begin, int end, void* arg) {
 }
 
 void vf_cpu_census_costs(const vf_local_pair* p, const uint8_t* census_l, const uint8_t* census_r,
-                         int bits, void* volume, int pack8, int threads) {
+                         int bits, void* volume, int pack8, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_census_cost_job job = {p, census_l, census_r, bits, volume, pack8};
-  vf_parallel_for(p->height, threads, vf_census_cost_rows, &job);
+  vf_parallel_for(pool, p->height, threads, vf_census_cost_rows, &job);
 }

@@ -86,11 +86,12 @@ static void vf_census_rows(int begin, int end, void* arg) {
 }
 
 void vf_cpu_census(const uint8_t* img, size_t stride, int w, int h, int full, uint8_t* out,
-                   int threads) {
+                   vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_census_job job = {img, stride, w, h, 0, {{0}}, out};
   job.bits = vf_census_pairs(full, job.pair);
   int useful = w * h / 32768;
-  vf_parallel_for(h, useful < threads ? useful : threads, vf_census_rows, &job);
+  vf_parallel_for(pool, h, useful < threads ? useful : threads, vf_census_rows, &job);
 }
 
 void vf_cpu_census_pack64(const uint8_t* planes, int w, int h, int full, uint64_t* words) {

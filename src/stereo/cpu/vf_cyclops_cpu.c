@@ -100,7 +100,8 @@ static void vf_cyclops_rows(int begin, int end, void* arg) {
 }
 
 void vf_cpu_cyclops(const vf_local_pair* p, const vf_local_cyclops* c, uint16_t* disparity,
-                    size_t disparity_stride, int threads) {
+                    size_t disparity_stride, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_cyclops_job job = {p, c, disparity, disparity_stride};
-  vf_parallel_for(p->height, threads, vf_cyclops_rows, &job);
+  vf_parallel_for(pool, p->height, threads, vf_cyclops_rows, &job);
 }

@@ -108,10 +108,11 @@ static void vf_dt_columns(int begin, int end, void* arg) {
 }
 
 void vf_cpu_fastdt(const vf_local_pair* p, const uint16_t* weights, void* volume, int pack8,
-                   uint32_t* scratch, uint16_t* disparity, size_t disparity_stride, int threads) {
+                   uint32_t* scratch, uint16_t* disparity, size_t disparity_stride, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_dt_job job = {p, weights, volume, pack8, scratch, disparity, disparity_stride};
-  vf_parallel_for(p->height, threads, vf_dt_rows, &job);
-  vf_parallel_for(p->width, threads, vf_dt_columns, &job);
+  vf_parallel_for(pool, p->height, threads, vf_dt_rows, &job);
+  vf_parallel_for(pool, p->width, threads, vf_dt_columns, &job);
 }
 
 typedef struct vf_wta_job {
@@ -137,7 +138,8 @@ static void vf_wta_rows(int begin, int end, void* arg) {
 }
 
 void vf_cpu_wta(const vf_local_pair* p, const void* volume, int pack8, uint16_t* disparity,
-                size_t disparity_stride, int threads) {
+                size_t disparity_stride, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_wta_job job = {p, volume, pack8, disparity, disparity_stride};
-  vf_parallel_for(p->height, threads, vf_wta_rows, &job);
+  vf_parallel_for(pool, p->height, threads, vf_wta_rows, &job);
 }

@@ -72,7 +72,8 @@ static void vf_walks(int begin, int end, void* arg) {
 
 void vf_cpu_hsgm_aggregate(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
                            const uint64_t* census_l, const uint64_t* census_r, const uint16_t* zncc,
-                           const vf_hsgm_ranges* r, uint16_t* sum, int threads) {
+                           const vf_hsgm_ranges* r, uint16_t* sum, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   const int w = p->width, h = p->height;
   size_t cells = 0;
   for (int y = 0; y < h; ++y) {
@@ -87,6 +88,6 @@ void vf_cpu_hsgm_aggregate(const vf_sgm_params* p, const uint8_t* left, size_t l
     int walks;
     vf_sgm_walks(job.dx, job.dy, w, h, &walks, &job.steps);
     int useful = (int)(cells / 262144);
-    vf_parallel_for(walks, useful < threads ? useful : threads, vf_walks, &job);
+    vf_parallel_for(pool, walks, useful < threads ? useful : threads, vf_walks, &job);
   }
 }

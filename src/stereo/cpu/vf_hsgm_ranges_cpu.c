@@ -30,8 +30,9 @@ static void vf_ranges_rows(int begin, int end, void* arg) {
 }
 
 void vf_cpu_hsgm_ranges(const vf_sgm_params* p, const uint16_t* coarse, int cw, int ch, int radius,
-                        int margin, const vf_hsgm_ranges* r, int threads) {
+                        int margin, const vf_hsgm_ranges* r, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_ranges_job job = {p, coarse, cw, ch, radius, margin, r};
   int useful = p->width * p->height / 32768;
-  vf_parallel_for(p->height, useful < threads ? useful : threads, vf_ranges_rows, &job);
+  vf_parallel_for(pool, p->height, useful < threads ? useful : threads, vf_ranges_rows, &job);
 }

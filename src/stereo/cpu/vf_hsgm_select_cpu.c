@@ -70,8 +70,9 @@ static void vf_select_rows(int begin, int end, void* arg) {
 }
 
 void vf_cpu_hsgm_select(const vf_sgm_params* p, const vf_hsgm_ranges* r, const uint16_t* sum,
-                        uint32_t* right_best, uint16_t* out, int threads) {
+                        uint32_t* right_best, uint16_t* out, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_hsgm_select_job job = {p, r, sum, right_best, out};
   int useful = p->width * p->height / 16384;
-  vf_parallel_for(p->height, useful < threads ? useful : threads, vf_select_rows, &job);
+  vf_parallel_for(pool, p->height, useful < threads ? useful : threads, vf_select_rows, &job);
 }

@@ -474,7 +474,8 @@ static void vf_rows(int begin, int end, void* arg) {
 
 void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
                 const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum, void* scratch,
-                uint16_t* out, int threads) {
+                uint16_t* out, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_sweep sweeps[VF_MAX_WORKERS];
   int workers = vf_workers(p, threads);
   size_t bytes = vf_sweep_carve(p, NULL, NULL);
@@ -490,9 +491,9 @@ void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
   if (job.nrow == 0) {
     if (job.workers > useful) job.workers = useful;
     if (job.workers > p->height) job.workers = p->height;
-    vf_parallel_for(job.workers, job.workers, vf_rows, &job);
+    vf_parallel_for(pool, job.workers, job.workers, vf_rows, &job);
     return;
   }
   int n = threads >= 2 && useful >= 2 ? 2 : 1;
-  for (job.phase = 0; job.phase < 2; ++job.phase) vf_parallel_for(2, n, vf_halves, &job);
+  for (job.phase = 0; job.phase < 2; ++job.phase) vf_parallel_for(pool, 2, n, vf_halves, &job);
 }

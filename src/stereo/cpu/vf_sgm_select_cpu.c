@@ -157,8 +157,9 @@ static void vf_median_rows(int begin, int end, void* arg) {
 }
 
 void vf_cpu_median3(const uint16_t* in, int w, int h, uint16_t* out, size_t out_stride,
-                    int threads) {
+                    vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   vf_median_job job = {in, w, h, out, out_stride};
   int useful = w * h / 65536;
-  vf_parallel_for(h, useful < threads ? useful : threads, vf_median_rows, &job);
+  vf_parallel_for(pool, h, useful < threads ? useful : threads, vf_median_rows, &job);
 }

@@ -82,10 +82,11 @@ static void vf_build_sat(const uint8_t* img, size_t stride, int w, int h, uint32
 
 void vf_cpu_zncc_window_sums(const uint8_t* img, size_t stride, int w, int h, int radius,
                              int integral, uint32_t* sat, uint16_t* sum, uint32_t* var,
-                             int threads) {
+                             vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   if (integral) vf_build_sat(img, stride, w, h, sat);
   vf_sums_job job = {img, stride, w, h, radius, integral ? sat : NULL, sum, var};
-  vf_parallel_for(h, threads, vf_sums_rows, &job);
+  vf_parallel_for(pool, h, threads, vf_sums_rows, &job);
 }
 
 typedef struct vf_zncc_job {
@@ -170,9 +171,10 @@ static void vf_zncc_chunks(int begin, int end, void* arg) {
 
 void vf_cpu_zncc_costs(const vf_local_pair* p, int radius, const uint16_t* sum_l,
                        const uint32_t* var_l, const uint16_t* sum_r, const uint32_t* var_r,
-                       void* volume, int pack8, uint32_t* scratch, int threads) {
+                       void* volume, int pack8, uint32_t* scratch, vf_pool* pool) {
+  int threads = vf_pool_threads(pool);
   int chunks = threads < p->height ? threads : p->height;
   if (chunks < 1) chunks = 1;
   vf_zncc_job job = {p, radius, sum_l, sum_r, var_l, var_r, volume, pack8, scratch, chunks};
-  vf_parallel_for(chunks, chunks, vf_zncc_chunks, &job);
+  vf_parallel_for(pool, chunks, chunks, vf_zncc_chunks, &job);
 }

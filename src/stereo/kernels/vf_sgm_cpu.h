@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/vf_parallel.h"
 #include "stereo/kernels/vf_sgm_rules.h"
 
 /* Census transform of an 8-bit image (CS or full 9x7, edges replicated) as byte planes: row y
@@ -13,7 +14,7 @@
  * i / 8. `out` has room for VF_CPU_CENSUS_BYTES per pixel. */
 #define VF_CPU_CENSUS_BYTES 8
 void vf_cpu_census(const uint8_t* img, size_t stride, int w, int h, int full, uint8_t* out,
-                   int threads);
+                   vf_pool* pool);
 
 /* The byte planes of vf_cpu_census as one 64-bit word per pixel (census bit i in bit i), for
  * code that takes whole words (the HSGM reference). */
@@ -25,11 +26,11 @@ size_t vf_cpu_sgm_scratch_bytes(const vf_sgm_params* p, int threads);
 /* Aggregation over the configured paths and disparity selection: winner takes all with
  * uniqueness, left-right check and sub-pixel, the 16-bit output before the median (w*h values).
  * `left` is the left image (adaptive P2 reads its gradient); sum: w*h*D words of storage,
- * 16-byte aligned (streaming stores); scratch: vf_cpu_sgm_scratch_bytes(p, threads) bytes,
- * 64-byte aligned. */
+ * 16-byte aligned (streaming stores); scratch: vf_cpu_sgm_scratch_bytes(p, threads) bytes, 64-byte
+ * aligned, threads = vf_pool_threads(pool). */
 void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
                 const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum, void* scratch,
-                uint16_t* out, int threads);
+                uint16_t* out, vf_pool* pool);
 
 /* thr[s] for the sums s = 0 .. max_sum: the uniqueness rule fails at a pixel whose smallest
  * sum is s exactly when a sum at |k - k_best| > 1 is below thr[s] (0 when the rule is off). */
@@ -43,6 +44,6 @@ void vf_cpu_sgm_select_row(const vf_sgm_params* p, const int16_t* sum_row, const
 
 /* 3x3 median with replicated edges (VF_STEREO_INVALID sorts as the largest value). */
 void vf_cpu_median3(const uint16_t* in, int w, int h, uint16_t* out, size_t out_stride,
-                    int threads);
+                    vf_pool* pool);
 
 #endif
