@@ -46,6 +46,11 @@ static void frontend_frames(walk_run* r, vf_stereo_method method, vf_template_mo
   if (method != VF_STEREO_SGM) fc.stereo = vf_stereo_config_default_for(method);
   fc.right_features = 1;
   fc.tracker.template_mode = templates;
+  /* The scene is a flat texture rectified with a calibration it was not taken with: its
+   * disparity map steps everywhere, so the birth check (on by default) would refuse every new
+   * track and no frame would reach the tracker's launches. The check's probe is the features
+   * stage's, which these frames still run. */
+  fc.birth_edge_radius = 0;
   vf_frontend* fe = NULL;
   if (!walk_step(r, vf_frontend_create(ctx, &fc, NULL, &fe))) {
     CHECK(fe == NULL);
