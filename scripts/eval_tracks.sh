@@ -10,6 +10,7 @@ set -euo pipefail
 build=$1
 backend=$2
 shift 2
+mkdir -p "$build/sequences"
 for seed in 1 2; do
   seq="$build/sequences/eval_seed$seed"
   if [ ! -f "$seq/mav0/cam0/data.csv" ]; then
