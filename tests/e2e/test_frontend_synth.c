@@ -110,9 +110,11 @@ int main(int argc, char** argv) {
   CHECK(s.frames == info.stereo_pairs && s.disparity_frames == s.frames);
   CHECK(s.order_ok);
   CHECK(s.ids_ok);
-  CHECK(s.features >= 150L * s.frames);
   CHECK(s.with_depth >= s.features * 9 / 10);
-  CHECK(r.step.observations > 1000);
+  /* Enough observations to judge the errors by, whatever the sequence's length (16 frames, or 6
+   * under qemu): the count per frame is checked below, from the first frame on. */
+  const long enough = 100L * s.frames;
+  CHECK(r.step.observations > enough - 100);
   CHECK(r.step.median_px < 0.2);
   CHECK(r.drift.median_px < 1.0);
   CHECK(r.disparity_frames == s.frames);
@@ -120,7 +122,7 @@ int main(int argc, char** argv) {
          s.first_count, s.min_count, SETTLED, s.settled_min);
   CHECK(s.first_count >= 75 && 10 * s.min_count >= 9 * s.first_count);
   CHECK(s.frames > SETTLED && s.settled_min >= 150);
-  CHECK(r.right.with_record > 0.95 && r.right.observations > 1000);
+  CHECK(r.right.with_record > 0.95 && r.right.observations > enough);
   CHECK(r.right.median_px < 0.3 && r.right.over_1px < 0.05);
   /* Matched, the camera-1 records lose the map's sub-pixel and smoothness errors (median 0.04 px
    * on vf_synth against 0.11 px without). */
@@ -135,7 +137,7 @@ int main(int argc, char** argv) {
   CHECK(fabs(sd->mean_du_px) < 0.1 && fabs(sd->mean_dv_px) < 0.1 && fabs(sd->mean_along_px) < 0.1);
   /* The body of the disparity errors (within 1 px): the mean over all of them follows a few
    * occlusion outliers on a short sequence (+0.10 px over 6 frames under qemu). */
-  CHECK(r.disparity_bias.observations > 1000 && fabs(r.disparity_bias.mean_within_1px_px) < 0.05);
+  CHECK(r.disparity_bias.observations > enough && fabs(r.disparity_bias.mean_within_1px_px) < 0.05);
   vf_frontend_destroy(fe);
   replay_eval_close(s.eval);
   vf_euroc_close(reader);
