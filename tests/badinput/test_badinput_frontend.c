@@ -111,6 +111,13 @@ static void test_create(void) {
   REFUSE(stereo.method, (vf_stereo_method)99, VF_ERR_INVALID_ARG, "method");
   REFUSE(stereo.method, VF_STEREO_ZNCC_SGM + 1, VF_ERR_INVALID_ARG, "method");
   REFUSE(stereo.disparities, 256, VF_ERR_INVALID_ARG, "disparities"); /* wider than 128 */
+  REFUSE(birth_edge_radius, -1, VF_ERR_INVALID_ARG, "birth_edge_radius");
+  REFUSE(birth_edge_radius, 16, VF_ERR_INVALID_ARG, "birth_edge_radius");
+  REFUSE(birth_max_jump, NAN, VF_ERR_INVALID_ARG, "birth_max_jump");
+  REFUSE(birth_max_jump_ratio, -0.01f, VF_ERR_INVALID_ARG, "birth_max_jump_ratio");
+  REFUSE(birth_max_jump_ratio, NAN, VF_ERR_INVALID_ARG, "birth_max_jump_ratio");
+  REFUSE(birth_max_holes, -2, VF_ERR_INVALID_ARG, "birth_max_holes");
+  REFUSE(birth_max_holes, 962, VF_ERR_INVALID_ARG, "birth_max_holes");
 #undef REFUSE
   /* Images smaller than the pyramid: 5 levels of 12 x 9 pixels do not exist. */
   vf_frontend_config c = ok;
