@@ -485,8 +485,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       any_out = 1;
     }
     // Lane i of each warp takes d[i] (one row of H^-1 a lane, not eight), then every lane all.
-    const float d_lane =
-        vf_affine_step_row(s, any_out ? inv_sat : s->inv, &st, sums, (tid & 31) & 7);
+    float b[8];
+    vf_affine_step_rhs(s, &st, sums, b);
+    const float d_lane = vf_affine_step_row(any_out ? inv_sat : s->inv, b, (tid & 31) & 7);
     float d[8];
 #pragma unroll
     for (int i = 0; i < 8; ++i) d[i] = __shfl_sync(0xffffffffu, d_lane, i);

@@ -287,24 +287,32 @@ VF_LK_FN void vf_affine_slot_reset_warp(vf_affine_slot* s, float x, float y) {
   s->ref_y = y;
 }
 
-/* The step from the iteration's sums J^T e: H^-1 (b - prior * moved), with inv = H^-1 (the
- * slot's, or one without the samples saturated in the current image). */
-/* Component i of vf_affine_step's d (the CUDA kernel has lane i compute it). */
-VF_LK_FN vf_lk_real vf_affine_step_row(const vf_affine_slot* s, const float* inv,
-                                       const vf_affine_state* st, const vf_lk_real b_in[8], int i) {
+/* The right-hand side of the step: the iteration's sums J^T e less the shape prior's pull,
+ * b - prior * moved. */
+VF_LK_FN void vf_affine_step_rhs(const vf_affine_slot* s, const vf_affine_state* st,
+                                 const vf_lk_real b_in[8], vf_lk_real b[8]) {
+  VF_AFFINE_UNROLL
+  for (int j = 0; j < 8; ++j)
+    b[j] = j < 4 ? b_in[j] - (vf_lk_real)s->prior[j] * st->moved[j] : b_in[j];
+}
+
+/* Component i of the step H^-1 b (the CUDA kernel has lane i compute it). */
+VF_LK_FN vf_lk_real vf_affine_step_row(const float* inv, const vf_lk_real b[8], int i) {
   vf_lk_real v = 0;
   VF_AFFINE_UNROLL
-  for (int j = 0; j < 8; ++j) {
-    const vf_lk_real b = j < 4 ? b_in[j] - (vf_lk_real)s->prior[j] * st->moved[j] : b_in[j];
-    v += (vf_lk_real)inv[i >= j ? VF_AFFINE_IDX(i, j) : VF_AFFINE_IDX(j, i)] * b;
-  }
+  for (int j = 0; j < 8; ++j)
+    v += (vf_lk_real)inv[i >= j ? VF_AFFINE_IDX(i, j) : VF_AFFINE_IDX(j, i)] * b[j];
   return v;
 }
 
+/* The step from the iteration's sums J^T e: H^-1 (b - prior * moved), with inv = H^-1 (the
+ * slot's, or one without the samples saturated in the current image). */
 VF_LK_FN void vf_affine_step(const vf_affine_slot* s, const float* inv, const vf_affine_state* st,
                              const vf_lk_real b_in[8], vf_lk_real d[8]) {
+  vf_lk_real b[8];
+  vf_affine_step_rhs(s, st, b_in, b);
   VF_AFFINE_UNROLL
-  for (int i = 0; i < 8; ++i) d[i] = vf_affine_step_row(s, inv, st, b_in, i);
+  for (int i = 0; i < 8; ++i) d[i] = vf_affine_step_row(inv, b, i);
 }
 
 /* Samples saturated in the current image break the photometric model and are left out of the
