@@ -15,6 +15,7 @@
 
 #include "core/vf_cuda_fault.cuh"
 #include "features/kernels/vf_affine_cuda.h"
+#include "vf_lk_warp.cuh"
 #include "vf_warp_sums.cuh"
 
 namespace {
@@ -402,25 +403,34 @@ __device__ __noinline__ int vf_block_downdate(const vf_affine_params& p, const f
   return ok;
 }
 
-template <int K>
-__global__ void __launch_bounds__(kThreads, kMinBlocks)
-    vf_affine_kernel(const VF_GRID_CONSTANT vf_affine_params p,
-                     const vf_track_request* __restrict__ requests,
-                     vf_track_result* __restrict__ results, int count) {
+// One feature on the block. FUSED: the frame-to-frame result is computed here first, by the first
+// warp (vf_lk_warp::vf_warp_feature, lp), and written to results[f] as the tracker's kernel
+// writes it; else it is read from that kernel's output. Then the refinement.
+template <int K, bool FUSED>
+__device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, const vf_lk_params* lp,
+                                                  const vf_track_request* __restrict__ requests,
+                                                  vf_track_result* __restrict__ results, int f) {
   __shared__ float stage[(kWin + 2) * kWin];
   __shared__ float win[kWin * kWin];
   __shared__ float h_total[VF_AFFINE_PACKED], inv_sat[VF_AFFINE_PACKED];
   __shared__ float red[2][kWarps * VF_AFFINE_PACKED];
+  __shared__ vf_track_result lk_out;
   const int tid = threadIdx.x;
-  const int f = blockIdx.x;
-  if (f >= count) return;
   // Every thread reads the same words, so every exit below is taken by the whole block.
   const vf_track_request r = requests[f];
+  if (FUSED && tid < 32) {
+    // The other warps go on to read the kept reference meanwhile.
+    const vf_track_result o = vf_lk_warp::vf_warp_feature(*lp, r, tid);
+    if (tid == 0) {
+      results[f] = o;
+      lk_out = o;
+    }
+  }
   if (r.slot < 0 || r.slot >= p.slots) return;
   vf_affine_slot* s = p.slot + r.slot;
   const float* t = vf_slot_samples(p, r.slot);
-  // A kept reference is read before the wait below (only this kernel writes the slots, and
-  // this block alone this slot): its loads overlap the end of the frame-to-frame kernel.
+  // A kept reference is read before the frame-to-frame result is waited for (only this kernel
+  // writes the slots, and this block alone this slot).
   const int kept = !r.new_template;
   int valid = 0, slot_used = 0;
   float mu = 0.0f;
@@ -431,12 +441,18 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     slot_used = s->used;
     if (valid == VF_AFFINE_USABLE) vf_load_ref<K>(t, p.patch, mu, tid, ref);
   }
+  vf_track_result out;
+  if (FUSED) {
+    __syncthreads();
+    out = lk_out;
+  } else {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // Launched programmatically behind the frame-to-frame kernel (Hopper): everything above ran
-  // while it finished; its results are complete and visible from here on.
-  cudaGridDependencySynchronize();
+    // Launched programmatically behind the frame-to-frame kernel (Hopper): everything above ran
+    // while it finished; its results are complete and visible from here on.
+    cudaGridDependencySynchronize();
 #endif
-  vf_track_result out = p.lk_results != nullptr ? p.lk_results[f] : results[f];
+    out = p.lk_results != nullptr ? p.lk_results[f] : results[f];
+  }
   if (r.new_template && out.status != VF_TRACK_INVALID) {
     if (tid < 32) vf_warp_capture(p, r, tid);
     __syncthreads();
@@ -502,19 +518,54 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   results[f] = out;
 }
 
+template <int K>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    vf_affine_kernel(const VF_GRID_CONSTANT vf_affine_params p,
+                     const vf_track_request* __restrict__ requests,
+                     vf_track_result* __restrict__ results, int count) {
+  if ((int)blockIdx.x < count)
+    vf_affine_feature<K, false>(p, nullptr, requests, results, blockIdx.x);
+}
+
+template <int K>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    vf_track_refine_kernel(const VF_GRID_CONSTANT vf_lk_params lp,
+                           const VF_GRID_CONSTANT vf_affine_params p,
+                           const vf_track_request* __restrict__ requests,
+                           vf_track_result* __restrict__ results, int count) {
+  if ((int)blockIdx.x < count) vf_affine_feature<K, true>(p, &lp, requests, results, blockIdx.x);
+}
+
+// A thread's samples live in registers: the kernels are compiled for a few patch ranges.
+template <template <int> class Pick>
+typename Pick<2>::type vf_pick(const vf_affine_params* params) {
+  const int per_thread = (params->patch * params->patch + kThreads - 1) / kThreads;
+  return per_thread <= 2   ? Pick<2>::get()
+         : per_thread <= 4 ? Pick<4>::get()
+         : per_thread <= 6 ? Pick<6>::get()
+                           : Pick<8>::get();
+}
+
+template <int K>
+struct vf_pick_refine {
+  typedef void (*type)(const vf_affine_params, const vf_track_request*, vf_track_result*, int);
+  static type get() { return vf_affine_kernel<K>; }
+};
+
+template <int K>
+struct vf_pick_fused {
+  typedef void (*type)(const vf_lk_params, const vf_affine_params, const vf_track_request*,
+                       vf_track_result*, int);
+  static type get() { return vf_track_refine_kernel<K>; }
+};
+
 }  // namespace
 
 extern "C" int vf_cuda_affine_refine(const vf_affine_params* params,
                                      const vf_track_request* requests, vf_track_result* results,
                                      int count, void* stream) {
   if (count <= 0) return 0;
-  // A thread's samples live in registers: the kernel is compiled for a few patch ranges.
-  const int per_thread = (params->patch * params->patch + kThreads - 1) / kThreads;
-  void (*kernel)(const vf_affine_params, const vf_track_request*, vf_track_result*, int) =
-      per_thread <= 2   ? vf_affine_kernel<2>
-      : per_thread <= 4 ? vf_affine_kernel<4>
-      : per_thread <= 6 ? vf_affine_kernel<6>
-                        : vf_affine_kernel<8>;
+  const auto kernel = vf_pick<vf_pick_refine>(params);
 #if CUDART_VERSION >= 11080
   // On Hopper the launch may overlap the end of the frame-to-frame kernel (programmatic
   // dependent launch; the kernel waits for its results before reading them). Elsewhere the
@@ -534,7 +585,28 @@ extern "C" int vf_cuda_affine_refine(const vf_affine_params* params,
     return rc;
   }
 #else
-  kernel<<<count, kThreads, 0, (cudaStream_t)stream> > >(*params, requests, results, count);
+  kernel<<<count, kThreads, 0, (cudaStream_t)stream>>>(*params, requests, results, count);
 #endif
   return VF_CUDA_LAUNCH_STATUS();
+}
+
+extern "C" int vf_cuda_track_refine(const vf_lk_params* lk, const vf_affine_params* params,
+                                    const vf_track_request* requests, vf_track_result* results,
+                                    int count, void* stream) {
+  if (count <= 0) return 0;
+  const auto kernel = vf_pick<vf_pick_fused>(params);
+  kernel<<<count, kThreads, 0, (cudaStream_t)stream>>>(*lk, *params, requests, results, count);
+  return VF_CUDA_LAUNCH_STATUS();
+}
+
+extern "C" int vf_cuda_track_refine_capacity(const vf_affine_params* params) {
+  int device = 0, sms = 0, blocks = 0;
+  const auto kernel = vf_pick<vf_pick_fused>(params);
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, 0) != cudaSuccess) {
+    cudaGetLastError();  // a query's error is not the context's
+    return 0;
+  }
+  return sms * blocks;
 }

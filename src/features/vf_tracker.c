@@ -31,7 +31,9 @@ struct vf_tracker {
   vf_track_result* m_results;   /* h_results' device address */
   void* staging_free;           /* CUDA event: h_requests may be rewritten */
   int uploads;                  /* submissions that recorded staging_free */
-  int submitted;                /* features of the latest submission, -1 = none */
+  int fused_limit; /* CUDA with refinement: calls of up to this many features take the one-launch
+                      kernel (vf_cuda_track_refine), larger ones the two kernels */
+  int submitted;   /* features of the latest submission, -1 = none */
 };
 
 vf_tracker_config vf_tracker_config_default(void) {
@@ -225,6 +227,8 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
     if (s == VF_OK) rc = vf_cuda_memset_async(t->refine.slot, 0, slot_bytes, t->ctx->stream);
     if (s == VF_OK && rc == 0) rc = vf_cuda_stream_synchronize(t->ctx->stream);
     if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: clearing reference slots");
+    /* 0 when the runtime cannot say: then the two kernels, which give the same results. */
+    if (s == VF_OK) t->fused_limit = vf_cuda_track_refine_capacity(&t->refine);
   }
   return s;
 #else
@@ -344,9 +348,13 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
   int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->staging_free) : 0;
   const size_t req_bytes = (size_t)count * sizeof *requests;
   if (rc == 0) memcpy(t->h_requests, requests, req_bytes);
-  if (rc == 0) rc = vf_cuda_lk_track(&t->params, t->m_requests, t->m_results, count, stream);
-  if (rc == 0 && t->refine.enabled) {
-    rc = vf_cuda_affine_refine(&t->refine, t->m_requests, t->m_results, count, stream);
+  if (rc == 0 && t->refine.enabled && count <= t->fused_limit) {
+    rc = vf_cuda_track_refine(&t->params, &t->refine, t->m_requests, t->m_results, count, stream);
+  } else if (rc == 0) {
+    rc = vf_cuda_lk_track(&t->params, t->m_requests, t->m_results, count, stream);
+    if (rc == 0 && t->refine.enabled) {
+      rc = vf_cuda_affine_refine(&t->refine, t->m_requests, t->m_results, count, stream);
+    }
   }
   if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
   if (rc == 0) t->uploads++;

@@ -13,6 +13,8 @@
  * the image, on its border and NaN; reference refinement over frames of growing zoom and
  * rotation (the same tolerances, flags equal, warp and correlation within 1e-3). Skips without
  * a device. */
+#include <string.h>
+
 #include "test_tracker_util.h"
 
 #define MAXF 4096
@@ -168,6 +170,18 @@ static void tt_case_patches(const vf_image* img0) {
   vf_image_free(&img1);
 }
 
+/* The next call's requests: each starts from result a[i], its slot's template kept. */
+static void tt_follow(vf_track_request* req, const vf_track_result* a, int n) {
+  for (int i = 0; i < n; ++i) {
+    req[i] = vf_track_request_make(req[i].x, req[i].y, req[i].slot);
+    req[i].x = req[i].guess_x = a[i].x;
+    req[i].y = req[i].guess_y = a[i].y;
+    req[i].gain = a[i].gain;
+    req[i].bias = a[i].bias;
+    req[i].new_template = 0;
+  }
+}
+
 /* Tracks req (n features, slots kept) on both backends over frames[0..count-1], one call per
  * frame pair; check(f, cpu, gpu) compares each call; the next call starts from the CPU's answer
  * with the slots' templates (and references) kept. */
@@ -188,14 +202,7 @@ static void tt_frames_both(const vf_image* frames, int count, vf_tracker_config 
     CHECK_OK(vf_tracker_track(cpu, cp, cc, req, n, a));
     CHECK_OK(vf_tracker_track(gpu, gp, gc, req, n, b));
     check(f, a, b, n);
-    for (int i = 0; i < n; ++i) {
-      req[i] = vf_track_request_make(req[i].x, req[i].y, req[i].slot);
-      req[i].x = req[i].guess_x = a[i].x;
-      req[i].y = req[i].guess_y = a[i].y;
-      req[i].gain = a[i].gain;
-      req[i].bias = a[i].bias;
-      req[i].new_template = 0;
-    }
+    tt_follow(req, a, n);
     vf_pyramid_destroy(cp);
     vf_pyramid_destroy(cc);
     vf_pyramid_destroy(gp);
@@ -276,6 +283,69 @@ static void tt_case_refine(void) {
   for (int f = 0; f < FRAMES; ++f) vf_image_free(&frames[f]);
 }
 
+/* The one-launch tracking and refinement (a call the GPU holds at once: the first N requests
+ * alone) against the two kernels (the same N followed by enough requests, each on a slot of its
+ * own, that no GPU holds the call at once): the N results have the same bits. Two trackers, each
+ * with its own slots, over the frames of a zoom and rotation. */
+static int tt_same_bits(const vf_track_result* a, const vf_track_result* b) {
+  const float fa[] = {a->x,        a->y,        a->gain,     a->bias,     a->residual, a->ncc,
+                      a->shape[0], a->shape[1], a->shape[2], a->shape[3], a->frame_x,  a->frame_y};
+  const float fb[] = {b->x,        b->y,        b->gain,     b->bias,     b->residual, b->ncc,
+                      b->shape[0], b->shape[1], b->shape[2], b->shape[3], b->frame_x,  b->frame_y};
+  return a->status == b->status && a->flags == b->flags && a->iterations == b->iterations &&
+         memcmp(fa, fb, sizeof fa) == 0;
+}
+
+static void tt_case_refine_paths(void) {
+  const tt_texture tex = tt_texture_make(4711u);
+  enum { FRAMES = 4, N_MAX = 120, CALL = 8192 };
+  vf_image frames[FRAMES];
+  for (int f = 0; f < FRAMES; ++f) {
+    const double m[4] = {1.0 - 0.03 * f, -0.04 * f, -1.1 * f, 0.9 * f};
+    tt_render(&tex, 640, 480, tt_map_similarity, m, 1.0 - 0.03 * f, -3.0 * f, &frames[f]);
+  }
+  vf_tracker_config tc = vf_tracker_config_default();
+  tc.template_mode = VF_TEMPLATE_PREVIOUS_FRAME;
+  tc.refine = 1;
+  tc.max_features = CALL;
+  static float xy[2 * N_MAX];
+  static vf_track_request req[CALL];
+  static vf_track_result a[CALL], b[CALL];
+  const int n = tt_pick_corners(&frames[0], 44, 24, 25.0, xy, N_MAX);
+  for (int i = 0; i < n; ++i) req[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], i);
+  vf_tracker *one = NULL, *two = NULL;
+  CHECK_OK(vf_tracker_create(gpu_ctx, &tc, &one));
+  CHECK_OK(vf_tracker_create(gpu_ctx, &tc, &two));
+  for (int f = 1; f < FRAMES; ++f) {
+    /* The filler: a grid of points with slots n.., new references every call. */
+    for (int i = n; i < CALL; ++i) {
+      const int k = i - n;
+      req[i] = vf_track_request_make(40.0f + (float)(k % 56) * 10.0f,
+                                     40.0f + (float)((k / 56) % 40) * 10.0f, i);
+    }
+    vf_pyramid* gp = tt_pyramid(gpu_ctx, &frames[f - 1], tc.levels);
+    vf_pyramid* gc = tt_pyramid(gpu_ctx, &frames[f], tc.levels);
+    CHECK_OK(vf_tracker_track(one, gp, gc, req, n, a));
+    CHECK_OK(vf_tracker_track(two, gp, gc, req, CALL, b));
+    int same = 0, refined = 0;
+    for (int i = 0; i < n; ++i) {
+      same += tt_same_bits(&a[i], &b[i]);
+      refined += (a[i].flags & VF_TRACK_REFINED) != 0;
+    }
+    printf("one launch (%d features) == two kernels (%d), frame %d: %d the same bits, %d refined\n",
+           n, CALL, f, same, refined);
+    CHECK(n >= 40);
+    CHECK(same == n);
+    CHECK(f == 1 || 4 * refined >= 3 * n);
+    tt_follow(req, a, n);
+    vf_pyramid_destroy(gp);
+    vf_pyramid_destroy(gc);
+  }
+  vf_tracker_destroy(one);
+  vf_tracker_destroy(two);
+  for (int f = 0; f < FRAMES; ++f) vf_image_free(&frames[f]);
+}
+
 int main(void) {
   VF_TEST_GPU_CONTEXTS(cpu_ctx, gpu_ctx);
 
@@ -297,6 +367,7 @@ int main(void) {
   }
   tt_case_sequence();
   tt_case_refine();
+  tt_case_refine_paths();
 
   vf_context_destroy(cpu_ctx);
   vf_context_destroy(gpu_ctx);
