@@ -127,10 +127,21 @@ struct vf_window {
   int x0, y0, w, h;
 };
 
-__device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, float* stage,
-                                float* win, int tid) {
-  // Pixel i = tid + kThreads j at (r, c), stepped without a division per pixel.
-  const int step_r = kThreads / wd.w, step_c = kThreads - step_r * wd.w;
+// The barrier of a thread group: the block, or (bar > 0) hardware barrier `bar` of `threads`
+// threads, for warps that build a window while another warp of the block is busy.
+__device__ __forceinline__ void vf_group_sync(int bar, int threads) {
+  if (bar == 0) {
+    __syncthreads();
+  } else {
+    asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(threads) : "memory");
+  }
+}
+
+// Built by `threads` threads, tid 0 .. threads - 1, that meet at barrier `bar` (0: the block).
+__device__ void vf_group_window(const vf_affine_params& p, const vf_window& wd, float* stage,
+                                float* win, int tid, int threads, int bar) {
+  // Pixel i = tid + threads j at (r, c), stepped without a division per pixel.
+  const int step_r = threads / wd.w, step_c = threads - step_r * wd.w;
   const int r0 = tid / wd.w, c0 = tid - r0 * wd.w;
   const int rows = wd.h + 2;
   for (int r = r0, c = c0; r < rows;) {
@@ -144,7 +155,7 @@ __device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, 
       ++r;
     }
   }
-  __syncthreads();
+  vf_group_sync(bar, threads);
   for (int r = r0, c = c0; r < wd.h;) {
     const float* q = stage + (r + 1) * kWin + c;
     win[r * kWin + c] = 0.25f * (q[-kWin] + q[kWin]) + 0.5f * q[0];
@@ -155,7 +166,7 @@ __device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, 
       ++r;
     }
   }
-  __syncthreads();
+  vf_group_sync(bar, threads);
 }
 
 // The window for the patch warped by st, with `margin` pixels to spare each side; w = 0 when
@@ -415,6 +426,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
   __shared__ float h_total[VF_AFFINE_PACKED], inv_sat[VF_AFFINE_PACKED];
   __shared__ float red[2][kWarps * VF_AFFINE_PACKED];
   __shared__ vf_track_result lk_out;
+  __shared__ vf_window early;  // FUSED: the window the other warps built meanwhile (w 0: none)
   const int tid = threadIdx.x;
   // Every thread reads the same words, so every exit below is taken by the whole block.
   const vf_track_request r = requests[f];
@@ -440,6 +452,21 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
     mu = s->mu;
     slot_used = s->used;
     if (valid == VF_AFFINE_USABLE) vf_load_ref<K>(t, p.patch, mu, tid, ref);
+  }
+  if (FUSED && tid >= 32) {
+    // While the first warp tracks, the others build the window at the request's guess, with two
+    // more pixels to spare: the tracked position usually lies within them. (The window's values
+    // do not depend on where it starts, so the results keep their bits either way.)
+    vf_window wd;
+    wd.w = 0;
+    if (kept && valid == VF_AFFINE_USABLE) {
+      vf_affine_state g;
+      vf_affine_state_init(&p, s, r.x, r.y, r.guess_x, r.guess_y, &g);
+      wd = vf_window_for(p, g, 4);
+      if (!vf_window_holds(p, wd, g)) wd.w = 0;
+      if (wd.w > 0) vf_group_window(p, wd, stage, win, tid - 32, kThreads - 32, 1);
+    }
+    if (tid == 32) early = wd;
   }
   vf_track_result out;
   if (FUSED) {
@@ -474,6 +501,10 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
   vf_window wd;
   wd.w = 0;
   int have_window = 0;
+  if (FUSED && early.w > 0) {
+    wd = early;
+    have_window = 1;  // rebuilt below unless it holds the tracked patch
+  }
   float sums[VF_AFFINE_SUMS];
   int used = 0, converged = 0, any_out = 0;
   float last_step = INFINITY;
@@ -488,7 +519,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
       wd = vf_window_for(p, st, 2);
       if (!vf_window_holds(p, wd, st)) wd.w = 0;  // the smoothed sampler in global memory
       __syncthreads();                            // nobody still reads the old window
-      if (wd.w > 0) vf_block_window(p, wd, stage, win, tid);
+      if (wd.w > 0) vf_group_window(p, wd, stage, win, tid, kThreads, 0);
       have_window = 1;
     }
     unsigned fresh = 0u;

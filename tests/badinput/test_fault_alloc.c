@@ -85,6 +85,47 @@ static void sc_frontend_zncc(walk_run* r) {
   frontend_frames(r, VF_STEREO_ZNCC_FASTDT, VF_TEMPLATE_FIRST_OBSERVATION);
 }
 
+/* The tracker alone (the frontend always refines, and calls the GPU holds at once take one
+ * launch): with and without refinement, a call of 64 features and on CUDA one of 8192, which no
+ * GPU holds at once, so that the frame-to-frame kernel and the refinement kernel run apart. */
+static void sc_tracker(walk_run* r) {
+  enum { BIG = 8192 };
+  static vf_track_request req[BIG];
+  static vf_track_result res[BIG];
+  vf_context* ctx = make_context(r);
+  if (ctx == NULL) return;
+  const int big = vf_context_backend(ctx) == VF_BACKEND_CUDA ? BIG : 64;
+  scene_frame(g_texture, 0, 0, &g_left);
+  scene_frame(g_texture, 1, 0, &g_right);
+  const vf_pyramid_config pc = {g_left.width, g_left.height, 4};
+  vf_pyramid *prev = NULL, *cur = NULL;
+  if (walk_step(r, vf_pyramid_create(ctx, &pc, &prev)) &&
+      walk_step(r, vf_pyramid_create(ctx, &pc, &cur)) &&
+      walk_step(r, vf_pyramid_build(prev, &g_left)) &&
+      walk_step(r, vf_pyramid_build(cur, &g_right))) {
+    for (int i = 0; i < big; ++i) {
+      req[i] = vf_track_request_make(40.0f + (float)(i % 64) * 10.0f,
+                                     40.0f + (float)((i / 64) % 40) * 10.0f, i);
+    }
+    for (int refine = 0; refine < 2; ++refine) {
+      vf_tracker_config tc = vf_tracker_config_default();
+      tc.refine = refine;
+      tc.max_features = big;
+      vf_tracker* t = NULL;
+      if (walk_step(r, vf_tracker_create(ctx, &tc, &t))) {
+        walk_step(r, vf_tracker_track(t, prev, cur, req, 64, res));
+        if (big > 64) walk_step(r, vf_tracker_track(t, prev, cur, req, big, res));
+      } else {
+        CHECK(t == NULL);
+      }
+      vf_tracker_destroy(t);
+    }
+  }
+  vf_pyramid_destroy(prev);
+  vf_pyramid_destroy(cur);
+  vf_context_destroy(ctx);
+}
+
 /* One stereo matcher alone on a small pair, twice. */
 static void stereo_config_alone(walk_run* r, vf_stereo_config sc) {
   vf_context* ctx = make_context(r);
@@ -305,6 +346,7 @@ int main(int argc, char** argv) {
       {"context", sc_context, 0},
       {"frontend (SGM)", sc_frontend, 0},
       {"frontend (ZNCC + FastDT)", sc_frontend_zncc, 0},
+      {"tracker alone", sc_tracker, 0},
       {"stereo SGM", sc_stereo_sgm, 0},
       {"stereo ZNCC + FastDT", sc_stereo_zncc, 0},
       {"stereo census + FastDT", sc_stereo_census, 0},
