@@ -127,27 +127,26 @@ struct vf_window {
   int x0, y0, w, h;
 };
 
-// The barrier of a thread group: the block, or (bar > 0) hardware barrier `bar` of `threads`
-// threads, for warps that build a window while another warp of the block is busy.
-__device__ __forceinline__ void vf_group_sync(int bar, int threads) {
-  if (bar == 0) {
-    __syncthreads();
-  } else {
-    asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(threads) : "memory");
-  }
+// The [1 2 1] / 4 binomial of three values (a and b the outer ones): one expression for every
+// builder below, so that they round alike.
+__device__ __forceinline__ float vf_binomial3(float a, float b, float mid) {
+  return 0.25f * (a + b) + 0.5f * mid;
 }
 
-// Built by `threads` threads, tid 0 .. threads - 1, that meet at barrier `bar` (0: the block).
-__device__ void vf_group_window(const vf_affine_params& p, const vf_window& wd, float* stage,
-                                float* win, int tid, int threads, int bar) {
-  // Pixel i = tid + threads j at (r, c), stepped without a division per pixel.
-  const int step_r = threads / wd.w, step_c = threads - step_r * wd.w;
+// Row pass at raw pixel q.
+__device__ __forceinline__ float vf_row_binomial(const uint8_t* q) {
+  return vf_binomial3((float)__ldg(q - 1), (float)__ldg(q + 1), (float)__ldg(q));
+}
+
+__device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, float* stage,
+                                float* win, int tid) {
+  // Pixel i = tid + kThreads j at (r, c), stepped without a division per pixel.
+  const int step_r = kThreads / wd.w, step_c = kThreads - step_r * wd.w;
   const int r0 = tid / wd.w, c0 = tid - r0 * wd.w;
   const int rows = wd.h + 2;
   for (int r = r0, c = c0; r < rows;) {
-    const uint8_t* q = p.cur + (size_t)(wd.y0 - 1 + r) * p.cur_stride + (size_t)(wd.x0 + c);
     stage[r * kWin + c] =
-        0.25f * ((float)__ldg(q - 1) + (float)__ldg(q + 1)) + 0.5f * (float)__ldg(q);
+        vf_row_binomial(p.cur + (size_t)(wd.y0 - 1 + r) * p.cur_stride + (size_t)(wd.x0 + c));
     r += step_r;
     c += step_c;
     if (c >= wd.w) {
@@ -155,10 +154,10 @@ __device__ void vf_group_window(const vf_affine_params& p, const vf_window& wd, 
       ++r;
     }
   }
-  vf_group_sync(bar, threads);
+  __syncthreads();
   for (int r = r0, c = c0; r < wd.h;) {
     const float* q = stage + (r + 1) * kWin + c;
-    win[r * kWin + c] = 0.25f * (q[-kWin] + q[kWin]) + 0.5f * q[0];
+    win[r * kWin + c] = vf_binomial3(q[-kWin], q[kWin], q[0]);
     r += step_r;
     c += step_c;
     if (c >= wd.w) {
@@ -166,7 +165,29 @@ __device__ void vf_group_window(const vf_affine_params& p, const vf_window& wd, 
       ++r;
     }
   }
-  vf_group_sync(bar, threads);
+  __syncthreads();
+}
+
+// The same window built by `threads` threads (tid 0 .. threads - 1) that do not meet at a
+// barrier, for the warps that work while the block's first warp tracks: each pixel takes its
+// three row passes itself (three times the loads of vf_block_window, the same values). The caller
+// synchronises the block before the window is read.
+__device__ void vf_window_unstaged(const vf_affine_params& p, const vf_window& wd, float* win,
+                                   int tid, int threads) {
+  const int step_r = threads / wd.w, step_c = threads - step_r * wd.w;
+  const int r0 = tid / wd.w, c0 = tid - r0 * wd.w;
+  const size_t stride = p.cur_stride;
+  for (int r = r0, c = c0; r < wd.h;) {
+    const uint8_t* q = p.cur + (size_t)(wd.y0 + r) * stride + (size_t)(wd.x0 + c);
+    win[r * kWin + c] =
+        vf_binomial3(vf_row_binomial(q - stride), vf_row_binomial(q + stride), vf_row_binomial(q));
+    r += step_r;
+    c += step_c;
+    if (c >= wd.w) {
+      c -= wd.w;
+      ++r;
+    }
+  }
 }
 
 // The window for the patch warped by st, with `margin` pixels to spare each side; w = 0 when
@@ -456,7 +477,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
   if (FUSED && tid >= 32) {
     // While the first warp tracks, the others build the window at the request's guess, with two
     // more pixels to spare: the tracked position usually lies within them. (The window's values
-    // do not depend on where it starts, so the results keep their bits either way.)
+    // do not depend on where it starts or how it was built, so the results keep their bits.)
     vf_window wd;
     wd.w = 0;
     if (kept && valid == VF_AFFINE_USABLE) {
@@ -464,7 +485,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
       vf_affine_state_init(&p, s, r.x, r.y, r.guess_x, r.guess_y, &g);
       wd = vf_window_for(p, g, 4);
       if (!vf_window_holds(p, wd, g)) wd.w = 0;
-      if (wd.w > 0) vf_group_window(p, wd, stage, win, tid - 32, kThreads - 32, 1);
+      if (wd.w > 0) vf_window_unstaged(p, wd, win, tid - 32, kThreads - 32);
     }
     if (tid == 32) early = wd;
   }
@@ -519,7 +540,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
       wd = vf_window_for(p, st, 2);
       if (!vf_window_holds(p, wd, st)) wd.w = 0;  // the smoothed sampler in global memory
       __syncthreads();                            // nobody still reads the old window
-      if (wd.w > 0) vf_group_window(p, wd, stage, win, tid, kThreads, 0);
+      if (wd.w > 0) vf_block_window(p, wd, stage, win, tid);
       have_window = 1;
     }
     unsigned fresh = 0u;
