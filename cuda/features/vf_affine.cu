@@ -138,32 +138,37 @@ __device__ __forceinline__ float vf_row_binomial(const uint8_t* q) {
   return vf_binomial3((float)__ldg(q - 1), (float)__ldg(q + 1), (float)__ldg(q));
 }
 
-__device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, float* stage,
-                                float* win, int tid) {
-  // Pixel i = tid + kThreads j at (r, c), stepped without a division per pixel.
-  const int step_r = kThreads / wd.w, step_c = kThreads - step_r * wd.w;
-  const int r0 = tid / wd.w, c0 = tid - r0 * wd.w;
-  const int rows = wd.h + 2;
-  for (int r = r0, c = c0; r < rows;) {
-    stage[r * kWin + c] =
-        vf_row_binomial(p.cur + (size_t)(wd.y0 - 1 + r) * p.cur_stride + (size_t)(wd.x0 + c));
+// Pixel i = tid + threads j of a window w pixels wide, at row r, column c: stepped without a
+// division per pixel.
+struct vf_pixel_walk {
+  int r, c, step_r, step_c, w;
+  __device__ __forceinline__ vf_pixel_walk(int tid, int threads, int width) : w(width) {
+    step_r = threads / w;
+    step_c = threads - step_r * w;
+    r = tid / w;
+    c = tid - r * w;
+  }
+  __device__ __forceinline__ void next() {
     r += step_r;
     c += step_c;
-    if (c >= wd.w) {
-      c -= wd.w;
+    if (c >= w) {
+      c -= w;
       ++r;
     }
   }
+};
+
+__device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, float* stage,
+                                float* win, int tid) {
+  const int rows = wd.h + 2;
+  for (vf_pixel_walk i(tid, kThreads, wd.w); i.r < rows; i.next()) {
+    stage[i.r * kWin + i.c] =
+        vf_row_binomial(p.cur + (size_t)(wd.y0 - 1 + i.r) * p.cur_stride + (size_t)(wd.x0 + i.c));
+  }
   __syncthreads();
-  for (int r = r0, c = c0; r < wd.h;) {
-    const float* q = stage + (r + 1) * kWin + c;
-    win[r * kWin + c] = vf_binomial3(q[-kWin], q[kWin], q[0]);
-    r += step_r;
-    c += step_c;
-    if (c >= wd.w) {
-      c -= wd.w;
-      ++r;
-    }
+  for (vf_pixel_walk i(tid, kThreads, wd.w); i.r < wd.h; i.next()) {
+    const float* q = stage + (i.r + 1) * kWin + i.c;
+    win[i.r * kWin + i.c] = vf_binomial3(q[-kWin], q[kWin], q[0]);
   }
   __syncthreads();
 }
@@ -174,19 +179,11 @@ __device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, 
 // synchronises the block before the window is read.
 __device__ void vf_window_unstaged(const vf_affine_params& p, const vf_window& wd, float* win,
                                    int tid, int threads) {
-  const int step_r = threads / wd.w, step_c = threads - step_r * wd.w;
-  const int r0 = tid / wd.w, c0 = tid - r0 * wd.w;
   const size_t stride = p.cur_stride;
-  for (int r = r0, c = c0; r < wd.h;) {
-    const uint8_t* q = p.cur + (size_t)(wd.y0 + r) * stride + (size_t)(wd.x0 + c);
-    win[r * kWin + c] =
+  for (vf_pixel_walk i(tid, threads, wd.w); i.r < wd.h; i.next()) {
+    const uint8_t* q = p.cur + (size_t)(wd.y0 + i.r) * stride + (size_t)(wd.x0 + i.c);
+    win[i.r * kWin + i.c] =
         vf_binomial3(vf_row_binomial(q - stride), vf_row_binomial(q + stride), vf_row_binomial(q));
-    r += step_r;
-    c += step_c;
-    if (c >= wd.w) {
-      c -= wd.w;
-      ++r;
-    }
   }
 }
 
