@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/vf_fault.h"
+#include "features/vf_tracker_internal.h"
 #include "frontend/vf_frontend_internal.h"
 
 /* A reference patch is taken where a feature is born and needs its half side plus the
@@ -182,6 +183,9 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   if (s == VF_OK) s = vf_feature_set_create(&c->features, &fe->set);
   c->tracker.max_features = c->features.max_features;
   if (s == VF_OK) s = vf_tracker_create(ctx, &c->tracker, &fe->tracker);
+  /* Two kernels: the one-launch kernel's blocks would hold multiprocessors from the SGM that
+   * runs on the second stream meanwhile (vf_tracker_internal.h). */
+  if (s == VF_OK) vf_tracker_set_one_launch(fe->tracker, 0);
   c->stereo.width = w;
   c->stereo.height = h;
   if (s == VF_OK && c->stereo_enabled)
