@@ -121,10 +121,15 @@ static int bench_frontend_run(vf_context* ctx, const bench_options* opt, bench_o
   } else {
     fprintf(stderr, "frontend: %s: %s\n", vf_status_str(s), vf_last_error_message());
   }
+  /* A frame that holds no feature times no tracking: the row is printed but the run fails, so
+   * that such a row is not taken for the frame's time (as once happened: docs/perf/frontend.md,
+   * "Correction"). */
+  const int untracked = s == VF_OK && j->features == 0;
+  if (untracked) fprintf(stderr, "frontend: no frame held a feature; this row tracks nothing\n");
   vf_frontend_destroy(j->fe);
   bench_frontend_input_free(&j->in);
   free(j);
-  return s == VF_OK ? 0 : 1;
+  return s == VF_OK && !untracked ? 0 : 1;
 }
 
 int bench_frontend(vf_context* ctx, const bench_options* opt, bench_out* out) {
