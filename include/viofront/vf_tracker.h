@@ -74,6 +74,11 @@ typedef struct vf_tracker_config {
                              correction means the two disagree (occlusion, a slide) */
   float refine_shape_prior; /**< >= 0: how strongly a frame's shape change is held back, relative
                                to the data (blur changes otherwise pass for stretch) */
+  int refine_one_launch;    /**< CUDA: nonzero (the default) = a call the GPU holds at once
+                               tracks and refines in one launch, faster when the tracker has the
+                               GPU to itself; 0 = two kernels, which hold less of the GPU while
+                               tracking, so other work beside them (the frontend's SGM on its
+                               second stream) runs faster. Same results either way. */
 } vf_tracker_config;
 
 /** One feature to track from the previous image to the current one. */

@@ -49,7 +49,8 @@ static void register_stage_configs(nb::module_& m) {
       .RW(vf_tracker_config, refine_min_ncc)
       .RW(vf_tracker_config, refine_max_scale)
       .RW(vf_tracker_config, refine_max_shift)
-      .RW(vf_tracker_config, refine_shape_prior);
+      .RW(vf_tracker_config, refine_shape_prior)
+      .RW(vf_tracker_config, refine_one_launch);
   def_array(tc, "patch_size", &vf_tracker_config::patch_size, 1, VF_PYRAMID_MAX_LEVELS,
             "Patch side per level, 3..16 (the first `levels` used).");
 

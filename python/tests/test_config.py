@@ -19,6 +19,7 @@ def test_defaults_are_the_c_defaults():
     assert t.refine == 0 and t.refine_patch % 2 == 1 and 7 <= t.refine_patch <= 31
     assert 1 <= t.refine_iterations <= 100 and 0 <= t.refine_min_ncc <= 1
     assert t.refine_max_scale > 1 and t.refine_max_shift > 0 and t.refine_shape_prior >= 0
+    assert t.refine_one_launch == 1
     s = vf.StereoConfig()
     assert (s.method, s.disparities, s.p1, s.p2, s.paths) == (vf.StereoMethod.SGM, 64, 10, 120, 4)
     d = vf.DetectorConfig()

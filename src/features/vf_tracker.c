@@ -10,7 +10,6 @@
 #include "features/kernels/vf_affine_cpu.h"
 #include "features/kernels/vf_lk_cpu.h"
 #include "features/kernels/vf_lk_rules.h"
-#include "features/vf_tracker_internal.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
 #include "features/kernels/vf_affine_cuda.h"
@@ -34,7 +33,6 @@ struct vf_tracker {
   int uploads;                  /* submissions that recorded staging_free */
   int fused_limit; /* CUDA with refinement: calls of up to this many features take the one-launch
                       kernel (vf_cuda_track_refine), larger ones the two kernels */
-  int one_launch;  /* vf_tracker_set_one_launch; on by default */
   int submitted;   /* features of the latest submission, -1 = none */
 };
 
@@ -59,6 +57,7 @@ vf_tracker_config vf_tracker_config_default(void) {
   c.refine_max_scale = 1.25f;
   c.refine_max_shift = 0.4f;
   c.refine_shape_prior = 0.0f;
+  c.refine_one_launch = 1;
   return c;
 }
 
@@ -274,7 +273,6 @@ vf_status vf_tracker_create(vf_context* ctx, const vf_tracker_config* config, vf
   t->ctx = ctx;
   t->config = *config;
   t->submitted = -1;
-  t->one_launch = 1;
   vf_tracker_set_params(t);
   s = vf_tracker_alloc(t);
   if (s != VF_OK) {
@@ -283,10 +281,6 @@ vf_status vf_tracker_create(vf_context* ctx, const vf_tracker_config* config, vf
   }
   *out = t;
   return VF_OK;
-}
-
-void vf_tracker_set_one_launch(vf_tracker* t, int on) {
-  if (t != NULL) t->one_launch = on != 0;
 }
 
 vf_status vf_tracker_get_config(const vf_tracker* t, vf_tracker_config* out) {
@@ -355,7 +349,7 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
   int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->staging_free) : 0;
   const size_t req_bytes = (size_t)count * sizeof *requests;
   if (rc == 0) memcpy(t->h_requests, requests, req_bytes);
-  if (rc == 0 && t->refine.enabled && t->one_launch && count <= t->fused_limit) {
+  if (rc == 0 && t->refine.enabled && t->config.refine_one_launch && count <= t->fused_limit) {
     rc = vf_cuda_track_refine(&t->params, &t->refine, t->m_requests, t->m_results, count, stream);
   } else if (rc == 0) {
     rc = vf_cuda_lk_track(&t->params, t->m_requests, t->m_results, count, stream);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "core/vf_fault.h"
-#include "features/vf_tracker_internal.h"
 #include "frontend/vf_frontend_internal.h"
 
 /* A reference patch is taken where a feature is born and needs its half side plus the
@@ -28,6 +27,10 @@ vf_frontend_config vf_frontend_config_default(void) {
    * track's reference keeps it on its point; the two must agree within refine_max_shift. */
   c.tracker.template_mode = VF_TEMPLATE_PREVIOUS_FRAME;
   c.tracker.refine = 1;
+  /* Two kernels: the one-launch kernel's blocks hold multiprocessors through their tracking,
+   * which the SGM on the second stream needs meanwhile (the frame measured slower with it,
+   * docs/perf/refinement.md). */
+  c.tracker.refine_one_launch = 0;
   c.stereo = vf_stereo_config_default();
   c.features = vf_feature_set_config_default();
   c.features.border = vf_frontend_refine_border(c.tracker.refine_patch);
@@ -183,9 +186,6 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   if (s == VF_OK) s = vf_feature_set_create(&c->features, &fe->set);
   c->tracker.max_features = c->features.max_features;
   if (s == VF_OK) s = vf_tracker_create(ctx, &c->tracker, &fe->tracker);
-  /* Two kernels: the one-launch kernel's blocks would hold multiprocessors from the SGM that
-   * runs on the second stream meanwhile (vf_tracker_internal.h). */
-  if (s == VF_OK) vf_tracker_set_one_launch(fe->tracker, 0);
   c->stereo.width = w;
   c->stereo.height = h;
   if (s == VF_OK && c->stereo_enabled)

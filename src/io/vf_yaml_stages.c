@@ -70,6 +70,8 @@ vf_status vf_yaml_read_tracker(vf_yaml* y, yaml_node_t* n, vf_tracker_config* ou
        0, 0, NULL, NULL, NULL, 0},
       {VF_KEY("refine_shape_prior", VF_YAML_FLOAT, vf_tracker_config, refine_shape_prior), 0, 1000,
        0, 0, 0, NULL, NULL, NULL, 0},
+      {VF_KEY("refine_one_launch", VF_YAML_BOOL, vf_tracker_config, refine_one_launch), 0, 0, 0, 0,
+       0, NULL, NULL, NULL, 0},
   };
   return vf_yaml_read_map(y, n, "tracker", keys, VF_N(keys), out, NULL);
 }
