@@ -296,7 +296,7 @@ static int tt_same_bits(const vf_track_result* a, const vf_track_result* b) {
          memcmp(fa, fb, sizeof fa) == 0;
 }
 
-static void tt_case_refine_paths(void) {
+static void tt_case_refine_paths(vf_template_mode mode) {
   const tt_texture tex = tt_texture_make(4711u);
   enum { FRAMES = 4, N_MAX = 120, CALL = 8192 };
   vf_image frames[FRAMES];
@@ -305,7 +305,7 @@ static void tt_case_refine_paths(void) {
     tt_render(&tex, 640, 480, tt_map_similarity, m, 1.0 - 0.03 * f, -3.0 * f, &frames[f]);
   }
   vf_tracker_config tc = vf_tracker_config_default();
-  tc.template_mode = VF_TEMPLATE_PREVIOUS_FRAME;
+  tc.template_mode = mode;
   tc.refine = 1;
   tc.max_features = CALL;
   static float xy[2 * N_MAX];
@@ -332,11 +332,17 @@ static void tt_case_refine_paths(void) {
       same += tt_same_bits(&a[i], &b[i]);
       refined += (a[i].flags & VF_TRACK_REFINED) != 0;
     }
-    printf("one launch (%d features) == two kernels (%d), frame %d: %d the same bits, %d refined\n",
-           n, CALL, f, same, refined);
+    printf(
+        "%s: one launch (%d features) == two kernels (%d), frame %d: %d the same bits, "
+        "%d refined\n",
+        mode == VF_TEMPLATE_FIRST_OBSERVATION ? "first observation" : "previous frame", n, CALL, f,
+        same, refined);
     CHECK(n >= 40);
     CHECK(same == n);
-    CHECK(f == 1 || 4 * refined >= 3 * n);
+    /* Refined results on both paths, the point of the case: most of them with previous-frame
+     * templates; with first-observation ones the growing zoom ends more frame-to-frame tracks,
+     * and a quarter suffices. */
+    CHECK(f == 1 || 4 * refined >= (mode == VF_TEMPLATE_PREVIOUS_FRAME ? 3 * n : n));
     tt_follow(req, a, n);
     vf_pyramid_destroy(gp);
     vf_pyramid_destroy(gc);
@@ -367,7 +373,8 @@ int main(void) {
   }
   tt_case_sequence();
   tt_case_refine();
-  tt_case_refine_paths();
+  tt_case_refine_paths(VF_TEMPLATE_PREVIOUS_FRAME);
+  tt_case_refine_paths(VF_TEMPLATE_FIRST_OBSERVATION);
 
   vf_context_destroy(cpu_ctx);
   vf_context_destroy(gpu_ctx);
