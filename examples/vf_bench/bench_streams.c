@@ -25,9 +25,15 @@ typedef struct stream_job {
   pthread_barrier_t* done;  /* all timed frames done: teardown may begin */
   double* latency_ms;       /* one per timed frame */
   struct timespec begin, end;
+  long features; /* tracked + detected over every frame, warm-up included */
   vf_status status;
   char error[256];
 } stream_job;
+
+static void stream_on_features(const vf_feature_frame* fr, void* user) {
+  stream_job* j = user;
+  j->features += fr->tracked + fr->detected;
+}
 
 static double seconds_between(const struct timespec* a, const struct timespec* b) {
   return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
@@ -65,7 +71,8 @@ static void* stream_run(void* arg) {
   vf_frontend_config fc = bench_frontend_config();
   vf_status s = vf_context_create(&cc, &ctx);
   if (s == VF_OK) s = bench_frontend_input_make(j->where, &in);
-  if (s == VF_OK) s = vf_frontend_create(ctx, &fc, NULL, &fe);
+  vf_frontend_callbacks cb = {stream_on_features, NULL, j};
+  if (s == VF_OK) s = vf_frontend_create(ctx, &fc, &cb, &fe);
   if (s != VF_OK) snprintf(j->error, sizeof j->error, "%s", vf_last_error_message());
   j->status = stream_frames(j, fe, &in, s);
   vf_frontend_destroy(fe);
@@ -114,6 +121,10 @@ static void streams_report(bench_out* out, stream_job* jobs, int n, double* all,
   bench_result_int(out, "frames", total);
   bench_result_num(out, "wall_s", wall_s);
   bench_result_num(out, "aggregate_fps", wall_s > 0 ? total / wall_s : 0.0);
+  long features = 0;
+  for (int t = 0; t < n; ++t) features += jobs[t].features;
+  bench_result_num(out, "features_per_frame",
+                   (double)features / ((double)n * (jobs[0].frames + jobs[0].warmup)));
   bench_result_num(out, "latency_median_ms", st.median_ms);
   bench_result_num(out, "latency_p99_ms", quantile(all, total, 0.99));
   bench_result_num(out, "latency_max_ms", all[total - 1]);
@@ -167,6 +178,13 @@ static int streams_run(vf_backend backend, bench_input where, int n, int warmup,
     }
   }
   if (!failed) streams_report(out, jobs, n, latency + (size_t)n * frames, cpu_threads);
+  /* As in the "frontend" stage: frames that hold no feature time no tracking. */
+  long features = 0;
+  for (int t = 0; t < n; ++t) features += jobs[t].features;
+  if (!failed && features == 0) {
+    fprintf(stderr, "streams: no frame held a feature; this row tracks nothing\n");
+    failed = 1;
+  }
   pthread_barrier_destroy(&start);
   pthread_barrier_destroy(&done);
   free(latency);
