@@ -446,8 +446,9 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
   __shared__ vf_track_result lk_out;
   __shared__ vf_window early;  // FUSED: the window the other warps built meanwhile (w 0: none)
   const int tid = threadIdx.x;
-  // Every thread reads the same words, so every exit below is taken by the whole block.
-  const vf_track_request r = requests[f];
+  // Every thread reads the same words, so every exit below is taken by the whole block. Two
+  // 16-byte loads, as the tracker's kernel reads a request (it lies in mapped host memory).
+  const vf_track_request r = vf_lk_warp::vf_load_request(requests + f);
   if (FUSED && tid < 32) {
     // The other warps go on to read the kept reference meanwhile.
     const vf_track_result o = vf_lk_warp::vf_warp_feature(*lp, r, tid);

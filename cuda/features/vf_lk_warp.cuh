@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// CUDA tracker: one warp per feature, every feature of a call in one launch, one warp per block
-// (the block scheduler then spreads a few hundred features over every multiprocessor). A warp
-// runs alone on its scheduler, so its time is its instruction count times the latency between
-// dependent instructions (docs/perf/tracker.md); the kernel is built to issue few of them:
+// CUDA tracker, one feature on one warp. A warp runs alone on its scheduler, so its time is its
+// instruction count times the latency between dependent instructions (docs/perf/tracker.md);
+// the code is built to issue few of them:
 // - Lane l owns a run of consecutive samples of one patch row, and each level runs at the width
 //   of its runs (16x16: 8 samples a lane; 8x8: 2), so coarse levels do not pay for empty slots.
 //   A lane reads its pixels as a few aligned 32-bit words and turns bytes into floats with a
