@@ -93,7 +93,8 @@ static double quantile(const double* sorted, int n, double q) {
   return sorted[k - 1];
 }
 
-static void streams_report(bench_out* out, stream_job* jobs, int n, double* all, int cpu_threads) {
+static void streams_report(bench_out* out, stream_job* jobs, int n, double* all, int cpu_threads,
+                           long features) {
   const int frames = jobs[0].frames, total = n * frames;
   double med[STREAMS_MAX], p99[STREAMS_MAX], max[STREAMS_MAX], worst_med = 0.0, worst_p99 = 0.0;
   struct timespec first = jobs[0].begin, last = jobs[0].end;
@@ -121,8 +122,6 @@ static void streams_report(bench_out* out, stream_job* jobs, int n, double* all,
   bench_result_int(out, "frames", total);
   bench_result_num(out, "wall_s", wall_s);
   bench_result_num(out, "aggregate_fps", wall_s > 0 ? total / wall_s : 0.0);
-  long features = 0;
-  for (int t = 0; t < n; ++t) features += jobs[t].features;
   bench_result_num(out, "features_per_frame",
                    (double)features / ((double)n * (jobs[0].frames + jobs[0].warmup)));
   bench_result_num(out, "latency_median_ms", st.median_ms);
@@ -177,10 +176,10 @@ static int streams_run(vf_backend backend, bench_input where, int n, int warmup,
       failed = 1;
     }
   }
-  if (!failed) streams_report(out, jobs, n, latency + (size_t)n * frames, cpu_threads);
-  /* As in the "frontend" stage: frames that hold no feature time no tracking. */
   long features = 0;
   for (int t = 0; t < n; ++t) features += jobs[t].features;
+  if (!failed) streams_report(out, jobs, n, latency + (size_t)n * frames, cpu_threads, features);
+  /* As in the "frontend" stage: frames that hold no feature time no tracking. */
   if (!failed && features == 0) {
     fprintf(stderr, "streams: no frame held a feature; this row tracks nothing\n");
     failed = 1;
