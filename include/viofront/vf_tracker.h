@@ -134,6 +134,19 @@ VF_API vf_status vf_tracker_track(vf_tracker* tracker, const vf_pyramid* prev,
                                   const vf_pyramid* cur, const vf_track_request* requests,
                                   int count, vf_track_result* results);
 
+/** vf_tracker_track with the forward-backward check in the same pass: each request whose result
+ * converged is also tracked back from `cur` to `prev`, from the frame-to-frame step's position
+ * (results[i].frame_x/y when refined, else x/y), with a template taken from `cur` and no slot,
+ * starting there or, with `from_guess`, moved back by the offset between the request's guess and
+ * its position. back[i] is that result; where results[i] did not converge it echoes the backward
+ * request with status VF_TRACK_INVALID. The same results as vf_tracker_track followed by a
+ * second call on those backward requests with the pyramids swapped; on CUDA one launch tracks
+ * both ways (the refinement runs beside the backward pass) and the call waits once. */
+VF_API vf_status vf_tracker_track_checked(vf_tracker* tracker, const vf_pyramid* prev,
+                                          const vf_pyramid* cur, const vf_track_request* requests,
+                                          int count, int from_guess, vf_track_result* results,
+                                          vf_track_result* back);
+
 /** vf_tracker_track in two halves, so that the GPU work overlaps the caller's: submit checks
  * everything and queues it (on CUDA one upload, one launch and one download on the context's
  * stream; the CPU backend tracks at once); collect waits for the latest submission and copies

@@ -29,9 +29,7 @@ struct vf_feature_set {
   int lost_count;
   vf_track_request* requests; /* tracking scratch, max_features each */
   vf_track_result* results;
-  vf_track_request* back_requests;
   vf_track_result* back_results;
-  int* back_index;
   uint8_t* drop;            /* per feature: 0 keep, else a loss reason */
   int* cell_head;           /* per cell: first feature in the bucket, -1 = none */
   int* next_in_cell;        /* per feature (live, then added) */
@@ -119,9 +117,7 @@ void vf_feature_set_destroy(vf_feature_set* s) {
   free(s->lost);
   free(s->requests);
   free(s->results);
-  free(s->back_requests);
   free(s->back_results);
-  free(s->back_index);
   free(s->drop);
   free(s->cell_head);
   free(s->next_in_cell);
@@ -153,9 +149,7 @@ vf_status vf_feature_set_create(const vf_feature_set_config* config, vf_feature_
   s->lost = vf_calloc(n, sizeof *s->lost);
   s->requests = vf_calloc(n, sizeof *s->requests);
   s->results = vf_calloc(n, sizeof *s->results);
-  s->back_requests = vf_calloc(n, sizeof *s->back_requests);
   s->back_results = vf_calloc(n, sizeof *s->back_results);
-  s->back_index = vf_calloc(n, sizeof *s->back_index);
   s->drop = vf_calloc(n, 1);
   s->cell_head = vf_calloc(cells, sizeof *s->cell_head);
   s->next_in_cell = vf_calloc(n, sizeof *s->next_in_cell);
@@ -165,9 +159,8 @@ vf_status vf_feature_set_create(const vf_feature_set_config* config, vf_feature_
   s->cell_added = vf_calloc(cells, sizeof *s->cell_added);
   s->cell_resume = vf_calloc(cells, sizeof *s->cell_resume);
   if (!s->features || !s->new_template || !s->free_slots || !s->lost || !s->requests ||
-      !s->results || !s->back_requests || !s->back_results || !s->back_index || !s->drop ||
-      !s->cell_head || !s->next_in_cell || !s->bucket_xy || !s->best || !s->candidates ||
-      !s->cell_added || !s->cell_resume) {
+      !s->results || !s->back_results || !s->drop || !s->cell_head || !s->next_in_cell ||
+      !s->bucket_xy || !s->best || !s->candidates || !s->cell_added || !s->cell_resume) {
     vf_feature_set_destroy(s);
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_feature_set_create: %d features", config->max_features);
   }
@@ -227,39 +220,18 @@ static void vf_feature_set_requests(vf_feature_set* s, int first_obs, const floa
   }
 }
 
-/* Tracks the forward-converged features back from cur to prev; marks those that do not come
- * back within fb_threshold of where they started. */
-static vf_status vf_feature_set_backward(vf_feature_set* s, vf_tracker* t, const vf_pyramid* prev,
-                                         const vf_pyramid* cur) {
-  int m = 0;
+/* Marks the forward-converged features whose backward result (back[i], from
+ * vf_tracker_track_checked) does not come back within fb_threshold of where they started. */
+static void vf_feature_set_check_backward(vf_feature_set* s) {
+  const float thr = s->config.fb_threshold;
   for (int i = 0; i < s->count; ++i) {
     if (s->drop[i] != VF_KEEP) continue;
-    const vf_track_result* fw = &s->results[i];
-    const vf_track_request* rq = &s->requests[i];
-    vf_track_request* b = &s->back_requests[m];
-    /* Template from cur (slot -1), not kept. A refined result is checked from where the
-     * frame-to-frame step put it: the check is of that step, the refinement has its own. */
-    const int refined = (fw->flags & VF_TRACK_REFINED) != 0;
-    *b = vf_track_request_make(refined ? fw->frame_x : fw->x, refined ? fw->frame_y : fw->y, -1);
-    b->new_template = 0;
-    if (s->config.fb_from_prediction) {
-      b->guess_x = b->x - (rq->guess_x - rq->x);
-      b->guess_y = b->y - (rq->guess_y - rq->y);
-    }
-    s->back_index[m++] = i;
-  }
-  vf_status st = vf_tracker_track(t, cur, prev, s->back_requests, m, s->back_results);
-  if (st != VF_OK) return st;
-  const float thr = s->config.fb_threshold;
-  for (int j = 0; j < m; ++j) {
-    const int i = s->back_index[j];
-    const vf_track_result* b = &s->back_results[j];
+    const vf_track_result* b = &s->back_results[i];
     const float dx = b->x - s->requests[i].x, dy = b->y - s->requests[i].y;
     if (b->status != VF_TRACK_CONVERGED || !(dx * dx + dy * dy <= thr * thr)) {
       s->drop[i] = VF_LOST_BACKWARD;
     }
   }
-  return VF_OK;
 }
 
 vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyramid* prev,
@@ -284,7 +256,12 @@ vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyrami
   memset(out, 0, sizeof *out);
   const int first_obs = tc.template_mode == VF_TEMPLATE_FIRST_OBSERVATION;
   vf_feature_set_requests(s, first_obs, predicted_xy);
-  vf_status st = vf_tracker_track(t, prev, cur, s->requests, s->count, s->results);
+  /* With the forward-backward check both directions go in one call (one launch on CUDA). */
+  const int checked = s->config.fb_threshold > 0.0f;
+  vf_status st =
+      checked ? vf_tracker_track_checked(t, prev, cur, s->requests, s->count,
+                                         s->config.fb_from_prediction, s->results, s->back_results)
+              : vf_tracker_track(t, prev, cur, s->requests, s->count, s->results);
   if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
   for (int i = 0; i < s->count; ++i) {
     const vf_track_result* r = &s->results[i];
@@ -295,10 +272,7 @@ vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyrami
     out->invalid += r->status == VF_TRACK_INVALID;
     out->inconsistent += r->status == VF_TRACK_INCONSISTENT;
   }
-  if (s->config.fb_threshold > 0.0f) {
-    st = vf_feature_set_backward(s, t, prev, cur);
-    if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
-  }
+  if (checked) vf_feature_set_check_backward(s);
   for (int i = 0; i < s->count; ++i) {
     const vf_track_result* r = &s->results[i];
     out->backward += s->drop[i] == VF_LOST_BACKWARD;

@@ -26,11 +26,14 @@ struct vf_tracker {
    * reads and writes directly (the parameters travel as kernel arguments), so a call is one
    * launch and no copy. */
   vf_track_request* h_requests;
-  vf_track_request* m_requests; /* h_requests' device address */
-  vf_track_result* h_results;   /* pinned and mapped on CUDA, plain on the CPU backend */
-  vf_track_result* m_results;   /* h_results' device address */
-  void* staging_free;           /* CUDA event: h_requests may be rewritten */
-  int uploads;                  /* submissions that recorded staging_free */
+  vf_track_request* m_requests;    /* h_requests' device address */
+  vf_track_result* h_results;      /* pinned and mapped on CUDA, plain on the CPU backend */
+  vf_track_result* m_results;      /* h_results' device address */
+  vf_track_request* back_requests; /* CPU: vf_tracker_track_checked's backward requests */
+  vf_track_result* h_back;         /* CUDA: backward results (vf_tracker_track_checked), mapped */
+  vf_track_result* m_back;         /* h_back's device address */
+  void* staging_free;              /* CUDA event: h_requests may be rewritten */
+  int uploads;                     /* submissions that recorded staging_free */
   int fused_limit; /* CUDA with refinement: calls of up to this many features take the one-launch
                       kernel (vf_cuda_track_refine), larger ones the two kernels */
   int submitted;   /* features of the latest submission, -1 = none */
@@ -174,7 +177,8 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   const size_t lvl_bytes = (size_t)p->slots * sizeof(uint32_t);
   if (t->ctx->backend == VF_BACKEND_CPU) {
     t->h_results = vf_calloc((size_t)t->config.max_features, sizeof *t->h_results);
-    if (t->h_results == NULL) {
+    t->back_requests = vf_calloc((size_t)t->config.max_features, sizeof *t->back_requests);
+    if (t->h_results == NULL || t->back_requests == NULL) {
       return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %d results", t->config.max_features);
     }
     if (t->refine.slots > 0) {
@@ -204,6 +208,9 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   int rc = vf_cuda_host_alloc_mapped((void**)&t->h_requests, (void**)&t->m_requests, req_bytes);
   if (s == VF_OK && rc == 0) {
     rc = vf_cuda_host_alloc_mapped((void**)&t->h_results, (void**)&t->m_results, res_bytes);
+  }
+  if (s == VF_OK && rc == 0) {
+    rc = vf_cuda_host_alloc_mapped((void**)&t->h_back, (void**)&t->m_back, res_bytes);
   }
   if (s == VF_OK && rc == 0) rc = vf_cuda_event_create(&t->staging_free);
   if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: pinned staging and event");
@@ -246,6 +253,7 @@ void vf_tracker_destroy(vf_tracker* t) {
     free(t->refine.slot);
     free(t->refine.samples);
     free(t->h_results);
+    free(t->back_requests);
   } else {
 #ifdef VF_HAVE_CUDA
     vf_device_free(t->params.templates);
@@ -255,6 +263,7 @@ void vf_tracker_destroy(vf_tracker* t) {
     vf_device_free(t->params.result_copy);
     if (t->h_requests != NULL) vf_cuda_host_free(t->h_requests);
     if (t->h_results != NULL) vf_cuda_host_free(t->h_results);
+    if (t->h_back != NULL) vf_cuda_host_free(t->h_back);
     if (t->staging_free != NULL) vf_cuda_event_destroy(t->staging_free);
 #endif
   }
@@ -364,10 +373,10 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
 }
 #endif
 
-vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
-                            const vf_track_request* requests, int count) {
-  const char* fn = "vf_tracker_submit";
-  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+/* The checks every call makes before it binds the pyramids (t not NULL). */
+static vf_status vf_tracker_check_call(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                                       const vf_track_request* requests, int count,
+                                       const char* fn) {
   t->submitted = -1;
   if (prev == NULL || cur == NULL) {
     return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s pyramid is NULL", fn,
@@ -380,7 +389,14 @@ vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyra
   if (count > 0 && requests == NULL) {
     return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: requests is NULL", fn);
   }
-  vf_status s = vf_tracker_bind(t, prev, cur, fn);
+  return vf_tracker_bind(t, prev, cur, fn);
+}
+
+vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                            const vf_track_request* requests, int count) {
+  const char* fn = "vf_tracker_submit";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  vf_status s = vf_tracker_check_call(t, prev, cur, requests, count, fn);
   if (s != VF_OK) return s;
   if (count > 0) {
 #ifdef VF_HAVE_CUDA
@@ -426,6 +442,103 @@ vf_status vf_tracker_track(vf_tracker* t, const vf_pyramid* prev, const vf_pyram
   vf_status s = vf_tracker_submit(t, prev, cur, requests, count);
   if (s == VF_OK) s = vf_tracker_collect(t, results);
   return s;
+}
+
+/* The backward pass's parameters: this call's, the pyramids swapped, nothing written twice. */
+static vf_lk_params vf_tracker_back_params(const vf_tracker* t) {
+  vf_lk_params b = t->params;
+  for (int k = 0; k < b.levels; ++k) {
+    b.prev[k] = t->params.cur[k];
+    b.cur[k] = t->params.prev[k];
+    b.prev_stride[k] = t->params.cur_stride[k];
+    b.cur_stride[k] = t->params.prev_stride[k];
+  }
+  b.result_copy = NULL;
+  return b;
+}
+
+#ifdef VF_HAVE_CUDA
+/* One launch for both directions (and the refinement's behind it), one wait. */
+static vf_status vf_tracker_checked_cuda(vf_tracker* t, const vf_track_request* requests, int count,
+                                         int from_guess, vf_track_result* results,
+                                         vf_track_result* back) {
+  void* stream = t->ctx->stream;
+  int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->staging_free) : 0;
+  if (rc == 0) memcpy(t->h_requests, requests, (size_t)count * sizeof *requests);
+  const vf_lk_params bp = vf_tracker_back_params(t);
+  if (rc == 0) {
+    rc = vf_cuda_lk_track_checked(&t->params, &bp, t->m_requests, t->m_results, t->m_back,
+                                  from_guess, count, stream);
+  }
+  if (rc == 0 && t->refine.enabled) {
+    rc = vf_cuda_affine_refine(&t->refine, t->m_requests, t->m_results, count, stream);
+  }
+  if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
+  if (rc == 0) t->uploads++;
+  if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
+  if (rc != 0) return vf_cuda_fail(&t->err, rc, "vf_tracker_track_checked");
+  memcpy(results, t->h_results, (size_t)count * sizeof *results);
+  memcpy(back, t->h_back, (size_t)count * sizeof *back);
+  return VF_OK;
+}
+#endif
+
+/* The CPU backend: the forward pass, then the backward one over the converged results. */
+static vf_status vf_tracker_checked_cpu(vf_tracker* t, const vf_track_request* requests, int count,
+                                        int from_guess, vf_track_result* results,
+                                        vf_track_result* back) {
+  if (t->refine.enabled) {
+    vf_affine_cpu_track(&t->params, &t->refine, requests, results, count, t->ctx->pool);
+  } else {
+    vf_lk_cpu_track(&t->params, requests, results, count, t->ctx->pool);
+  }
+  vf_track_request* b = t->back_requests;
+  int m = 0;
+  for (int i = 0; i < count; ++i) {
+    if (results[i].status != VF_TRACK_CONVERGED) continue;
+    b[m++] = vf_lk_back_request(&requests[i], &results[i], from_guess);
+  }
+  const vf_lk_params bp = vf_tracker_back_params(t);
+  vf_lk_cpu_track(&bp, b, back, m, t->ctx->pool);
+  /* Scatter from the back: back[j] (j < m) belongs to the j-th converged request, at or
+   * after j. */
+  for (int i = count - 1; i >= 0; --i) {
+    if (results[i].status == VF_TRACK_CONVERGED) {
+      back[i] = back[--m];
+    } else {
+      const vf_track_request e = vf_lk_back_request(&requests[i], &results[i], from_guess);
+      back[i] = vf_lk_result_init(&e);
+    }
+  }
+  return VF_OK;
+}
+
+vf_status vf_tracker_track_checked(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                                   const vf_track_request* requests, int count, int from_guess,
+                                   vf_track_result* results, vf_track_result* back) {
+  const char* fn = "vf_tracker_track_checked";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  if (count > 0 && (results == NULL || back == NULL)) {
+    t->submitted = -1;
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
+                   results == NULL ? "results" : "back");
+  }
+  vf_status s = vf_tracker_check_call(t, prev, cur, requests, count, fn);
+  if (s != VF_OK || count == 0) return s;
+#ifdef VF_HAVE_CUDA
+  if (t->ctx->backend == VF_BACKEND_CUDA) {
+    s = vf_tracker_checked_cuda(t, requests, count, from_guess, results, back);
+    /* Only converged results have a backward check, as on the CPU (the kernel checks every
+     * frame-to-frame step, before the refinement's verdict). */
+    for (int i = 0; s == VF_OK && i < count; ++i) {
+      if (results[i].status == VF_TRACK_CONVERGED) continue;
+      const vf_track_request e = vf_lk_back_request(&requests[i], &results[i], from_guess);
+      back[i] = vf_lk_result_init(&e);
+    }
+    return s;
+  }
+#endif
+  return vf_tracker_checked_cpu(t, requests, count, from_guess, results, back);
 }
 
 vf_track_request vf_track_request_make(float x, float y, int slot) {

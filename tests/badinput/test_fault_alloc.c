@@ -154,6 +154,12 @@ static void sc_stereo_census(walk_run* r) { stereo_alone(r, VF_STEREO_CENSUS_FAS
 static void sc_stereo_cyclops(walk_run* r) { stereo_alone(r, VF_STEREO_CYCLOPS2); }
 static void sc_stereo_hsgm(walk_run* r) { stereo_alone(r, VF_STEREO_HSGM); }
 static void sc_stereo_zncc_sgm(walk_run* r) { stereo_alone(r, VF_STEREO_ZNCC_SGM); }
+/* 128 disparities: the selection's lane-group kernel (64 take the thread-per-pixel one). */
+static void sc_stereo_sgm128(walk_run* r) {
+  vf_stereo_config sc = vf_stereo_config_default_for(VF_STEREO_SGM);
+  sc.disparities = 128;
+  stereo_config_alone(r, sc);
+}
 /* ZNCC with window sums from integral images and winner-takes-all on the costs alone (no
  * FastDT): the paths the defaults (direct sums for a 5x5 window, FastDT) do not take. */
 static void sc_stereo_zncc_wta(walk_run* r) {
@@ -348,6 +354,7 @@ int main(int argc, char** argv) {
       {"frontend (ZNCC + FastDT)", sc_frontend_zncc, 0},
       {"tracker alone", sc_tracker, 0},
       {"stereo SGM", sc_stereo_sgm, 0},
+      {"stereo SGM, 128 disparities", sc_stereo_sgm128, 0},
       {"stereo ZNCC + FastDT", sc_stereo_zncc, 0},
       {"stereo census + FastDT", sc_stereo_census, 0},
       {"stereo Cyclops2", sc_stereo_cyclops, 0},

@@ -287,15 +287,6 @@ static void tt_case_refine(void) {
  * alone) against the two kernels (the same N followed by enough requests, each on a slot of its
  * own, that no GPU holds the call at once): the N results have the same bits. Two trackers, each
  * with its own slots, over the frames of a zoom and rotation. */
-static int tt_same_bits(const vf_track_result* a, const vf_track_result* b) {
-  const float fa[] = {a->x,        a->y,        a->gain,     a->bias,     a->residual, a->ncc,
-                      a->shape[0], a->shape[1], a->shape[2], a->shape[3], a->frame_x,  a->frame_y};
-  const float fb[] = {b->x,        b->y,        b->gain,     b->bias,     b->residual, b->ncc,
-                      b->shape[0], b->shape[1], b->shape[2], b->shape[3], b->frame_x,  b->frame_y};
-  return a->status == b->status && a->flags == b->flags && a->iterations == b->iterations &&
-         memcmp(fa, fb, sizeof fa) == 0;
-}
-
 static void tt_case_refine_paths(vf_template_mode mode) {
   const tt_texture tex = tt_texture_make(4711u);
   enum { FRAMES = 4, N_MAX = 120, CALL = 8192 };

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <viofront/viofront.h>
 
 #include "vf_test.h"
@@ -255,6 +256,16 @@ static inline int tt_pick_corners(const vf_image* im, int cell, int margin, doub
 }
 
 /* A pyramid of `levels` levels built from a host image on ctx's backend. */
+/* Two results with the same bits in every field. */
+static inline int tt_same_bits(const vf_track_result* a, const vf_track_result* b) {
+  const float fa[] = {a->x,        a->y,        a->gain,     a->bias,     a->residual, a->ncc,
+                      a->shape[0], a->shape[1], a->shape[2], a->shape[3], a->frame_x,  a->frame_y};
+  const float fb[] = {b->x,        b->y,        b->gain,     b->bias,     b->residual, b->ncc,
+                      b->shape[0], b->shape[1], b->shape[2], b->shape[3], b->frame_x,  b->frame_y};
+  return a->status == b->status && a->flags == b->flags && a->iterations == b->iterations &&
+         memcmp(fa, fb, sizeof fa) == 0;
+}
+
 static inline vf_pyramid* tt_pyramid(vf_context* ctx, const vf_image* host, int levels) {
   vf_pyramid_config pc = {host->width, host->height, levels};
   vf_pyramid* p = NULL;

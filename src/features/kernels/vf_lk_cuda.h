@@ -16,6 +16,15 @@ extern "C" {
 int vf_cuda_lk_track(const vf_lk_params* params, const vf_track_request* requests,
                      vf_track_result* results, int count, void* stream);
 
+/* The same with each forward result's backward check in the same warp (vf_lk_back_request;
+ * `back_params` is `params` with the pyramids swapped): back_results[i] is its result, or
+ * vf_lk_result_init's where the forward step did not converge. On sm_90 a kernel launched behind
+ * this one may start once every forward result is written. */
+int vf_cuda_lk_track_checked(const vf_lk_params* params, const vf_lk_params* back_params,
+                             const vf_track_request* requests, vf_track_result* results,
+                             vf_track_result* back_results, int from_guess, int count,
+                             void* stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -392,6 +392,25 @@ VF_LK_FN vf_track_status vf_lk_final_status(int status, const vf_lk_params* p,
   return dx * dx + dy * dy <= reach * reach ? (vf_track_status)status : VF_TRACK_DIVERGED;
 }
 
+/* The forward-backward check's request for a forward result fw of request rq: back from the
+ * frame-to-frame step's position (before any refinement) to the previous image, with a template
+ * from the current one (no slot), starting there or, with from_guess, moved back by the offset
+ * the request's guess gave the forward step. */
+VF_LK_FN vf_track_request vf_lk_back_request(const vf_track_request* rq, const vf_track_result* fw,
+                                             int from_guess) {
+  const int refined = (fw->flags & VF_TRACK_REFINED) != 0;
+  vf_track_request b;
+  b.x = refined ? fw->frame_x : fw->x;
+  b.y = refined ? fw->frame_y : fw->y;
+  b.guess_x = from_guess ? b.x - (rq->guess_x - rq->x) : b.x;
+  b.guess_y = from_guess ? b.y - (rq->guess_y - rq->y) : b.y;
+  b.gain = 1.0f;
+  b.bias = 0.0f;
+  b.slot = -1;
+  b.new_template = 0;
+  return b;
+}
+
 /* A result that echoes the request (what an untracked feature reports). */
 VF_LK_FN vf_track_result vf_lk_result_init(const vf_track_request* r) {
   vf_track_result out;
