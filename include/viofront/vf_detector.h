@@ -68,17 +68,6 @@ VF_API void vf_detector_destroy(vf_detector* detector);
 VF_API vf_status vf_detector_detect(vf_detector* detector, const vf_pyramid* pyramid,
                                     const uint8_t* occupancy, vf_memory occupancy_location);
 
-/** vf_detector_detect in two halves, the occupancy mask decided after the launch (e.g. once
- * tracking has said which cells hold a track): submit queues detection in every cell (on CUDA
- * one launch on the context's stream and no wait; the CPU backend detects at once); collect
- * waits for it and lists the keypoints of the cells that `occupancy` (host memory, one byte a
- * cell, nonzero = skip; NULL = none) leaves free. The same keypoints as vf_detector_detect with
- * that mask: a cell's corner depends on the cell's own pixels only. CUDA needs host_results = 1
- * (VF_ERR_UNSUPPORTED otherwise); collect without a submission is VF_ERR_STATE. */
-VF_API vf_status vf_detector_submit(vf_detector* detector, const vf_pyramid* pyramid);
-/** The second half of vf_detector_submit: waits and lists the free cells' keypoints. */
-VF_API vf_status vf_detector_collect(vf_detector* detector, const uint8_t* occupancy);
-
 /** The last detection's keypoints in increasing cell order (x, y in level-0 pixels: a level-k
  * pixel (u, v) maps to ((u + 0.5) * 2^k - 0.5, (v + 0.5) * 2^k - 0.5)). Valid until the next
  * detect or destroy. VF_ERR_STATE before a successful detect, or after one on CUDA with

@@ -39,7 +39,6 @@ struct vf_detector {
   int count;
   int detected; /* a detect has run */
   int listed;   /* the host list holds its results */
-  int pending;  /* vf_detector_submit ran, vf_detector_collect not yet */
 };
 
 vf_detector_config vf_detector_config_default(void) {
@@ -259,13 +258,10 @@ static vf_status vf_detector_use_pyramid(vf_detector* d, const vf_pyramid* p) {
   return VF_OK;
 }
 
-/* The host list from the per-cell results, skipping the cells `occupancy` marks (NULL: none). */
-static void vf_detector_compact(vf_detector* d, const vf_keypoint* cells,
-                                const uint8_t* occupancy) {
+static void vf_detector_compact(vf_detector* d, const vf_keypoint* cells) {
   d->count = 0;
   for (int i = 0; i < d->ncells; ++i) {
-    if (cells[i].level >= 0 && (occupancy == NULL || occupancy[i] == 0))
-      d->list[d->count++] = cells[i];
+    if (cells[i].level >= 0) d->list[d->count++] = cells[i];
   }
   d->listed = 1;
 }
@@ -288,62 +284,14 @@ static vf_status vf_detector_detect_cuda(vf_detector* d, const uint8_t* occupanc
   if (rc == 0 && host_mask) rc = vf_cuda_event_record(d->mask_event, stream);
   if (rc == 0 && d->config.host_results) rc = vf_cuda_stream_synchronize(stream);
   if (rc != 0) return vf_cuda_fail(&d->err, rc, "vf_detector_detect");
-  if (d->config.host_results) vf_detector_compact(d, d->staged, NULL);
+  if (d->config.host_results) vf_detector_compact(d, d->staged);
   return VF_OK;
 }
 #endif
-
-vf_status vf_detector_submit(vf_detector* d, const vf_pyramid* pyramid) {
-  const char* fn = "vf_detector_submit";
-  if (d == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: detector is NULL", fn);
-  if (pyramid == NULL) return vf_fail(&d->err, VF_ERR_INVALID_ARG, "%s: pyramid is NULL", fn);
-  d->pending = 0;
-  d->listed = 0;
-  d->detected = 0;
-  if (d->ctx->backend == VF_BACKEND_CUDA && !d->config.host_results) {
-    return vf_fail(&d->err, VF_ERR_UNSUPPORTED, "%s: needs host_results = 1", fn);
-  }
-  vf_status s = vf_detector_use_pyramid(d, pyramid);
-  if (s != VF_OK) return s;
-  d->job.occupancy = NULL;
-#ifdef VF_HAVE_CUDA
-  if (d->ctx->backend == VF_BACKEND_CUDA) {
-    /* mask_event then marks the end of this kernel: vf_detector_collect waits for it. */
-    d->job.cells = d->mapped_cells;
-    int rc = vf_cuda_fast_detect(&d->job, d->ctx->stream);
-    if (rc == 0) rc = vf_cuda_event_record(d->mask_event, d->ctx->stream);
-    if (rc != 0) return vf_cuda_fail(&d->err, rc, fn);
-    d->pending = 1;
-    return VF_OK;
-  }
-#endif
-  vf_cpu_fast_detect(&d->job, d->ctx->pool);
-  d->pending = 1;
-  return VF_OK;
-}
-
-vf_status vf_detector_collect(vf_detector* d, const uint8_t* occupancy) {
-  const char* fn = "vf_detector_collect";
-  if (d == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: detector is NULL", fn);
-  if (!d->pending) return vf_fail(&d->err, VF_ERR_STATE, "%s: nothing submitted", fn);
-  d->pending = 0;
-  const vf_keypoint* cells = d->cells;
-#ifdef VF_HAVE_CUDA
-  if (d->ctx->backend == VF_BACKEND_CUDA) {
-    int rc = vf_cuda_event_synchronize(d->mask_event);
-    if (rc != 0) return vf_cuda_fail(&d->err, rc, fn);
-    cells = d->staged;
-  }
-#endif
-  vf_detector_compact(d, cells, occupancy);
-  d->detected = 1;
-  return VF_OK;
-}
 
 vf_status vf_detector_detect(vf_detector* d, const vf_pyramid* pyramid, const uint8_t* occupancy,
                              vf_memory occupancy_location) {
   if (d == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_detector_detect: detector is NULL");
-  d->pending = 0;
   if (pyramid == NULL)
     return vf_fail(&d->err, VF_ERR_INVALID_ARG, "vf_detector_detect: pyramid is NULL");
   if (occupancy_location != VF_MEMORY_HOST && occupancy_location != VF_MEMORY_DEVICE) {
@@ -368,7 +316,7 @@ vf_status vf_detector_detect(vf_detector* d, const vf_pyramid* pyramid, const ui
   }
   d->job.occupancy = occupancy;
   vf_cpu_fast_detect(&d->job, d->ctx->pool);
-  vf_detector_compact(d, d->cells, NULL);
+  vf_detector_compact(d, d->cells);
   d->detected = 1;
   return VF_OK;
 }

@@ -166,7 +166,6 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
     if (s == VF_OK) s = vf_stream_link_init(&fe->left_ready, ctx, fe->side);
     if (s == VF_OK) s = vf_stream_link_init(&fe->stereo_done, fe->side, ctx);
     if (s == VF_OK) s = vf_stage_clock_init(&fe->side_clock, fe->side, VF_SIDE_COUNT + 1);
-    if (s == VF_OK) s = vf_stage_clock_init(&fe->detect_clock, ctx, 2);
   }
   for (int k = 0; k < 2 && s == VF_OK; ++k) {
     vf_remap_config rc;
@@ -250,7 +249,6 @@ void vf_frontend_destroy(vf_frontend* fe) {
   vf_image_free(&fe->rectified_host);
   /* After the stages that queue work on it: destroying the context drains its stream. */
   vf_stage_clock_release(&fe->side_clock);
-  vf_stage_clock_release(&fe->detect_clock);
   vf_stream_link_release(&fe->left_ready);
   vf_stream_link_release(&fe->stereo_done);
   vf_context_destroy(fe->side);

@@ -55,8 +55,6 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   vf_stage_clock_mark(clk, VF_STAGE_PYRAMID);
   s = vf_pyramid_build(fe->pyramid[fe->cur], &fe->rectified[0]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "pyramid: %s", vf_last_error_message());
-  s = vf_frontend_detect_early(fe);
-  if (s != VF_OK) return s;
   vf_stage_clock_mark(clk, VF_STAGE_TRACK);
   s = vf_frontend_track_all(fe, t_ns, lost);
   vf_stage_clock_mark(clk, VF_STAGE_DETECT);
@@ -90,10 +88,8 @@ vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* l
   int lost = 0, added = 0;
   vf_status s = vf_frontend_queue_main(fe, t_ns, left, right, &lost, &added);
   double ms[VF_STAGE_CLOCK_MAX_MARKS], side_ms[VF_STAGE_CLOCK_MAX_MARKS];
-  double detect_ms[VF_STAGE_CLOCK_MAX_MARKS] = {0};
   if (s == VF_OK) s = vf_stage_clock_read(&fe->clock, ms);
   if (s == VF_OK && fe->side != NULL) s = vf_stage_clock_read(&fe->side_clock, side_ms);
-  if (s == VF_OK && fe->detect_early) s = vf_stage_clock_read(&fe->detect_clock, detect_ms);
   if (s != VF_OK) {
     /* The side stream may still read this frame's images: the next frame must not write them
      * first. A failure of this wait adds nothing to the frame's error. */
@@ -104,7 +100,7 @@ vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* l
   times->rectify_ms = ms[VF_STAGE_RECTIFY];
   times->pyramid_ms = ms[VF_STAGE_PYRAMID];
   times->track_ms = ms[VF_STAGE_TRACK];
-  times->detect_ms = ms[VF_STAGE_DETECT] + detect_ms[0]; /* the early kernel and the rest */
+  times->detect_ms = ms[VF_STAGE_DETECT];
   times->stereo_ms = ms[VF_STAGE_STEREO];
   times->features_ms = ms[VF_STAGE_FEATURES];
   if (fe->side != NULL) {

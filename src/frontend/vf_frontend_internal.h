@@ -75,11 +75,6 @@ struct vf_frontend {
   vf_stream_link left_ready;  /* main -> side: the rectified left image is written */
   vf_stream_link stereo_done; /* side -> main: the disparity map is written */
   vf_stage_clock side_clock;
-  /* CUDA with stereo: detection queued before the tracking (every cell; the cells that keep a
-   * track are left out once tracking has run), so that its results are there when the host
-   * needs them; this clock times its kernel. */
-  vf_stage_clock detect_clock;
-  int detect_early; /* this frame's detection was queued before the tracking */
 
   /* the live tracks (ids never reused) and their previous normalized positions */
   vf_feature_set* set;
@@ -124,9 +119,6 @@ void vf_frontend_apply_predictions(vf_frontend* fe);
 /* The tracking step: guesses, tracking and its checks; `lost` counts the tracks it ended
  * (src/frontend/vf_frontend_track.c). */
 vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
-/* Detection queued ahead of the tracking, on CUDA with stereo when it is due (sets
- * fe->detect_early). */
-vf_status vf_frontend_detect_early(vf_frontend* fe);
 /* The detection step: new tracks in the cells without one when detection is due. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
 /* Whether new tracks on a depth edge are removed after stereo (frontend.birth_edge_radius). */

@@ -4,7 +4,6 @@
  * removal of those born on a depth edge. */
 #include <math.h>
 
-#include "core/vf_stage_clock.h"
 #include "frontend/vf_frontend_internal.h"
 
 /* The initial guesses of this frame's tracks: the gyroscope's rotation when the IMU covers the
@@ -60,21 +59,6 @@ vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
   return VF_OK;
 }
 
-/* On CUDA with stereo, a due detection goes on the stream before the tracking: the GPU then
- * runs it while the host waits for the tracks, and the replenishment after them needs no round
- * trip of its own. Tracking only ends tracks, so a detection due before it is due after it. */
-vf_status vf_frontend_detect_early(vf_frontend* fe) {
-  fe->detect_early = 0;
-  if (fe->side == NULL || !vf_feature_set_detection_due(fe->set, fe->sequence)) return VF_OK;
-  vf_stage_clock_reset(&fe->detect_clock);
-  vf_stage_clock_mark(&fe->detect_clock, 0);
-  vf_status s = vf_detector_submit(fe->detector, fe->pyramid[fe->cur]);
-  if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
-  vf_stage_clock_mark(&fe->detect_clock, 1);
-  fe->detect_early = 1;
-  return VF_OK;
-}
-
 /* New tracks in the cells without one, when detection is due (every detect_every frames, or
  * below min_features). */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
@@ -82,11 +66,8 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   if (!vf_feature_set_detection_due(fe->set, fe->sequence)) return VF_OK;
   const int cells = fe->grid.cols * fe->grid.rows;
   vf_status s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
-  if (s == VF_OK && fe->detect_early) {
-    s = vf_detector_collect(fe->detector, fe->occupancy);
-  } else if (s == VF_OK) {
+  if (s == VF_OK)
     s = vf_detector_detect(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
-  }
   const vf_keypoint* kp = NULL;
   int count = 0;
   if (s == VF_OK) s = vf_detector_keypoints(fe->detector, &kp, &count);

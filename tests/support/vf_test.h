@@ -71,19 +71,6 @@ static int vf_test_checks = 0;
     CHECK_OK(vf_context_create(&vf_cc_, &(gpu)));                    \
   } while (0)
 
-/* The start of a test that runs on the CPU backend, or with --gpu on CUDA (skips, exit 77, in a
- * build without CUDA or on a machine without a device): a context of that backend into `ctx`,
- * and `gpu` set to whether it is CUDA. */
-#define VF_TEST_BACKEND_CONTEXT(argc, argv, ctx, gpu)                         \
-  do {                                                                        \
-    (gpu) = (argc) > 1 && strcmp((argv)[1], "--gpu") == 0;                    \
-    if ((gpu) && !vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");   \
-    if ((gpu) && vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device"); \
-    vf_context_config vf_cc_ = vf_context_config_default();                   \
-    vf_cc_.backend = (gpu) ? VF_BACKEND_CUDA : VF_BACKEND_CPU;                \
-    CHECK_OK(vf_context_create(&vf_cc_, &(ctx)));                             \
-  } while (0)
-
 /* Path of a file under the shared real-data folder (compiled in as VF_DATA_DIR), or NULL
  * when that folder is absent (a user's fresh clone). */
 static inline const char* vf_test_data_path(const char* rel, char* buf, size_t size) {
