@@ -25,9 +25,7 @@ typedef enum vf_backend {
 typedef struct vf_context_config {
   vf_backend backend;     /**< default VF_BACKEND_AUTO */
   int cuda_device;        /**< device ordinal, default 0 */
-  void* cuda_stream;      /**< a cudaStream_t of the caller's, or NULL: the context makes one,
-                               at the device's greatest priority (a frame is latency-bound; pass
-                               a stream of your own to choose another priority) */
+  void* cuda_stream;      /**< a cudaStream_t of the caller's, or NULL: the context makes one */
   int cpu_threads;        /**< CPU backend worker threads; 0 = all online cores */
   vf_log_fn log_fn;       /**< NULL = silent */
   void* log_user;         /**< passed to log_fn */

@@ -171,11 +171,8 @@ static vf_status vf_context_make(const vf_context_config* config, int urgent, vf
   return VF_OK;
 }
 
-/* A context's own stream runs at the greatest priority: a frame's tracking, detection and
- * records wait on it in turn (the frontend's critical path), so its blocks should not queue
- * behind longer work. */
 vf_status vf_context_create(const vf_context_config* config, vf_context** out) {
-  return vf_context_make(config, 1, out);
+  return vf_context_make(config, 0, out);
 }
 
 vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out) {
@@ -191,11 +188,9 @@ vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out) {
   c.log_user = ctx->log_user;
   /* The parent already said which backend runs; the sibling stays quiet about it. */
   c.log_level = ctx->log_level < VF_LOG_WARN ? ctx->log_level : VF_LOG_WARN;
-  /* The sibling's work (the frontend's stereo) has slack beside the parent's chain of host
-   * round trips: its stream stays at the default priority, below the parent's. Measured on the
-   * H100 the other way round (the sibling urgent), frames took 10-30 us longer
-   * (docs/perf/frontend.md). */
-  return vf_context_make(&c, 0, out);
+  /* The sibling carries the frame's critical path (the stereo): its stream has the greatest
+   * priority, so that its blocks go first when the parent's kernels queue beside them. */
+  return vf_context_make(&c, 1, out);
 }
 
 void vf_context_destroy(vf_context* ctx) {

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* One frame of the frontend: rectify, pyramid, track (forward and backward), replenish, stereo,
  * feature records. On CUDA the right image's rectification and the stereo stage run on a second
- * stream (fe->side, below the main stream's priority: the main stream's chain of host round trips
- * bounds the frame), the right image queued before the left one and SGM right after the left
- * image is rectified, so that SGM overlaps the pyramid, the tracking and the detection with their
- * host round trips; the records wait for the disparity map on the GPU.
+ * stream (fe->side, the greatest priority), the right image queued before the left one and SGM
+ * right after the left image is rectified, so that SGM overlaps the pyramid, the tracking and the
+ * detection with their host round trips; the records wait for the disparity map on the GPU.
  * Everything else is queued in order on the main stream, and the host waits only where it needs
  * results (tracking, detection, the feature records). */
 #include <string.h>
