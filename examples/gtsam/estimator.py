@@ -18,6 +18,13 @@ class Settings:
     prior_sigmas = (1e-3, 1e-3, 1e-2, 1e-3)  # rad, m, m/s, bias (acc and gyro) at the start
     relinearize_threshold = 0.1  # iSAM2 (its defaults): variables that moved more are relinearized
     relinearize_skip = 10        # ... checked every this many updates
+    extra_updates = 0            # iSAM2 updates without new factors after each frame's
+
+    def __init__(self, **overrides):
+        for name, value in overrides.items():
+            if not hasattr(self, name):
+                raise TypeError(f"unknown setting {name}")
+            setattr(self, name, value)
 
 
 def imu_params(imu):
@@ -54,6 +61,7 @@ class Smoother:
         self.pending = {}  # left-only mode: key -> [(frame, uL, v)] until triangulated
         self.frame = -1
         self.online = []   # each frame's position right after its update (causal)
+        self.relinearized = 0  # variables relinearized, summed over the updates
 
     def _state(self, row):
         gt = self.seq.gt
@@ -158,7 +166,10 @@ class Smoother:
         values.insert(V(i), vel)
         values.insert(B(i), bias)
         self._vision(graph, values, pose, keys, pix)
-        self.isam.update(graph, values)
+        result = self.isam.update(graph, values)
+        self.relinearized += result.getVariablesRelinearized()
+        for _ in range(self.s.extra_updates):
+            self.relinearized += self.isam.update().getVariablesRelinearized()
         self.t_prev = t_ns
         self.online.append(self.isam.calculateEstimatePose3(X(i)).translation())
 
@@ -169,8 +180,9 @@ class Smoother:
 
 
 def run(seq, rect, frames, stereo, settings=Settings()):
-    """Runs the smoother over Frames; returns (online, smoothed) positions, one row a frame."""
+    """Runs the smoother over Frames; returns (online, smoothed) positions, one row a frame,
+    and the number of variable relinearizations."""
     sm = Smoother(seq, rect, stereo, settings)
     for t, k, p in zip(frames.t_ns, frames.keys, frames.pix):
         sm.add_frame(int(t), k, p)
-    return np.array(sm.online), sm.smoothed()
+    return np.array(sm.online), sm.smoothed(), sm.relinearized

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Tests of the GTSAM example's own pieces: the rigid alignment behind the ATE, the 16-bit PNG
-reader, and (given a vf_synth sequence) the geometry the perfect observations are made with,
-checked against the sequence's own ground truth. Usage: test_vf_gtsam.py [SEQUENCE].
-Prints what it checked; exits 1 on the first failure."""
+reader, the estimator's settings, and (given a vf_synth sequence) the geometry the perfect
+observations are made with, checked against the sequence's own ground truth.
+Usage: test_vf_gtsam.py [SEQUENCE]. Prints what it checked; exits 1 on the first failure."""
 import struct
 import sys
 import tempfile
@@ -11,6 +11,7 @@ import zlib
 import numpy as np
 
 import align
+import estimator
 import observations
 import sequence
 
@@ -121,9 +122,24 @@ def test_sequence(root):
           f"{np.median(rel):.1e}, {np.mean(rel < 0.01) * 100:.0f}% within 1%)")
 
 
+def test_settings():
+    s = estimator.Settings(pixel_sigma=0.5, relinearize_skip=1)
+    d = estimator.Settings()
+    check(s.pixel_sigma == 0.5 and s.relinearize_skip == 1 and
+          s.relinearize_threshold == d.relinearize_threshold and d.pixel_sigma == 1.0,
+          "estimator settings take overrides and keep the other defaults")
+    try:
+        estimator.Settings(pixel_sigmaa=0.5)
+        refused = False
+    except TypeError:
+        refused = True
+    check(refused, "an unknown estimator setting is refused")
+
+
 def main():
     test_align()
     test_png()
+    test_settings()
     if len(sys.argv) > 1:
         test_sequence(sys.argv[1])
     print("test_vf_gtsam: all passed")
