@@ -349,6 +349,15 @@ static vf_status vf_tracker_bind(vf_tracker* t, const vf_pyramid* prev, const vf
 }
 
 #ifdef VF_HAVE_CUDA
+/* A submission's outcome. When a step failed after a kernel was queued, the stream is drained
+ * first: that kernel may still read the staged requests, which the next call rewrites once the
+ * last recorded staging_free has passed. */
+static vf_status vf_tracker_cuda_done(vf_tracker* t, int rc, int launched, const char* fn) {
+  if (rc == 0) return VF_OK;
+  if (launched) vf_cuda_stream_drain(t->ctx->stream);
+  return vf_cuda_fail(&t->err, rc, fn);
+}
+
 /* One launch: the kernel reads the requests from, and writes the results to, mapped pinned
  * memory. */
 static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* requests,
@@ -358,18 +367,20 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
   int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->staging_free) : 0;
   const size_t req_bytes = (size_t)count * sizeof *requests;
   if (rc == 0) memcpy(t->h_requests, requests, req_bytes);
+  int launched = 0;
   if (rc == 0 && t->refine.enabled && t->config.refine_one_launch && count <= t->fused_limit) {
     rc = vf_cuda_track_refine(&t->params, &t->refine, t->m_requests, t->m_results, count, stream);
+    launched = rc == 0;
   } else if (rc == 0) {
     rc = vf_cuda_lk_track(&t->params, t->m_requests, t->m_results, count, stream);
+    launched = rc == 0;
     if (rc == 0 && t->refine.enabled) {
       rc = vf_cuda_affine_refine(&t->refine, t->m_requests, t->m_results, count, stream);
     }
   }
   if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
   if (rc == 0) t->uploads++;
-  if (rc != 0) return vf_cuda_fail(&t->err, rc, "vf_tracker_submit");
-  return VF_OK;
+  return vf_tracker_cuda_done(t, rc, launched, "vf_tracker_submit");
 }
 #endif
 
@@ -470,13 +481,14 @@ static vf_status vf_tracker_checked_cuda(vf_tracker* t, const vf_track_request* 
     rc = vf_cuda_lk_track_checked(&t->params, &bp, t->m_requests, t->m_results, t->m_back,
                                   from_guess, count, stream);
   }
+  const int launched = rc == 0;
   if (rc == 0 && t->refine.enabled) {
     rc = vf_cuda_affine_refine(&t->refine, t->m_requests, t->m_results, count, stream);
   }
   if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
   if (rc == 0) t->uploads++;
   if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
-  if (rc != 0) return vf_cuda_fail(&t->err, rc, "vf_tracker_track_checked");
+  if (rc != 0) return vf_tracker_cuda_done(t, rc, launched, "vf_tracker_track_checked");
   memcpy(results, t->h_results, (size_t)count * sizeof *results);
   memcpy(back, t->h_back, (size_t)count * sizeof *back);
   return VF_OK;
