@@ -142,6 +142,25 @@ static nb::object tracker_track(Tracker& self, const Pyramid& prev, const Pyrami
   return results;
 }
 
+static nb::tuple tracker_track_checked(Tracker& self, const Pyramid& prev, const Pyramid& cur,
+                                       nb::handle requests, bool from_guess) {
+  void* req = nullptr;
+  size_t n = 0;
+  nb::object keep = records_in(requests, "TRACK_REQUEST_DTYPE", "requests", &req, &n);
+  void* res = nullptr;
+  void* back = nullptr;
+  nb::object results = records_new("TRACK_RESULT_DTYPE", n, &res);
+  nb::object backward = records_new("TRACK_RESULT_DTYPE", n, &back);
+  vf_status s;
+  {
+    nb::gil_scoped_release release;
+    s = vf_tracker_track_checked(self.t, prev.p, cur.p, (const vf_track_request*)req, (int)n,
+                                 from_guess ? 1 : 0, (vf_track_result*)res, (vf_track_result*)back);
+  }
+  check(s, vf_tracker_last_error(self.t));
+  return nb::make_tuple(results, backward);
+}
+
 static void tracker_submit(Tracker& self, const Pyramid& prev, const Pyramid& cur,
                            nb::handle requests) {
   void* req = nullptr;
@@ -269,6 +288,11 @@ void register_stages(nb::module_& m) {
            nb::arg("out").none() = nb::none(),
            "Tracks requests (TRACK_REQUEST_DTYPE, see viofront.track_requests) from pyramid "
            "`prev` to `cur`; returns TRACK_RESULT_DTYPE records (into `out` when given).")
+      .def("track_checked", &tracker_track_checked, nb::arg("prev"), nb::arg("cur"),
+           nb::arg("requests"), nb::arg("from_guess") = false,
+           "track with the forward-backward check in the same pass (one launch on CUDA): "
+           "returns (results, backward), TRACK_RESULT_DTYPE records; backward[i] tracks "
+           "results[i] back to `prev` where it converged (status invalid elsewhere).")
       .def("submit", &tracker_submit, nb::arg("prev"), nb::arg("cur"), nb::arg("requests"),
            "First half of track: queues the work (CUDA) or tracks at once (CPU).")
       .def("collect", &tracker_collect, nb::arg("out").none() = nb::none(),

@@ -98,6 +98,22 @@ def test_tracker_recovers_a_shift_and_gain(ctx, tracked_pair):
     np.testing.assert_array_equal(tracker.collect(), res)
 
 
+def test_tracker_checked_matches_two_calls(ctx, tracked_pair):
+    prev, cur, xy, move = tracked_pair
+    tracker = vf.Tracker(ctx, vf.TrackerConfig(levels=3, max_features=128))
+    req = vf.track_requests(xy)
+    res, back = tracker.track_checked(prev, cur, req)
+    np.testing.assert_array_equal(res, tracker.track(prev, cur, req))
+    ok = res["status"] == vf.TrackStatus.CONVERGED.value
+    assert ok.mean() >= 0.9
+    # the backward pass by hand: from each converged result back to prev, template from cur
+    back_req = vf.track_requests(np.stack([res["x"][ok], res["y"][ok]], 1), new_template=0)
+    np.testing.assert_array_equal(back[ok], tracker.track(cur, prev, back_req))
+    assert np.all(back["status"][~ok] == vf.TrackStatus.INVALID.value)
+    # it comes back to where it started
+    assert np.median(np.hypot(back["x"][ok] - xy[ok, 0], back["y"][ok] - xy[ok, 1])) < 0.05
+
+
 def test_tracker_refinement_fields(ctx, tracked_pair):
     prev, cur, xy, move = tracked_pair
     cfg = vf.TrackerConfig(levels=3, max_features=128, refine=1, refine_patch=15,
