@@ -30,10 +30,10 @@ struct vf_tracker {
   vf_track_result* h_results;      /* pinned and mapped on CUDA, plain on the CPU backend */
   vf_track_result* m_results;      /* h_results' device address */
   vf_track_request* back_requests; /* CPU: vf_tracker_track_checked's backward requests */
-  vf_track_result* h_back;         /* CUDA: backward results (vf_tracker_track_checked), mapped */
-  vf_track_result* m_back;         /* h_back's device address */
-  void* staging_free;              /* CUDA event: h_requests may be rewritten */
-  int uploads;                     /* submissions that recorded staging_free */
+  vf_track_result* h_back; /* its backward results: pinned and mapped on CUDA, plain on the CPU */
+  vf_track_result* m_back; /* h_back's device address */
+  void* staging_free;      /* CUDA event: h_requests may be rewritten */
+  int uploads;             /* submissions that recorded staging_free */
   int fused_limit; /* CUDA with refinement: calls of up to this many features take the one-launch
                       kernel (vf_cuda_track_refine), larger ones the two kernels */
   int submitted;   /* features of the latest submission, -1 = none */
@@ -178,7 +178,8 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   if (t->ctx->backend == VF_BACKEND_CPU) {
     t->h_results = vf_calloc((size_t)t->config.max_features, sizeof *t->h_results);
     t->back_requests = vf_calloc((size_t)t->config.max_features, sizeof *t->back_requests);
-    if (t->h_results == NULL || t->back_requests == NULL) {
+    t->h_back = vf_calloc((size_t)t->config.max_features, sizeof *t->h_back);
+    if (t->h_results == NULL || t->back_requests == NULL || t->h_back == NULL) {
       return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %d results", t->config.max_features);
     }
     if (t->refine.slots > 0) {
@@ -254,6 +255,7 @@ void vf_tracker_destroy(vf_tracker* t) {
     free(t->refine.samples);
     free(t->h_results);
     free(t->back_requests);
+    free(t->h_back);
   } else {
 #ifdef VF_HAVE_CUDA
     vf_device_free(t->params.templates);
@@ -348,6 +350,19 @@ static vf_status vf_tracker_bind(vf_tracker* t, const vf_pyramid* prev, const vf
   return VF_OK;
 }
 
+/* The backward pass's parameters: this call's, the pyramids swapped, nothing written twice. */
+static vf_lk_params vf_tracker_back_params(const vf_tracker* t) {
+  vf_lk_params b = t->params;
+  for (int k = 0; k < b.levels; ++k) {
+    b.prev[k] = t->params.cur[k];
+    b.cur[k] = t->params.prev[k];
+    b.prev_stride[k] = t->params.cur_stride[k];
+    b.cur_stride[k] = t->params.prev_stride[k];
+  }
+  b.result_copy = NULL;
+  return b;
+}
+
 #ifdef VF_HAVE_CUDA
 /* A submission's outcome. When a step failed after a kernel was queued, the stream is drained
  * first: that kernel may still read the staged requests, which the next call rewrites once the
@@ -359,16 +374,26 @@ static vf_status vf_tracker_cuda_done(vf_tracker* t, int rc, int launched, const
 }
 
 /* One launch: the kernel reads the requests from, and writes the results to, mapped pinned
- * memory. */
-static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* requests,
-                                        int count) {
+ * memory. back >= 0: with the backward pass in the same launch (vf_cuda_lk_track_checked,
+ * from_guess = back) into h_back, the refinement in a kernel of its own behind it. */
+static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* requests, int count,
+                                        int back, const char* fn) {
   void* stream = t->ctx->stream;
   /* The previous submission must have read its requests before they are rewritten. */
   int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->staging_free) : 0;
   const size_t req_bytes = (size_t)count * sizeof *requests;
   if (rc == 0) memcpy(t->h_requests, requests, req_bytes);
   int launched = 0;
-  if (rc == 0 && t->refine.enabled && t->config.refine_one_launch && count <= t->fused_limit) {
+  if (rc == 0 && back >= 0) {
+    const vf_lk_params bp = vf_tracker_back_params(t);
+    rc = vf_cuda_lk_track_checked(&t->params, &bp, t->m_requests, t->m_results, t->m_back, back,
+                                  count, stream);
+    launched = rc == 0;
+    if (rc == 0 && t->refine.enabled) {
+      rc = vf_cuda_affine_refine(&t->refine, t->m_requests, t->m_results, count, stream);
+    }
+  } else if (rc == 0 && t->refine.enabled && t->config.refine_one_launch &&
+             count <= t->fused_limit) {
     rc = vf_cuda_track_refine(&t->params, &t->refine, t->m_requests, t->m_results, count, stream);
     launched = rc == 0;
   } else if (rc == 0) {
@@ -380,7 +405,7 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
   }
   if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
   if (rc == 0) t->uploads++;
-  return vf_tracker_cuda_done(t, rc, launched, "vf_tracker_submit");
+  return vf_tracker_cuda_done(t, rc, launched, fn);
 }
 #endif
 
@@ -403,15 +428,36 @@ static vf_status vf_tracker_check_call(vf_tracker* t, const vf_pyramid* prev, co
   return vf_tracker_bind(t, prev, cur, fn);
 }
 
-vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
-                            const vf_track_request* requests, int count) {
-  const char* fn = "vf_tracker_submit";
-  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+/* The CPU backend's backward pass over the forward results in h_results: the converged ones'
+ * requests compacted, tracked into h_back, then spread to their places (the others are filled in
+ * by vf_tracker_track_checked). */
+static void vf_tracker_back_cpu(vf_tracker* t, const vf_track_request* requests, int count,
+                                int from_guess) {
+  const vf_track_result* fw = t->h_results;
+  int m = 0;
+  for (int i = 0; i < count; ++i) {
+    if (fw[i].status == VF_TRACK_CONVERGED)
+      t->back_requests[m++] = vf_lk_back_request(&requests[i], &fw[i], from_guess);
+  }
+  const vf_lk_params bp = vf_tracker_back_params(t);
+  vf_lk_cpu_track(&bp, t->back_requests, t->h_back, m, t->ctx->pool);
+  /* From the end: the j-th converged result belongs at or after j. */
+  for (int i = count - 1; i >= 0 && m > 0; --i) {
+    if (fw[i].status == VF_TRACK_CONVERGED) t->h_back[i] = t->h_back[--m];
+  }
+}
+
+/* vf_tracker_submit, and with back >= 0 the backward pass too (from_guess = back) into h_back,
+ * where each result that converged gets its backward result. */
+static vf_status vf_tracker_submit_any(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                                       const vf_track_request* requests, int count, int back,
+                                       const char* fn) {
   vf_status s = vf_tracker_check_call(t, prev, cur, requests, count, fn);
   if (s != VF_OK) return s;
   if (count > 0) {
 #ifdef VF_HAVE_CUDA
-    if (t->ctx->backend == VF_BACKEND_CUDA) s = vf_tracker_submit_cuda(t, requests, count);
+    if (t->ctx->backend == VF_BACKEND_CUDA)
+      s = vf_tracker_submit_cuda(t, requests, count, back, fn);
 #endif
     if (t->ctx->backend == VF_BACKEND_CPU) {
       if (t->refine.enabled) {
@@ -419,10 +465,18 @@ vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyra
       } else {
         vf_lk_cpu_track(&t->params, requests, t->h_results, count, t->ctx->pool);
       }
+      if (back >= 0) vf_tracker_back_cpu(t, requests, count, back);
     }
   }
   if (s == VF_OK) t->submitted = count;
   return s;
+}
+
+vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                            const vf_track_request* requests, int count) {
+  const char* fn = "vf_tracker_submit";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  return vf_tracker_submit_any(t, prev, cur, requests, count, -1, fn);
 }
 
 vf_status vf_tracker_collect(vf_tracker* t, vf_track_result* results) {
@@ -455,76 +509,6 @@ vf_status vf_tracker_track(vf_tracker* t, const vf_pyramid* prev, const vf_pyram
   return s;
 }
 
-/* The backward pass's parameters: this call's, the pyramids swapped, nothing written twice. */
-static vf_lk_params vf_tracker_back_params(const vf_tracker* t) {
-  vf_lk_params b = t->params;
-  for (int k = 0; k < b.levels; ++k) {
-    b.prev[k] = t->params.cur[k];
-    b.cur[k] = t->params.prev[k];
-    b.prev_stride[k] = t->params.cur_stride[k];
-    b.cur_stride[k] = t->params.prev_stride[k];
-  }
-  b.result_copy = NULL;
-  return b;
-}
-
-#ifdef VF_HAVE_CUDA
-/* One launch for both directions (and the refinement's behind it), one wait. */
-static vf_status vf_tracker_checked_cuda(vf_tracker* t, const vf_track_request* requests, int count,
-                                         int from_guess, vf_track_result* results,
-                                         vf_track_result* back) {
-  void* stream = t->ctx->stream;
-  int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->staging_free) : 0;
-  if (rc == 0) memcpy(t->h_requests, requests, (size_t)count * sizeof *requests);
-  const vf_lk_params bp = vf_tracker_back_params(t);
-  if (rc == 0) {
-    rc = vf_cuda_lk_track_checked(&t->params, &bp, t->m_requests, t->m_results, t->m_back,
-                                  from_guess, count, stream);
-  }
-  const int launched = rc == 0;
-  if (rc == 0 && t->refine.enabled) {
-    rc = vf_cuda_affine_refine(&t->refine, t->m_requests, t->m_results, count, stream);
-  }
-  if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
-  if (rc == 0) t->uploads++;
-  if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
-  if (rc != 0) return vf_tracker_cuda_done(t, rc, launched, "vf_tracker_track_checked");
-  memcpy(results, t->h_results, (size_t)count * sizeof *results);
-  memcpy(back, t->h_back, (size_t)count * sizeof *back);
-  return VF_OK;
-}
-#endif
-
-/* The CPU backend: the forward pass, then the backward one over the converged results. */
-static vf_status vf_tracker_checked_cpu(vf_tracker* t, const vf_track_request* requests, int count,
-                                        int from_guess, vf_track_result* results,
-                                        vf_track_result* back) {
-  if (t->refine.enabled) {
-    vf_affine_cpu_track(&t->params, &t->refine, requests, results, count, t->ctx->pool);
-  } else {
-    vf_lk_cpu_track(&t->params, requests, results, count, t->ctx->pool);
-  }
-  vf_track_request* b = t->back_requests;
-  int m = 0;
-  for (int i = 0; i < count; ++i) {
-    if (results[i].status != VF_TRACK_CONVERGED) continue;
-    b[m++] = vf_lk_back_request(&requests[i], &results[i], from_guess);
-  }
-  const vf_lk_params bp = vf_tracker_back_params(t);
-  vf_lk_cpu_track(&bp, b, back, m, t->ctx->pool);
-  /* Scatter from the back: back[j] (j < m) belongs to the j-th converged request, at or
-   * after j. */
-  for (int i = count - 1; i >= 0; --i) {
-    if (results[i].status == VF_TRACK_CONVERGED) {
-      back[i] = back[--m];
-    } else {
-      const vf_track_request e = vf_lk_back_request(&requests[i], &results[i], from_guess);
-      back[i] = vf_lk_result_init(&e);
-    }
-  }
-  return VF_OK;
-}
-
 vf_status vf_tracker_track_checked(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
                                    const vf_track_request* requests, int count, int from_guess,
                                    vf_track_result* results, vf_track_result* back) {
@@ -535,22 +519,18 @@ vf_status vf_tracker_track_checked(vf_tracker* t, const vf_pyramid* prev, const 
     return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
                    results == NULL ? "results" : "back");
   }
-  vf_status s = vf_tracker_check_call(t, prev, cur, requests, count, fn);
-  if (s != VF_OK || count == 0) return s;
-#ifdef VF_HAVE_CUDA
-  if (t->ctx->backend == VF_BACKEND_CUDA) {
-    s = vf_tracker_checked_cuda(t, requests, count, from_guess, results, back);
-    /* Only converged results have a backward check, as on the CPU (the kernel checks every
-     * frame-to-frame step, before the refinement's verdict). */
-    for (int i = 0; s == VF_OK && i < count; ++i) {
-      if (results[i].status == VF_TRACK_CONVERGED) continue;
-      const vf_track_request e = vf_lk_back_request(&requests[i], &results[i], from_guess);
-      back[i] = vf_lk_result_init(&e);
-    }
-    return s;
+  vf_status s = vf_tracker_submit_any(t, prev, cur, requests, count, from_guess != 0, fn);
+  if (s == VF_OK) s = vf_tracker_collect(t, results);
+  if (s != VF_OK || count <= 0) return s;
+  memcpy(back, t->h_back, (size_t)count * sizeof *back);
+  /* Only converged results have a backward check: on CUDA the kernel checks every
+   * frame-to-frame step, before the refinement's verdict; the others echo their request. */
+  for (int i = 0; i < count; ++i) {
+    if (results[i].status == VF_TRACK_CONVERGED) continue;
+    const vf_track_request e = vf_lk_back_request(&requests[i], &results[i], from_guess);
+    back[i] = vf_lk_result_init(&e);
   }
-#endif
-  return vf_tracker_checked_cpu(t, requests, count, from_guess, results, back);
+  return VF_OK;
 }
 
 vf_track_request vf_track_request_make(float x, float y, int slot) {
