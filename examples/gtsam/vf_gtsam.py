@@ -47,24 +47,21 @@ def main():
     ap.add_argument("--require-stereo-better", action="store_true",
                     help="fail unless ATE(ours) < ATE(left only)")
     ap.add_argument("--json", help="write the results here")
+    # The estimator's settings on the command line, the same for every observation set: each
+    # --name-with-dashes sets estimator.Settings.name_with_underscores.
+    tuning = [
+        ("pixel_sigma", float, "px, on each pixel coordinate, every observation set"),
+        ("relinearize_threshold", float,
+         "iSAM2: variables whose update exceeds this (rad, m, m/s, bias units) are relinearized"),
+        ("relinearize_skip", int, "iSAM2: the threshold is checked every this many updates"),
+        ("extra_updates", int, "iSAM2 updates without new factors after each frame's"),
+    ]
     d = estimator.Settings()
-    ap.add_argument("--pixel-sigma", type=float, default=d.pixel_sigma,
-                    help="px, on each pixel coordinate, every observation set "
-                         "(default %(default)s)")
-    ap.add_argument("--relinearize-threshold", type=float, default=d.relinearize_threshold,
-                    help="iSAM2: variables whose update exceeds this (rad, m, m/s, bias units) "
-                         "are relinearized (default %(default)s)")
-    ap.add_argument("--relinearize-skip", type=int, default=d.relinearize_skip,
-                    help="iSAM2: the threshold is checked every this many updates "
-                         "(default %(default)s)")
-    ap.add_argument("--extra-updates", type=int, default=d.extra_updates,
-                    help="iSAM2 updates without new factors after each frame's "
-                         "(default %(default)s)")
+    for name, kind, text in tuning:
+        ap.add_argument("--" + name.replace("_", "-"), type=kind, default=getattr(d, name),
+                        help=text + " (default %(default)s)")
     a = ap.parse_args()
-    settings = estimator.Settings(pixel_sigma=a.pixel_sigma,
-                                  relinearize_threshold=a.relinearize_threshold,
-                                  relinearize_skip=a.relinearize_skip,
-                                  extra_updates=a.extra_updates)
+    settings = estimator.Settings(**{name: getattr(a, name) for name, _, _ in tuning})
 
     seq = sequence.SynthSequence(a.sequence)
     rect = sequence.Rectification(a.csv + ".rectification.yaml")
