@@ -234,15 +234,6 @@ static void tt_case_sequence(void) {
   for (int f = 0; f < 3; ++f) vf_image_free(&frames[f]);
 }
 
-/* Zoom z and rotation a about (320, 240), then a shift: output pixel -> texture point. */
-static void tt_map_similarity(double x, double y, const void* arg, double* sx, double* sy) {
-  const double* m = arg; /* z, a, dx, dy */
-  const double u = x - 320.0 - m[2], v = y - 240.0 - m[3];
-  const double c = cos(m[1]) / m[0], s = sin(m[1]) / m[0];
-  *sx = 320.0 + c * u + s * v;
-  *sy = 240.0 - s * u + c * v;
-}
-
 static void tt_check_refine(int f, const vf_track_result* a, const vf_track_result* b, int n) {
   int refined = 0, flags_same = 0, shape_close = 0;
   for (int i = 0; i < n; ++i) {

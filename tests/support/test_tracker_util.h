@@ -150,6 +150,15 @@ static inline void tt_map_shift(double x, double y, const void* arg, double* sx,
   *sy = y - d[1];
 }
 
+/* Zoom z and rotation a about (320, 240), then a shift: output pixel -> texture point. */
+static inline void tt_map_similarity(double x, double y, const void* arg, double* sx, double* sy) {
+  const double* m = arg; /* z, a, dx, dy */
+  const double u = x - 320.0 - m[2], v = y - 240.0 - m[3];
+  const double c = cos(m[1]) / m[0], s = sin(m[1]) / m[0];
+  *sx = 320.0 + c * u + s * v;
+  *sy = 240.0 - s * u + c * v;
+}
+
 /* A row of the texture at (x0 + i, y), i = 0..w-1, into v: each wave's sine advanced along the
  * row by the angle-sum rule (one sin and cos per wave and row, not per pixel; the difference
  * from sin() is ~1e-12 grey levels). Under qemu-user every double operation is emulated, and 16

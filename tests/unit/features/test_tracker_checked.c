@@ -14,15 +14,6 @@
 
 enum { FRAMES = 5, N_MAX = 160 };
 
-/* Zoom z and rotation a about (320, 240), then a shift: output pixel -> texture point. */
-static void map_similarity(double x, double y, const void* arg, double* sx, double* sy) {
-  const double* m = arg; /* z, a, dx, dy */
-  const double u = x - 320.0 - m[2], v = y - 240.0 - m[3];
-  const double c = cos(m[1]) / m[0], s = sin(m[1]) / m[0];
-  *sx = 320.0 + c * u + s * v;
-  *sy = 240.0 - s * u + c * v;
-}
-
 /* The backward requests of the two-call path, written out as the feature set did. */
 static int back_requests(const vf_track_request* req, const vf_track_result* fw, int n,
                          int from_guess, vf_track_request* back, int* index) {
@@ -141,7 +132,7 @@ int main(int argc, char** argv) {
   vf_image frames[FRAMES];
   for (int f = 0; f < FRAMES; ++f) {
     const double m[4] = {1.0 + 0.02 * f, 0.02 * f, 1.3 * f, -0.8 * f}; /* zoom, angle, shift */
-    tt_render(&tex, 640, 480, map_similarity, m, 1.0 + 0.02 * f, 2.0 * f, &frames[f]);
+    tt_render(&tex, 640, 480, tt_map_similarity, m, 1.0 + 0.02 * f, 2.0 * f, &frames[f]);
   }
   run_case(ctx, frames, 0, VF_TEMPLATE_PREVIOUS_FRAME, 0);
   run_case(ctx, frames, 0, VF_TEMPLATE_FIRST_OBSERVATION, 1);
