@@ -157,6 +157,12 @@ typedef struct vf_frontend_config {
                                   this is an edge (occlusions border depth edges); -1 = holes are
                                   not counted (the default: on real maps they are mostly
                                   unmatched texture, not occlusions) */
+  int birth_candidates;        /**< 1..8: while fewer than features.min_features tracks are alive
+                                  (the first frames), the birth check may try this many corners a
+                                  cell, the best of each band of cell_height / birth_candidates
+                                  rows, and the best that passes becomes the cell's new track; 1 =
+                                  the cell's best corner only. detector.cell_height must be a
+                                  multiple of birth_candidates x 2^detector.max_level. Default 4 */
   int disparity_refine_radius; /**< r > 0: each feature's disparity is matched to sub-pixel
                                   accuracy in the rectified pair from the map's value, window
                                   (2 r + 1)^2 (vf_sampler_refine_disparity), where the map's

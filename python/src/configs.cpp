@@ -156,6 +156,7 @@ static void register_frontend_configs(nb::module_& m) {
       .RW(vf_frontend_config, birth_max_jump)
       .RW(vf_frontend_config, birth_max_jump_ratio)
       .RW(vf_frontend_config, birth_max_holes)
+      .RW(vf_frontend_config, birth_candidates)
       .RW(vf_frontend_config, disparity_refine_radius)
       .RW(vf_frontend_config, gyro_seeding)
       .RW(vf_frontend_config, imu_capacity)

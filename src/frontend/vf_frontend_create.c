@@ -47,6 +47,9 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.birth_max_jump = 0.5f;
   c.birth_max_jump_ratio = 0.03f;
   c.birth_max_holes = -1;
+  /* A first frame has only new corners, and the check refused two of three on vf_synth: a cell
+   * then tries its four bands' corners instead of none (docs/perf/drift_tail.md). */
+  c.birth_candidates = 4;
   /* Off: matching each feature's disparity (7, the refinement's patch less its rim, is the
    * setting to use) removes the map's bias at features, but the estimator's trajectory got worse
    * with it on vf_synth, whose left tracks still lead their points a little and partly cancelled
@@ -92,6 +95,17 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
                    "%s: birth_max_jump_ratio %g (0..1) or birth_max_holes %d (-1..961) is out of "
                    "range",
                    fn, (double)c->birth_max_jump_ratio, c->birth_max_holes);
+  if (c->birth_candidates < 1 || c->birth_candidates > 8)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: birth_candidates %d is outside 1..8", fn,
+                   c->birth_candidates);
+  /* Each band is a cell of the candidates' detector, whose cells span whole level-k rows. */
+  const int lv = c->detector.max_level;
+  if (vf_frontend_tries_candidates(c) && lv >= 0 && lv < VF_PYRAMID_MAX_LEVELS &&
+      c->detector.cell_height % (c->birth_candidates << lv) != 0)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: birth_candidates %d needs detector.cell_height %d to be a multiple of %d "
+                   "(birth_candidates x 2^detector.max_level)",
+                   fn, c->birth_candidates, c->detector.cell_height, c->birth_candidates << lv);
   if (c->disparity_refine_radius < 0 || c->disparity_refine_radius > 10)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: disparity_refine_radius %d is outside 0..10", fn,
                    c->disparity_refine_radius);
@@ -121,15 +135,24 @@ static void vf_frontend_body_rotation(vf_frontend* fe) {
   fe->K[3] = fe->rect.cy;
 }
 
+/* The most points one sampler call reads: the tracks, or a frame's held candidates. */
+static int vf_frontend_points(const vf_frontend* fe) {
+  const int bands = fe->band_grid.cols * fe->band_grid.rows;
+  return bands > fe->cfg.features.max_features ? bands : fe->cfg.features.max_features;
+}
+
 #define VF_ALLOC_ARRAY(ptr, n) ((ptr) = vf_calloc((size_t)(n), sizeof *(ptr))) == NULL
 
 static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
-  int n = fe->cfg.features.max_features;
+  int n = fe->cfg.features.max_features, points = vf_frontend_points(fe);
   size_t cells = (size_t)fe->grid.cols * (size_t)fe->grid.rows;
+  size_t bands = (size_t)fe->band_grid.cols * (size_t)fe->band_grid.rows;
   if (VF_ALLOC_ARRAY(fe->motion, n) || VF_ALLOC_ARRAY(fe->motion_next, n) ||
-      VF_ALLOC_ARRAY(fe->guess, 2 * n) || VF_ALLOC_ARRAY(fe->xy, 2 * n) ||
-      VF_ALLOC_ARRAY(fe->probes, n) || VF_ALLOC_ARRAY(fe->disparities, n) ||
+      VF_ALLOC_ARRAY(fe->guess, 2 * n) || VF_ALLOC_ARRAY(fe->xy, 2 * points) ||
+      VF_ALLOC_ARRAY(fe->probes, points) || VF_ALLOC_ARRAY(fe->disparities, n) ||
       VF_ALLOC_ARRAY(fe->births, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
+      (bands > 0 &&
+       (VF_ALLOC_ARRAY(fe->band_occupancy, bands) || VF_ALLOC_ARRAY(fe->held, bands))) ||
       VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n)) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
   }
@@ -180,6 +203,12 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   c->detector.host_results = 1;
   if (s == VF_OK) s = vf_detector_create(ctx, &c->detector, &fe->detector);
   if (s == VF_OK) s = vf_detector_grid(fe->detector, &fe->grid);
+  if (s == VF_OK && vf_frontend_tries_candidates(c)) {
+    vf_detector_config bc = c->detector;
+    bc.cell_height /= c->birth_candidates;
+    s = vf_detector_create(ctx, &bc, &fe->band_detector);
+    if (s == VF_OK) s = vf_detector_grid(fe->band_detector, &fe->band_grid);
+  }
   c->features.width = w;
   c->features.height = h;
   c->features.grid = fe->grid;
@@ -190,7 +219,7 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   c->stereo.height = h;
   if (s == VF_OK && c->stereo_enabled)
     s = vf_stereo_create(vf_frontend_stereo_context(fe), &c->stereo, &fe->stereo);
-  if (s == VF_OK) s = vf_sampler_create(ctx, c->features.max_features, &fe->sampler);
+  if (s == VF_OK) s = vf_sampler_create(ctx, vf_frontend_points(fe), &fe->sampler);
   if (s == VF_OK) s = vf_imu_buffer_create(c->imu_capacity, c->imu_max_gap_ns, &fe->imu);
   if (s == VF_OK) s = vf_stage_clock_init(&fe->clock, ctx, VF_STAGE_COUNT + 1);
   return s;
@@ -238,6 +267,7 @@ void vf_frontend_destroy(vf_frontend* fe) {
     vf_image_free(&fe->rectified[k]);
   }
   vf_detector_destroy(fe->detector);
+  vf_detector_destroy(fe->band_detector);
   vf_tracker_destroy(fe->tracker);
   vf_feature_set_destroy(fe->set);
   vf_stereo_destroy(fe->stereo);
@@ -260,6 +290,8 @@ void vf_frontend_destroy(vf_frontend* fe) {
   free(fe->disparities);
   free(fe->births);
   free(fe->occupancy);
+  free(fe->band_occupancy);
+  free(fe->held);
   free(fe->records);
   free(fe->predictions);
   free(fe);

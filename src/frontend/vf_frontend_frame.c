@@ -73,9 +73,9 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
     if (s != VF_OK) s = vf_fail(&fe->err, s, "stereo: %s", vf_stereo_last_error(fe->stereo));
   }
   vf_stage_clock_mark(clk, VF_STAGE_FEATURES);
-  int dropped = 0;
-  if (s == VF_OK) s = vf_frontend_drop_edge_births(fe, &dropped);
-  *added -= dropped;
+  int dropped = 0, late = 0;
+  if (s == VF_OK) s = vf_frontend_settle_births(fe, &dropped, &late);
+  *added += late - dropped;
   if (s == VF_OK && births_checked) vf_frontend_build_left_records(fe, t_ns);
   if (s == VF_OK) s = vf_frontend_build_records(fe, t_ns);
   vf_stage_clock_mark(clk, VF_STAGE_COUNT);

@@ -58,6 +58,9 @@ struct vf_frontend {
   vf_pyramid* pyramid[2]; /* ping-pong: [cur] is this frame's, [!cur] the previous one */
   int cur;
   vf_detector* detector;
+  vf_detector* band_detector; /* birth_candidates > 1 with the birth check: cells of
+                                 cell_height / birth_candidates rows, else NULL */
+  vf_grid band_grid;
   vf_tracker* tracker;
   vf_grid grid;
   vf_stereo* stereo;
@@ -84,12 +87,15 @@ struct vf_frontend {
 
   /* per-frame scratch, sized at create time by the feature cap */
   float* guess;               /* per track the initial guess (x, y), NaN for none */
-  float* xy;                  /* feature positions for the sampler and the gyroscope */
-  vf_disparity_probe* probes; /* per track what the disparity map shows around it */
+  float* xy;                  /* feature (or candidate) positions for the sampler and the gyro */
+  vf_disparity_probe* probes; /* per track (or candidate) what the disparity map shows around it */
   float* disparities;         /* per track the matched disparity (px), NaN where not matched */
   uint64_t* births;           /* ids of the tracks born this frame */
   uint8_t* occupancy;         /* one byte per detector cell */
-  vf_feature* records;        /* what the callback gets: left records, then right ones */
+  uint8_t* band_occupancy;    /* one byte per band_detector cell */
+  vf_keypoint* held;          /* candidates waiting for the birth check, one per band cell */
+  int held_count;
+  vf_feature* records; /* what the callback gets: left records, then right ones */
   int record_count;
   int right_missing[VF_RIGHT_MISSING_REASONS];
 
@@ -123,8 +129,14 @@ vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
 /* Whether new tracks on a depth edge are removed after stereo (frontend.birth_edge_radius). */
 int vf_frontend_checks_births(const vf_frontend* fe);
-/* After stereo: the tracks born this frame on a depth edge are removed; `dropped` counts them. */
-vf_status vf_frontend_drop_edge_births(vf_frontend* fe, int* dropped);
+/* Whether a cell may try several corners at birth (frontend.birth_candidates). */
+int vf_frontend_tries_candidates(const vf_frontend_config* c);
+/* Below min_features with the birth check: each empty cell's band corners, held in fe->held
+ * for the check instead of becoming tracks (src/frontend/vf_frontend_births.c). */
+vf_status vf_frontend_hold_candidates(vf_frontend* fe);
+/* After stereo: the new tracks on depth edges are removed (`dropped`), and the held candidates
+ * off them become tracks (`added`). */
+vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added);
 /* This frame's feature records (src/frontend/vf_frontend_records.c): the left camera's
  * positions and velocities, which need no disparity (on CUDA built while the stereo stage still
  * runs, unless births may still be dropped); then, from the disparity map, the depths, flags and

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* The tracking and detection steps of a frame: each track's initial guess (gyroscope rotation,
- * then the backend's predictions), tracking with its checks, new tracks in empty cells, and the
- * removal of those born on a depth edge. */
+ * then the backend's predictions), tracking with its checks, and new tracks in empty cells. */
 #include <math.h>
 
 #include "frontend/vf_frontend_internal.h"
@@ -60,12 +59,16 @@ vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
 }
 
 /* New tracks in the cells without one, when detection is due (every detect_every frames, or
- * below min_features). */
+ * below min_features); below min_features with the birth check, candidates held for it
+ * instead (src/frontend/vf_frontend_births.c). */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   *added = 0;
+  fe->held_count = 0;
   if (!vf_feature_set_detection_due(fe->set, fe->sequence)) return VF_OK;
   const int cells = fe->grid.cols * fe->grid.rows;
   vf_status s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
+  if (s == VF_OK && fe->band_detector != NULL && vf_feature_set_needs_detection(fe->set))
+    return vf_frontend_hold_candidates(fe);
   if (s == VF_OK)
     s = vf_detector_detect(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
   const vf_keypoint* kp = NULL;
@@ -75,51 +78,5 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   fe->frame_committed = 1;
   s = vf_feature_set_add(fe->set, kp, count, added);
   if (s != VF_OK) return vf_fail(&fe->err, s, "new tracks: %s", vf_feature_set_last_error(fe->set));
-  return VF_OK;
-}
-
-/* A corner whose reference patch straddles a depth edge is a junction of two surfaces, not a
- * 3-D point: as the view changes its image slides over both, and the refinement follows it
- * (docs/perf/drift_tail.md). The disparity map of its first frame decides. A step between
- * neighbouring pixels is a relative depth change (dZ / Z = dd / d), so the same surface seen
- * nearer steps more: the threshold grows with the centre's disparity (a slanted floor close by
- * is not an edge), with a floor for the map's sub-pixel noise on far surfaces. */
-int vf_frontend_checks_births(const vf_frontend* fe) {
-  return fe->cfg.stereo_enabled && fe->cfg.birth_edge_radius > 0;
-}
-
-vf_status vf_frontend_drop_edge_births(vf_frontend* fe, int* dropped) {
-  *dropped = 0;
-  if (!vf_frontend_checks_births(fe)) return VF_OK;
-  const int n = vf_feature_set_count(fe->set);
-  const vf_track* tr = vf_feature_set_features(fe->set);
-  int m = 0;
-  for (int i = 0; i < n; ++i) {
-    if (tr[i].age != 0) continue;
-    fe->xy[2 * m] = tr[i].x;
-    fe->xy[2 * m + 1] = tr[i].y;
-    fe->births[m++] = tr[i].id;
-  }
-  if (m == 0) return VF_OK;
-  const int bits = fe->cfg.stereo.subpixel ? VF_STEREO_SUBPIXEL_BITS : 0;
-  const vf_disparity_probe_config pc = {fe->cfg.birth_edge_radius, 0, bits, VF_STEREO_INVALID};
-  vf_status s = vf_sampler_probe_disparity(fe->sampler, &fe->disparity, fe->xy, m, &pc, fe->probes);
-  if (s != VF_OK)
-    return vf_fail(&fe->err, s, "disparity at new tracks: %s", vf_sampler_last_error(fe->sampler));
-  const float floor_jump = fe->cfg.birth_max_jump * (float)(1 << bits);
-  const int max_holes = fe->cfg.birth_max_holes;
-  int k = 0;
-  for (int i = 0; i < m; ++i) {
-    const vf_disparity_probe* p = &fe->probes[i];
-    float max_jump = floor_jump;
-    if (p->value != VF_STEREO_INVALID && fe->cfg.birth_max_jump_ratio * (float)p->value > max_jump)
-      max_jump = fe->cfg.birth_max_jump_ratio * (float)p->value;
-    if ((max_holes >= 0 && p->holes > max_holes) || (float)p->jump > max_jump)
-      fe->births[k++] = fe->births[i];
-  }
-  s = vf_feature_set_refuse(fe->set, fe->births, k, dropped);
-  if (s != VF_OK)
-    return vf_fail(&fe->err, s, "new tracks on depth edges: %s",
-                   vf_feature_set_last_error(fe->set));
   return VF_OK;
 }

@@ -151,6 +151,8 @@ vf_status vf_yaml_read_frontend(vf_yaml* y, yaml_node_t* n, vf_frontend_config* 
        1, 0, 0, 0, NULL, NULL, NULL, 0},
       {VF_KEY("birth_max_holes", VF_YAML_INT, vf_frontend_config, birth_max_holes), -1, 961, 0, 0,
        0, NULL, NULL, NULL, 0},
+      {VF_KEY("birth_candidates", VF_YAML_INT, vf_frontend_config, birth_candidates), 1, 8, 0, 0, 0,
+       NULL, NULL, NULL, 0},
       {VF_KEY("disparity_refine_radius", VF_YAML_INT, vf_frontend_config, disparity_refine_radius),
        0, 10, 0, 0, 0, NULL, NULL, NULL, 0},
       {VF_KEY("gyro_seeding", VF_YAML_BOOL, vf_frontend_config, gyro_seeding), 0, 0, 0, 0, 0, NULL,

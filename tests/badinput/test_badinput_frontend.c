@@ -118,6 +118,9 @@ static void test_create(void) {
   REFUSE(birth_max_jump_ratio, NAN, VF_ERR_INVALID_ARG, "birth_max_jump_ratio");
   REFUSE(birth_max_holes, -2, VF_ERR_INVALID_ARG, "birth_max_holes");
   REFUSE(birth_max_holes, 962, VF_ERR_INVALID_ARG, "birth_max_holes");
+  REFUSE(birth_candidates, 0, VF_ERR_INVALID_ARG, "birth_candidates");
+  REFUSE(birth_candidates, 9, VF_ERR_INVALID_ARG, "birth_candidates");
+  REFUSE(birth_candidates, 3, VF_ERR_INVALID_ARG, "birth_candidates");
 #undef REFUSE
   /* Images smaller than the pyramid: 5 levels of 12 x 9 pixels do not exist. */
   vf_frontend_config c = ok;

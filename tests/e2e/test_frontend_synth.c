@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
   CHECK(r.disparity_frames == s.frames);
   printf("features per frame: first %d, fewest later %d, fewest from frame %d on %d\n",
          s.first_count, s.min_count, SETTLED, s.settled_min);
-  CHECK(s.first_count >= 75 && 10 * s.min_count >= 9 * s.first_count);
+  CHECK(s.first_count >= 130 && 10 * s.min_count >= 9 * s.first_count);
   CHECK(s.frames > SETTLED && s.settled_min >= 150);
   CHECK(r.right.with_record > 0.95 && r.right.observations > enough);
   CHECK(r.right.median_px < 0.3 && r.right.over_1px < 0.05);

@@ -75,7 +75,8 @@ static void on_features(const vf_feature_frame* fr, void* user) {
   }
 }
 
-static result run(const uint8_t* tex, int sgm_lr_check, float lr_max_diff, int birth_radius) {
+static result run(const uint8_t* tex, int sgm_lr_check, float lr_max_diff, int birth_radius,
+                  int birth_candidates) {
   result res;
   memset(&res, 0, sizeof res);
   vf_context_config cc = vf_context_config_default();
@@ -90,6 +91,7 @@ static result run(const uint8_t* tex, int sgm_lr_check, float lr_max_diff, int b
   fc.features.min_distance = 4.0f; /* many features, also on the edges */
   fc.detector.threshold = 5;
   fc.birth_edge_radius = birth_radius;
+  fc.birth_candidates = birth_candidates;
   /* The birth check as the flags' rule: the same step, any hole. */
   fc.birth_max_jump = fc.edge_max_jump;
   fc.birth_max_jump_ratio = 0.0f;
@@ -125,7 +127,7 @@ int main(void) {
   uint8_t* tex = scene_texture(11);
   CHECK(tex != NULL);
   if (tex == NULL) VF_TEST_END("test_frontend_depth");
-  result r = run(tex, 1, 1.0f, 0);
+  result r = run(tex, 1, 1.0f, 0, 1);
   CHECK(r.left > 100);
   CHECK(r.edge_features >= 3 && r.edge_flagged == r.edge_features);
   CHECK(r.hidden >= 3 && r.hidden_with_record == 0);
@@ -133,14 +135,19 @@ int main(void) {
   CHECK(r.left - r.right == r.missing[VF_RIGHT_NO_DISPARITY] + r.missing[VF_RIGHT_OCCLUDED] +
                                 r.missing[VF_RIGHT_OUTSIDE]);
   /* Without the stereo stage's check: the frontend's check is what keeps hidden matches out. */
-  result own = run(tex, 0, 1.0f, 0), off = run(tex, 0, 0.0f, 0);
+  result own = run(tex, 0, 1.0f, 0, 1), off = run(tex, 0, 0.0f, 0, 1);
   CHECK(own.missing[VF_RIGHT_OCCLUDED] > 0 && off.missing[VF_RIGHT_OCCLUDED] == 0);
   CHECK(off.hidden_with_record >= 3 && 2 * own.hidden_with_record < off.hidden_with_record);
   CHECK(own.wrong_records == 0);
   /* Every feature of the frame is new: those the flags mark are the ones the birth check drops. */
-  result born = run(tex, 1, 1.0f, 4);
+  result born = run(tex, 1, 1.0f, 4, 1);
   CHECK(r.flagged > 0 && born.flagged == 0 && born.edge_features == 0);
   CHECK(born.left == r.left - r.flagged);
+  /* With four candidates a cell: other corners of the refused cells take their place, none on an
+   * edge either. */
+  result bands = run(tex, 1, 1.0f, 4, 4);
+  CHECK(bands.flagged == 0 && bands.edge_features == 0);
+  CHECK(bands.left > born.left);
   free(tex);
   VF_TEST_END("test_frontend_depth");
 }
