@@ -113,7 +113,7 @@ typedef struct vf_tracker vf_tracker;
 
 /** 4 levels, patches 16/16/8/8, 1024 features, 30 iterations, min_update 0.01 px, max_residual
  * 30, gain in [0.3, 3], gain and bias estimated, previous-frame templates; refinement off
- * (when on: 21x21 reference, 6 iterations, correlation >= 0.9, re-anchor past 1.25x,
+ * (when on: 21x21 reference, 3 iterations, correlation >= 0.9, re-anchor past 1.25x,
  * at most 0.4 px of correction, no shape prior). */
 VF_API vf_tracker_config vf_tracker_config_default(void);
 

@@ -55,7 +55,7 @@ vf_tracker_config vf_tracker_config_default(void) {
   c.template_mode = VF_TEMPLATE_PREVIOUS_FRAME;
   c.refine = 0;
   c.refine_patch = 21;
-  c.refine_iterations = 6;
+  c.refine_iterations = 3;
   c.refine_min_ncc = 0.9f;
   c.refine_max_scale = 1.25f;
   c.refine_max_shift = 0.4f;
