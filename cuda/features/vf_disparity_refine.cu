@@ -15,6 +15,7 @@
 #include "core/vf_cuda_fault.cuh"
 #include "features/kernels/vf_disparity_rules.h"
 #include "features/kernels/vf_sample_cuda.h"
+#include "vf_probe_warp.cuh"
 #include "vf_warp_sums.cuh"
 
 namespace {
@@ -29,16 +30,40 @@ struct vf_refine_smem {
   float right[VF_DR_ROWS][VF_DR_COLS];
 };
 
-// The smoothed pixel as vf_disparity_smoothed computes it, through the read-only cache.
-__device__ __forceinline__ float vf_smoothed_ldg(const uint8_t* img, size_t stride, int x, int y) {
-  const uint8_t* p = img + (size_t)(y - 1) * stride + (size_t)(x - 1);
-  float v = 0.0f;
+// The raw rows a strip of smoothed pixels reads: its rows and one more each side.
+constexpr int kRawRows = VF_DR_ROWS + 2;
+static_assert(VF_DR_COLS + 2 <= 32 && VF_DR_SIDE + 5 <= 32, "a strip's raw columns fit a warp");
+
+// The smoothed pixels (vf_disparity_smoothed's taps and weights) of `rows` rows and `cols`
+// columns from (x0, y0), into out (out_stride floats a row). Lane j reads raw column x0 - 1 + j
+// of every raw row, all its loads at once (one wait on memory, not one a pixel as a loop over
+// the pixels has), takes the row's other two taps from lanes j + 1 and j + 2, and lane k < cols
+// runs down column k.
+__device__ __forceinline__ void vf_smooth_strip(const uint8_t* img, size_t stride, int x0, int y0,
+                                                int rows, int cols, float* out, int out_stride,
+                                                int lane) {
+  const uint8_t* p = img + (size_t)(y0 - 1) * stride + (size_t)(x0 - 1 + min(lane, cols + 1));
+  unsigned raw[kRawRows];
 #pragma unroll
-  for (int r = 0; r < 3; ++r, p += stride) {
-    const float row = 0.25f * ((float)__ldg(p) + (float)__ldg(p + 2)) + 0.5f * (float)__ldg(p + 1);
-    v += (r == 1 ? 0.5f : 0.25f) * row;
+  for (int i = 0; i < kRawRows; ++i) raw[i] = i < rows + 2 ? __ldg(p + (size_t)i * stride) : 0u;
+  float h[kRawRows];
+#pragma unroll
+  for (int i = 0; i < kRawRows; ++i) {
+    const float a = (float)raw[i];
+    const float b = (float)__shfl_down_sync(0xffffffffu, raw[i], 1);
+    const float c = (float)__shfl_down_sync(0xffffffffu, raw[i], 2);
+    h[i] = 0.25f * (a + c) + 0.5f * b;
   }
-  return v;
+#pragma unroll
+  for (int i = 0; i < kRawRows - 2; ++i) {
+    if (i < rows && lane < cols) {
+      float v = 0.0f;
+      v += 0.25f * h[i];
+      v += 0.5f * h[i + 1];
+      v += 0.25f * h[i + 2];
+      out[i * out_stride + lane] = v;
+    }
+  }
 }
 
 __device__ float vf_refine_warp(const uint8_t* left, size_t left_stride, const uint8_t* right,
@@ -50,26 +75,27 @@ __device__ float vf_refine_warp(const uint8_t* left, size_t left_stride, const u
   if (!vf_disparity_refine_reach(width, height, x, y, d0, r, c.max_change, &at)) return NAN;
   const int fx = at.fx, fy = at.fy, c0 = at.c0, cols = at.cols;
   const float ax = at.ax, ay = at.ay, lo = at.lo, hi = at.hi;
-  // The smoothed pixels under both windows, spread over the lanes.
-  for (int i = lane; i < (side + 1) * (side + 3); i += 32) {
-    const int row = i / (side + 3), k = i - row * (side + 3);
-    sm.left[row][k] = vf_smoothed_ldg(left, left_stride, fx - r - 1 + k, fy - r + row);
-  }
-  for (int i = lane; i < (side + 1) * cols; i += 32) {
-    const int row = i / cols, k = i - row * cols;
-    sm.right[row][k] = vf_smoothed_ldg(right, right_stride, c0 + k, fy - r + row);
-  }
+  // The smoothed pixels under both windows, a column a lane.
+  vf_smooth_strip(left, left_stride, fx - r - 1, fy - r, side + 1, side + 3, &sm.left[0][0],
+                  kLeftCols, lane);
+  vf_smooth_strip(right, right_stride, c0, fy - r, side + 1, cols, &sm.right[0][0], VF_DR_COLS,
+                  lane);
   __syncwarp();
-  // The window's samples: lane l keeps samples l, l + 32, ...
+  // The window's samples: lane l keeps samples l, l + 32, ..., with each one's place in the
+  // right strip (row i, column k: i VF_DR_COLS + k, -1 past the window), worked out once: a
+  // division by the side in every iteration cost more than the iteration's arithmetic.
   float t[kPerLane], tx[kPerLane];
+  int at_right[kPerLane];
   float sums[5];
   sums[0] = 0.0f;
 #pragma unroll
   for (int j = 0; j < kPerLane; ++j) {
     const int s = lane + 32 * j;
     t[j] = tx[j] = 0.0f;
+    at_right[j] = -1;
     if (s < n) {
       const int i = s / side, k = s - i * side;
+      at_right[j] = i * VF_DR_COLS + k;
       const float* q = &sm.left[i][k];
       const float g0 = vf_disparity_bilerp(q, kLeftCols, ax, ay);
       const float g1 = vf_disparity_bilerp(q + 1, kLeftCols, ax, ay);
@@ -86,7 +112,7 @@ __device__ float vf_refine_warp(const uint8_t* left, size_t left_stride, const u
   for (int k = 0; k < 5; ++k) sums[k] = 0.0f;
 #pragma unroll
   for (int j = 0; j < kPerLane; ++j) {
-    if (lane + 32 * j >= n) continue;
+    if (at_right[j] < 0) continue;
     t[j] -= mu;  // from here on t holds T - mu
     const float g = tx[j], tc = t[j];
     sums[0] += g * g;
@@ -110,14 +136,16 @@ __device__ float vf_refine_warp(const uint8_t* left, size_t left_stride, const u
     const int fr = (int)floorf(xr);
     const float axr = xr - (float)fr;
     const int k0 = fr - r - c0;
+    // One reciprocal an iteration instead of a division a sample (within a rounding of the
+    // CPU's quotient: the backends agree within test_sampler's tolerance).
+    const float inv_gain = 1.0f / gain;
+    const float* strip = &sm.right[0][0] + k0;
     float b[3] = {0.0f, 0.0f, 0.0f};
 #pragma unroll
     for (int j = 0; j < kPerLane; ++j) {
-      const int s = lane + 32 * j;
-      if (s >= n) continue;
-      const int i = s / side, k = s - i * side;
-      const float v = vf_disparity_bilerp(&sm.right[i][k0 + k], VF_DR_COLS, axr, ay);
-      const float e = (v - off) / gain - t[j];
+      if (at_right[j] < 0) continue;
+      const float v = vf_disparity_bilerp(strip + at_right[j], VF_DR_COLS, axr, ay);
+      const float e = (v - off) * inv_gain - t[j];
       b[0] += tx[j] * e;
       b[1] += t[j] * e;
       b[2] += e;
@@ -136,37 +164,73 @@ __device__ float vf_refine_warp(const uint8_t* left, size_t left_stride, const u
   return converged && fabsf(d - d0) <= c.max_change ? d : NAN;
 }
 
+// PROBE: the start is the map's value at the point, probed first by the same warp (its probe
+// written to probes[i]), so that the point, the probe and the match take one launch and one read
+// of the point; else start[i].
+template <bool PROBE>
 __global__ void __launch_bounds__(32 * kPointsPerBlock)
     vf_refine_kernel(const uint8_t* __restrict__ left, size_t left_stride,
                      const uint8_t* __restrict__ right, size_t right_stride, int width, int height,
                      const float2* __restrict__ xy, const float* __restrict__ start,
-                     const vf_disparity_probe* __restrict__ probes, uint16_t invalid, float units,
+                     const uint16_t* __restrict__ map, size_t map_stride,
+                     vf_disparity_probe_config probe, vf_disparity_probe* __restrict__ probes,
                      int count, vf_disparity_refine_config config, float* __restrict__ out) {
   __shared__ vf_refine_smem sm[kPointsPerBlock];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int i = blockIdx.x * kPointsPerBlock + warp;
   if (i >= count) return;  // the whole warp
   const float2 p = xy[i];
-  const float d0 =
-      start != nullptr ? start[i] : vf_disparity_from_map(probes[i].value, invalid, units);
+  float d0;
+  if (PROBE) {
+    const vf_disparity_probe pr =
+        vf_probe_warp::vf_probe_warp(map, map_stride, width, height, p, probe, lane);
+    if (lane == 0) probes[i] = pr;
+    d0 = vf_disparity_from_map(pr.value, probe.invalid, (float)(1 << probe.fractional_bits));
+  } else {
+    d0 = start[i];
+  }
   const float d = vf_refine_warp(left, left_stride, right, right_stride, width, height, p.x, p.y,
                                  d0, config, sm[warp], lane);
   if (lane == 0) out[i] = d;
+}
+
+int vf_refine_launch(bool probe_first, const uint8_t* left, size_t left_stride,
+                     const uint8_t* right, size_t right_stride, int width, int height,
+                     const float* xy, const float* start, const uint16_t* map, size_t map_stride,
+                     const vf_disparity_probe_config* probe, vf_disparity_probe* probes, int count,
+                     const vf_disparity_refine_config* config, float* out, void* stream) {
+  if (count <= 0) return 0;
+  const int blocks = (count + kPointsPerBlock - 1) / kPointsPerBlock;
+  const vf_disparity_probe_config none = {0, 0, 0, 0};
+  const vf_disparity_probe_config pc = probe != nullptr ? *probe : none;
+  if (probe_first) {
+    vf_refine_kernel<true><<<blocks, 32 * kPointsPerBlock, 0, (cudaStream_t)stream>>>(
+        left, left_stride, right, right_stride, width, height, (const float2*)xy, start, map,
+        map_stride, pc, probes, count, *config, out);
+  } else {
+    vf_refine_kernel<false><<<blocks, 32 * kPointsPerBlock, 0, (cudaStream_t)stream>>>(
+        left, left_stride, right, right_stride, width, height, (const float2*)xy, start, map,
+        map_stride, pc, probes, count, *config, out);
+  }
+  return VF_CUDA_LAUNCH_STATUS();
 }
 
 }  // namespace
 
 extern "C" int vf_cuda_refine_disparity(const uint8_t* left, size_t left_stride,
                                         const uint8_t* right, size_t right_stride, int width,
-                                        int height, const float* xy, const float* start,
-                                        const vf_disparity_probe* probes, uint16_t invalid,
-                                        float units, int count,
+                                        int height, const float* xy, const float* start, int count,
                                         const vf_disparity_refine_config* config, float* out,
                                         void* stream) {
-  if (count <= 0) return 0;
-  const int blocks = (count + kPointsPerBlock - 1) / kPointsPerBlock;
-  vf_refine_kernel<<<blocks, 32 * kPointsPerBlock, 0, (cudaStream_t)stream>>>(
-      left, left_stride, right, right_stride, width, height, (const float2*)xy, start, probes,
-      invalid, units, count, *config, out);
-  return VF_CUDA_LAUNCH_STATUS();
+  return vf_refine_launch(false, left, left_stride, right, right_stride, width, height, xy, start,
+                          nullptr, 0, nullptr, nullptr, count, config, out, stream);
+}
+
+extern "C" int vf_cuda_probe_refine_disparity(
+    const uint16_t* map, size_t map_stride, const uint8_t* left, size_t left_stride,
+    const uint8_t* right, size_t right_stride, int width, int height, const float* xy, int count,
+    const vf_disparity_probe_config* probe, const vf_disparity_refine_config* config,
+    vf_disparity_probe* probes, float* out, void* stream) {
+  return vf_refine_launch(true, left, left_stride, right, right_stride, width, height, xy, nullptr,
+                          map, map_stride, probe, probes, count, config, out, stream);
 }

@@ -167,8 +167,8 @@ typedef struct vf_frontend_config {
                                   accuracy in the rectified pair from the map's value, window
                                   (2 r + 1)^2 (vf_sampler_refine_disparity), where the map's
                                   sub-pixel fit and smoothness bias it; the map's value is kept
-                                  where the match fails; 0..10, 0 = the map's value (the
-                                  default: see docs/estimator.md) */
+                                  where the match fails; 0..10, 0 = the map's value; default 7
+                                  (docs/estimator.md) */
   int gyro_seeding;            /**< 1: seed tracking with the gyroscope rotation when available */
   int imu_capacity;            /**< IMU samples kept */
   int64_t imu_max_gap_ns; /**< a larger gap between IMU samples disables seeding for the frame */

@@ -84,11 +84,11 @@ VF_API vf_status vf_sampler_refine_disparity(vf_sampler* sampler, const vf_image
                                              const vf_disparity_refine_config* config, float* out);
 
 /** Both of the above in one pass: probes[i] = the probe of xy[i] in `map` (as
- * vf_sampler_probe_disparity), then out[i] = the disparity matched in the rectified pair from the
- * probe's value (value / 2^fractional_bits px; NAN where it is `invalid` or the match fails, as
- * vf_sampler_refine_disparity). On CUDA with map, left and right in device memory the probes never
- * leave the device between the two, and the call waits for the device once. xy, probes and out
- * are host arrays; synchronous. */
+ * vf_sampler_probe_disparity; the map of the images' size), then out[i] = the disparity matched
+ * in the rectified pair from the probe's value (value / 2^fractional_bits px; NAN where it is
+ * `invalid` or the match fails, as vf_sampler_refine_disparity). On CUDA with map, left and
+ * right in device memory one launch does both, each point on one warp, and the call waits for
+ * the device once. xy, probes and out are host arrays; synchronous. */
 VF_API vf_status vf_sampler_probe_and_refine_disparity(
     vf_sampler* sampler, const vf_image* map, const vf_image* left, const vf_image* right,
     const float* xy, int count, const vf_disparity_probe_config* probe_config,

@@ -27,6 +27,8 @@ struct vf_sampler {
   float* m_xy; /* h_xy's device address */
   vf_disparity_probe* h_probes;
   vf_disparity_probe* m_probes; /* h_probes' device address */
+  float* h_matched;             /* the matched disparities of a probe-and-match call, mapped */
+  float* m_matched;             /* h_matched's device address */
   uint16_t* dev_values;         /* CUDA: the values read */
   float* dev_disparities;       /* CUDA: the refinement's starts, then its results */
 };
@@ -54,6 +56,10 @@ vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
         rc = vf_cuda_host_alloc_mapped((void**)&s->h_probes, (void**)&s->m_probes,
                                        sizeof(vf_disparity_probe) * (size_t)max_points);
       }
+      if (rc == 0) {
+        rc = vf_cuda_host_alloc_mapped((void**)&s->h_matched, (void**)&s->m_matched,
+                                       sizeof(float) * (size_t)max_points);
+      }
       if (rc != 0) st = vf_cuda_fail(NULL, rc, "vf_sampler_create: pinned points and probes");
     }
 #endif
@@ -75,6 +81,7 @@ void vf_sampler_destroy(vf_sampler* s) {
 #ifdef VF_HAVE_CUDA
   if (s->h_xy != NULL) vf_cuda_host_free(s->h_xy);
   if (s->h_probes != NULL) vf_cuda_host_free(s->h_probes);
+  if (s->h_matched != NULL) vf_cuda_host_free(s->h_matched);
 #endif
   vf_device_free(s->dev_values);
   vf_device_free(s->dev_disparities);
@@ -186,8 +193,8 @@ static vf_status vf_sampler_refine_cuda(vf_sampler* s, const vf_image* left, con
   int rc = vf_cuda_copy_async(dev_start, start, sizeof(float) * (size_t)count, stream);
   if (rc == 0) {
     rc = vf_cuda_refine_disparity(left->data, left->stride_bytes, right->data, right->stride_bytes,
-                                  left->width, left->height, s->m_xy, dev_start, NULL, 0, 1.0f,
-                                  count, c, dev_out, stream);
+                                  left->width, left->height, s->m_xy, dev_start, count, c, dev_out,
+                                  stream);
   }
   if (rc == 0) rc = vf_cuda_copy_async(out, dev_out, sizeof(float) * (size_t)count, stream);
   if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
@@ -253,8 +260,8 @@ vf_status vf_sampler_refine_disparity(vf_sampler* s, const vf_image* left, const
 }
 
 #ifdef VF_HAVE_CUDA
-/* The probes and the matching in one pass on the device: two launches, one copy back, one
- * wait. */
+/* The probes and the matching in one launch on the device (a warp a point probes, then matches
+ * from the probe's value), its results in mapped memory: one wait, no copy. */
 static vf_status vf_sampler_probe_refine_cuda(vf_sampler* s, const vf_image* map,
                                               const vf_image* left, const vf_image* right,
                                               const float* xy, int count,
@@ -262,19 +269,16 @@ static vf_status vf_sampler_probe_refine_cuda(vf_sampler* s, const vf_image* map
                                               const vf_disparity_refine_config* c,
                                               vf_disparity_probe* probes, float* out) {
   void* stream = s->ctx->stream;
-  float* dev_out = s->dev_disparities;
-  const float units = (float)(1 << pc->fractional_bits);
   memcpy(s->h_xy, xy, sizeof(float) * 2 * (size_t)count);
-  int rc = vf_cuda_probe_disparity(map->data, map->stride_bytes, map->width, map->height, s->m_xy,
-                                   count, pc, s->m_probes, stream);
-  if (rc == 0) {
-    rc = vf_cuda_refine_disparity(left->data, left->stride_bytes, right->data, right->stride_bytes,
-                                  left->width, left->height, s->m_xy, NULL, s->m_probes,
-                                  pc->invalid, units, count, c, dev_out, stream);
-  }
-  if (rc == 0) rc = vf_cuda_copy_async(out, dev_out, sizeof(float) * (size_t)count, stream);
+  int rc =
+      vf_cuda_probe_refine_disparity(map->data, map->stride_bytes, left->data, left->stride_bytes,
+                                     right->data, right->stride_bytes, left->width, left->height,
+                                     s->m_xy, count, pc, c, s->m_probes, s->m_matched, stream);
   if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
-  if (rc == 0) memcpy(probes, s->h_probes, sizeof *probes * (size_t)count);
+  if (rc == 0) {
+    memcpy(probes, s->h_probes, sizeof *probes * (size_t)count);
+    memcpy(out, s->h_matched, sizeof *out * (size_t)count);
+  }
   return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_sampler_probe_and_refine_disparity");
 }
 #endif
@@ -292,7 +296,12 @@ vf_status vf_sampler_probe_and_refine_disparity(vf_sampler* s, const vf_image* m
   vf_status st = vf_sampler_check(s, map, xy, count, probes, "probes", fn);
   if (st == VF_OK) st = vf_sampler_probe_config_check(s, probe_config, fn);
   if (st == VF_OK) st = vf_sampler_refine_check(s, left, right, xy, count, out, refine_config, fn);
-  if (st != VF_OK || count == 0) return st;
+  if (st != VF_OK) return st;
+  if (map->width != left->width || map->height != left->height) {
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: the map is %dx%d, the images %dx%d", fn,
+                   map->width, map->height, left->width, left->height);
+  }
+  if (count == 0) return VF_OK;
 #ifdef VF_HAVE_CUDA
   if (map->location == VF_MEMORY_DEVICE && left->location == VF_MEMORY_DEVICE) {
     return vf_sampler_probe_refine_cuda(s, map, left, right, xy, count, probe_config, refine_config,

@@ -33,8 +33,10 @@ static vf_status vf_frontend_probe_disparities(vf_frontend* fe, const vf_track* 
   float* matched = fe->disparities;
   vf_status s;
   if (fe->cfg.disparity_refine_radius > 0) {
-    /* From the map's value, at most a pixel away: farther is another match, not a refinement. */
-    const vf_disparity_refine_config rc = {fe->cfg.disparity_refine_radius, 20, 1.0f};
+    /* From the map's value, at most a pixel away: farther is another match, not a refinement.
+     * Six steps: the matched disparities on vf_synth are those of 20 (mean |error| 0.065 px on
+     * both seeds; four: 0.068-0.070), and the GPU's call waits for its slowest feature. */
+    const vf_disparity_refine_config rc = {fe->cfg.disparity_refine_radius, 6, 1.0f};
     s = vf_sampler_probe_and_refine_disparity(fe->sampler, &fe->disparity, &fe->rectified[0],
                                               &fe->rectified[1], fe->xy, n, &pc, &rc, fe->probes,
                                               matched);

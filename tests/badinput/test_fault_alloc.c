@@ -188,8 +188,8 @@ static void sc_small_handles(walk_run* r) {
     float xy[4] = {10.5f, 20.0f, 100.0f, 50.25f};
     uint16_t values[2];
     walk_step(r, vf_sampler_gather_u16(sa, &g_small[2], xy, 2, 0, values));
-    /* On CUDA, a device image takes the gather kernel, and device images the probe and the
-     * disparity matching (off in the frontend's defaults). */
+    /* On CUDA, a device image takes the gather kernel, and device images the probe alone and the
+     * probe with the disparity matching (one kernel). */
     vf_image dev = {0}, pair[2] = {{0}, {0}};
     if (vf_context_backend(ctx) == VF_BACKEND_CUDA &&
         walk_step(r, vf_image_alloc(&dev, g_small[2].width, g_small[2].height, VF_PIXEL_U16,
@@ -206,6 +206,7 @@ static void sc_small_handles(walk_run* r) {
         const vf_disparity_refine_config rc = {3, 10, 1.0f};
         vf_disparity_probe probes[2];
         float matched[2];
+        walk_step(r, vf_sampler_probe_disparity(sa, &dev, xy, 2, &pc, probes));
         walk_step(r, vf_sampler_probe_and_refine_disparity(sa, &dev, &pair[0], &pair[1], xy, 2, &pc,
                                                            &rc, probes, matched));
       }

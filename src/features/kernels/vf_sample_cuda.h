@@ -27,14 +27,22 @@ int vf_cuda_probe_disparity(const uint16_t* image, size_t stride_bytes, int widt
 
 /* out[i] = the disparity vf_disparity_refine_point (src/features/kernels/vf_disparity_rules.h)
  * finds at xy[i] from start[i], one warp per point (cuda/features/vf_disparity_refine.cu: its
- * sums in another order, so within a small tolerance of the CPU's). With start NULL, the start is
- * probes[i].value / units (NAN where it is `invalid`). Images, start and out in device memory,
- * xy and probes in device or mapped pinned memory, config by value. */
+ * sums in another order, so within a small tolerance of the CPU's). Images, start and out in
+ * device memory, xy in device or mapped pinned memory, config by value. */
 int vf_cuda_refine_disparity(const uint8_t* left, size_t left_stride, const uint8_t* right,
                              size_t right_stride, int width, int height, const float* xy,
-                             const float* start, const vf_disparity_probe* probes, uint16_t invalid,
-                             float units, int count, const vf_disparity_refine_config* config,
-                             float* out, void* stream);
+                             const float* start, int count,
+                             const vf_disparity_refine_config* config, float* out, void* stream);
+
+/* Both of the above in one launch, each point on one warp: probes[i] = vf_probe_point of xy[i] in
+ * the map (of the images' size), then out[i] = the match from the probe's value (NAN where it is
+ * probe->invalid). xy, probes and out in device or mapped pinned memory. */
+int vf_cuda_probe_refine_disparity(const uint16_t* map, size_t map_stride, const uint8_t* left,
+                                   size_t left_stride, const uint8_t* right, size_t right_stride,
+                                   int width, int height, const float* xy, int count,
+                                   const vf_disparity_probe_config* probe,
+                                   const vf_disparity_refine_config* config,
+                                   vf_disparity_probe* probes, float* out, void* stream);
 
 #ifdef __cplusplus
 }

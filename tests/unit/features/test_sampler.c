@@ -207,6 +207,10 @@ static void combined_answers(vf_sampler* s, const vf_image* left, const vf_image
                                               NULL, b) == VF_ERR_INVALID_ARG);
   CHECK(vf_sampler_probe_and_refine_disparity(s, left, left, right, xy, RN, &combined_probe, &c, pb,
                                               b) == VF_ERR_INVALID_ARG);
+  vf_image narrow = map;
+  narrow.width -= 1; /* a map of another size than the images */
+  CHECK(vf_sampler_probe_and_refine_disparity(s, &narrow, left, right, xy, RN, &combined_probe, &c,
+                                              pb, b) == VF_ERR_INVALID_ARG);
   printf("probe and refine in one call: %d probes and %d matches as the two calls give\n", RN,
          RN - holes);
   vf_image_free(&map);
