@@ -7,7 +7,9 @@
 // (src/features/kernels/vf_disparity_rules.h), the CPU reference; the sums run in another order
 // and in float, so the backends agree within a small tolerance (`test_sampler --gpu`). One
 // thread per point, as a first version did, kept 8 KB of arrays per thread in local memory and
-// ran each point's few thousand steps one after another.
+// ran each point's few thousand steps one after another. The frontend's records take the
+// probe-first kernel: the same warp probes the map at its point (cuda/features/vf_probe_warp.cuh)
+// and matches from the probe's value, one launch for both (docs/perf/frontend.md).
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
