@@ -205,15 +205,10 @@ int vf_refine_launch(bool probe_first, const uint8_t* left, size_t left_stride,
   const int blocks = (count + kPointsPerBlock - 1) / kPointsPerBlock;
   const vf_disparity_probe_config none = {0, 0, 0, 0};
   const vf_disparity_probe_config pc = probe != nullptr ? *probe : none;
-  if (probe_first) {
-    vf_refine_kernel<true><<<blocks, 32 * kPointsPerBlock, 0, (cudaStream_t)stream>>>(
-        left, left_stride, right, right_stride, width, height, (const float2*)xy, start, map,
-        map_stride, pc, probes, count, *config, out);
-  } else {
-    vf_refine_kernel<false><<<blocks, 32 * kPointsPerBlock, 0, (cudaStream_t)stream>>>(
-        left, left_stride, right, right_stride, width, height, (const float2*)xy, start, map,
-        map_stride, pc, probes, count, *config, out);
-  }
+  const auto kernel = probe_first ? vf_refine_kernel<true> : vf_refine_kernel<false>;
+  kernel<<<blocks, 32 * kPointsPerBlock, 0, (cudaStream_t)stream>>>(
+      left, left_stride, right, right_stride, width, height, (const float2*)xy, start, map,
+      map_stride, pc, probes, count, *config, out);
   return VF_CUDA_LAUNCH_STATUS();
 }
 

@@ -12,12 +12,12 @@
  * neighbouring pixels is a relative depth change (dZ / Z = dd / d), so the same surface seen
  * nearer steps more: the threshold grows with the centre's disparity (a slanted floor close by
  * is not an edge), with a floor for the map's sub-pixel noise on far surfaces. */
-int vf_frontend_checks_births(const vf_frontend* fe) {
-  return fe->cfg.stereo_enabled && fe->cfg.birth_edge_radius > 0;
+int vf_frontend_checks_births(const vf_frontend_config* c) {
+  return c->stereo_enabled && c->birth_edge_radius > 0;
 }
 
 int vf_frontend_tries_candidates(const vf_frontend_config* c) {
-  return c->stereo_enabled && c->birth_edge_radius > 0 && c->birth_candidates > 1;
+  return vf_frontend_checks_births(c) && c->birth_candidates > 1;
 }
 
 static int vf_frontend_on_edge(const vf_frontend* fe, const vf_disparity_probe* p) {
@@ -63,7 +63,7 @@ vf_status vf_frontend_hold_candidates(vf_frontend* fe) {
 vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added) {
   *dropped = 0;
   *added = 0;
-  if (!vf_frontend_checks_births(fe)) return VF_OK;
+  if (!vf_frontend_checks_births(&fe->cfg)) return VF_OK;
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);
   int m = 0;

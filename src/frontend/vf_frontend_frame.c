@@ -60,7 +60,7 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   vf_stage_clock_mark(clk, VF_STAGE_DETECT);
   if (s == VF_OK) s = vf_frontend_replenish(fe, added);
   /* The birth check may still remove tracks after stereo: then the left records wait for it. */
-  const int births_checked = vf_frontend_checks_births(fe);
+  const int births_checked = vf_frontend_checks_births(&fe->cfg);
   if (s == VF_OK && !births_checked) vf_frontend_build_left_records(fe, t_ns);
   /* With a side stream this stage is only the main stream's wait for the map; the stereo
    * stage's own time comes from the side clock. */

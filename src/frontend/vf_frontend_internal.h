@@ -128,7 +128,7 @@ vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
 /* The detection step: new tracks in the cells without one when detection is due. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
 /* Whether new tracks on a depth edge are removed after stereo (frontend.birth_edge_radius). */
-int vf_frontend_checks_births(const vf_frontend* fe);
+int vf_frontend_checks_births(const vf_frontend_config* c);
 /* Whether a cell may try several corners at birth (frontend.birth_candidates). */
 int vf_frontend_tries_candidates(const vf_frontend_config* c);
 /* Below min_features with the birth check: each empty cell's band corners, held in fe->held
