@@ -37,7 +37,8 @@ static vf_context* make_context(walk_run* r) {
 static void sc_context(walk_run* r) { vf_context_destroy(make_context(r)); }
 
 /* The frontend: create, IMU, four frames, a reject and a predict between them. */
-static void frontend_frames(walk_run* r, vf_stereo_method method, vf_template_mode templates) {
+static void frontend_frames(walk_run* r, vf_stereo_method method, vf_template_mode templates,
+                            int births) {
   vf_context* ctx = make_context(r);
   if (ctx == NULL) return;
   vf_frontend_config fc = vf_frontend_config_default();
@@ -49,8 +50,9 @@ static void frontend_frames(walk_run* r, vf_stereo_method method, vf_template_mo
   /* The scene is a flat texture rectified with a calibration it was not taken with: its
    * disparity map steps everywhere, so the birth check (on by default) would refuse every new
    * track and no frame would reach the tracker's launches. The check's probe is the features
-   * stage's, which these frames still run. */
-  fc.birth_edge_radius = 0;
+   * stage's, which these frames still run. One scenario keeps it, for the allocations of its
+   * candidates (a second detector and the held corners). */
+  if (!births) fc.birth_edge_radius = 0;
   vf_frontend* fe = NULL;
   if (!walk_step(r, vf_frontend_create(ctx, &fc, NULL, &fe))) {
     CHECK(fe == NULL);
@@ -79,10 +81,13 @@ static void frontend_frames(walk_run* r, vf_stereo_method method, vf_template_mo
 }
 
 static void sc_frontend(walk_run* r) {
-  frontend_frames(r, VF_STEREO_SGM, VF_TEMPLATE_PREVIOUS_FRAME);
+  frontend_frames(r, VF_STEREO_SGM, VF_TEMPLATE_PREVIOUS_FRAME, 0);
+}
+static void sc_frontend_births(walk_run* r) {
+  frontend_frames(r, VF_STEREO_SGM, VF_TEMPLATE_FIRST_OBSERVATION, 1);
 }
 static void sc_frontend_zncc(walk_run* r) {
-  frontend_frames(r, VF_STEREO_ZNCC_FASTDT, VF_TEMPLATE_FIRST_OBSERVATION);
+  frontend_frames(r, VF_STEREO_ZNCC_FASTDT, VF_TEMPLATE_FIRST_OBSERVATION, 0);
 }
 
 /* The tracker alone (the frontend always refines, and calls the GPU holds at once take one
@@ -353,6 +358,7 @@ int main(int argc, char** argv) {
       {"context", sc_context, 0},
       {"frontend (SGM)", sc_frontend, 0},
       {"frontend (ZNCC + FastDT)", sc_frontend_zncc, 0},
+      {"frontend (SGM), birth check with candidates", sc_frontend_births, 0},
       {"tracker alone", sc_tracker, 0},
       {"stereo SGM", sc_stereo_sgm, 0},
       {"stereo SGM, 128 disparities", sc_stereo_sgm128, 0},
