@@ -16,8 +16,8 @@
  *   dataset:  stereo_tolerance_ns, prefetch
  *   detector: threshold, arc_length, score (sad_circle|sad_arc|max_threshold), border,
  *             min_level, max_level, cell_width, cell_height
- *   tracker:  levels, patch_sizes (one per level), max_iterations, min_update, max_residual,
- *             min_gain, max_gain, estimate_gain, estimate_bias,
+ *   tracker:  levels, patch_sizes (one per level), max_iterations, coarse_iterations, min_update,
+ *             max_residual, min_gain, max_gain, estimate_gain, estimate_bias,
  *             template (previous_frame|first_observation)
  *   stereo:   method (sgm|zncc_fastdt|cyclops2|hsgm|census_fastdt), min_disparity,
  *             disparities, census (cs_9x7|full_9x7), p1, p2, adaptive_p2, paths, uniqueness,

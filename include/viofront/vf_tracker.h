@@ -53,7 +53,9 @@ typedef struct vf_tracker_config {
   int levels;                            /**< pyramid levels used, 1..VF_PYRAMID_MAX_LEVELS */
   int patch_size[VF_PYRAMID_MAX_LEVELS]; /**< patch side per level, 3..16 (levels used only) */
   int max_features;                      /**< features per call and template slots, 1..1048576 */
-  int max_iterations;                    /**< level 0, 1..100; coarse levels a third (rounded up) */
+  int max_iterations;                    /**< level 0, 1..100 */
+  int coarse_iterations;    /**< each coarser level, 1..100: they only have to land level 0 in its
+                               basin (docs/perf/tracker.md) */
   float min_update;         /**< stop a level when the translation step is below this (level px) */
   float max_residual;       /**< RMS residual limit in grey levels; 0 = no limit */
   float min_gain, max_gain; /**< a gain outside [min_gain, max_gain] means diverged */
@@ -111,10 +113,10 @@ typedef struct vf_track_result {
 /** A Lucas-Kanade tracker (opaque) with its buffers and template slots. */
 typedef struct vf_tracker vf_tracker;
 
-/** 4 levels, patches 16/16/8/8, 1024 features, 30 iterations, min_update 0.01 px, max_residual
- * 30, gain in [0.3, 3], gain and bias estimated, previous-frame templates; refinement off
- * (when on: 21x21 reference, 3 iterations, correlation >= 0.9, re-anchor past 1.25x,
- * at most 0.4 px of correction, no shape prior). */
+/** 4 levels, patches 16/16/8/8, 1024 features, 16 iterations on level 0 and 3 on each coarser
+ * level, min_update 0.01 px, max_residual 30, gain in [0.3, 3], gain and bias estimated,
+ * previous-frame templates; refinement off (when on: 21x21 reference, 3 iterations, correlation >=
+ * 0.9, re-anchor past 1.25x, at most 0.4 px of correction, no shape prior). */
 VF_API vf_tracker_config vf_tracker_config_default(void);
 
 /** Every buffer (device buffers and pinned staging on CUDA, template slots in first-observation

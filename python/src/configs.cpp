@@ -36,6 +36,7 @@ static void register_stage_configs(nb::module_& m) {
   tc.RW(vf_tracker_config, levels)
       .RW(vf_tracker_config, max_features)
       .RW(vf_tracker_config, max_iterations)
+      .RW(vf_tracker_config, coarse_iterations)
       .RW(vf_tracker_config, min_update)
       .RW(vf_tracker_config, max_residual)
       .RW(vf_tracker_config, min_gain)

@@ -12,7 +12,7 @@ import viofront as vf
 
 def test_defaults_are_the_c_defaults():
     t = vf.TrackerConfig()
-    assert (t.levels, t.max_features, t.max_iterations) == (4, 1024, 30)
+    assert (t.levels, t.max_features, t.max_iterations, t.coarse_iterations) == (4, 1024, 16, 3)
     assert list(t.patch_size[:4]) == [16, 16, 8, 8]
     assert t.template_mode is vf.TemplateMode.PREVIOUS_FRAME
     # the refinement fields (tuned often: their documented ranges, not their values)

@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
     P.prev_stride[k] = a.stride_bytes;
     P.cur_stride[k] = b.stride_bytes;
   }
-  P.max_iterations = 30;
+  P.max_iterations = 16;
+  P.coarse_iterations = 3;
   P.min_update = 0.01f;
   P.min_update_sq = 0.01f * 0.01f;
   P.max_residual = 30;

@@ -45,7 +45,8 @@ vf_tracker_config vf_tracker_config_default(void) {
   c.levels = 4;
   for (int k = 0; k < VF_PYRAMID_MAX_LEVELS; ++k) c.patch_size[k] = k < 2 ? 16 : 8;
   c.max_features = 1024;
-  c.max_iterations = 30;
+  c.max_iterations = 16;
+  c.coarse_iterations = 3;
   c.min_update = 0.01f;
   c.max_residual = 30.0f;
   c.min_gain = 0.3f;
@@ -83,6 +84,10 @@ static vf_status vf_tracker_validate(const vf_tracker_config* c) {
   if (c->max_iterations < 1 || c->max_iterations > 100) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: max_iterations %d is outside 1..100", fn,
                    c->max_iterations);
+  }
+  if (c->coarse_iterations < 1 || c->coarse_iterations > 100) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: coarse_iterations %d is outside 1..100", fn,
+                   c->coarse_iterations);
   }
   if (!(c->min_update > 0.0f && c->min_update < 1.0f)) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: min_update %g must be in (0, 1) px", fn,
@@ -136,6 +141,7 @@ static void vf_tracker_set_params(vf_tracker* t) {
   vf_lk_params* p = &t->params;
   p->levels = c->levels;
   p->max_iterations = c->max_iterations;
+  p->coarse_iterations = c->coarse_iterations;
   p->min_update = c->min_update;
   p->min_update_sq = c->min_update * c->min_update;
   p->max_residual = c->max_residual;

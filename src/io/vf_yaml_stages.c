@@ -42,6 +42,8 @@ vf_status vf_yaml_read_tracker(vf_yaml* y, yaml_node_t* n, vf_tracker_config* ou
        VF_TRACKER_MAX_PATCH, 1, VF_PYRAMID_MAX_LEVELS, 0, NULL, NULL, NULL, 0},
       {VF_KEY("max_iterations", VF_YAML_INT, vf_tracker_config, max_iterations), 1, 100, 0, 0, 0,
        NULL, NULL, NULL, 0},
+      {VF_KEY("coarse_iterations", VF_YAML_INT, vf_tracker_config, coarse_iterations), 1, 100, 0, 0,
+       0, NULL, NULL, NULL, 0},
       {VF_KEY("min_update", VF_YAML_FLOAT, vf_tracker_config, min_update), 0, 10, 0, 0, 0, NULL,
        NULL, NULL, 0},
       {VF_KEY("max_residual", VF_YAML_FLOAT, vf_tracker_config, max_residual), 0, 255, 0, 0, 0,

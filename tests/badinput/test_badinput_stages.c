@@ -149,6 +149,9 @@ static void test_tracker_config(void) {
   c.max_iterations = 101;
   CHECK_BAD(vf_tracker_create(ctx, &c, &t), VF_ERR_INVALID_ARG, "max_iterations");
   c = ok;
+  c.coarse_iterations = 101;
+  CHECK_BAD(vf_tracker_create(ctx, &c, &t), VF_ERR_INVALID_ARG, "coarse_iterations");
+  c = ok;
   c.template_mode = (vf_template_mode)2;
   CHECK_BAD(vf_tracker_create(ctx, &c, &t), VF_ERR_INVALID_ARG, "template_mode");
   CHECK_BAD(vf_tracker_create(ctx, NULL, &t), VF_ERR_INVALID_ARG, "config");

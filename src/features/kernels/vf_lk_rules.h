@@ -53,10 +53,11 @@ typedef struct vf_lk_params {
   size_t cur_stride[VF_PYRAMID_MAX_LEVELS];
   const uint8_t* prev[VF_PYRAMID_MAX_LEVELS];
   const uint8_t* cur[VF_PYRAMID_MAX_LEVELS];
-  int max_iterations;  /* level 0; coarse levels: vf_lk_level_iterations */
-  float min_update;    /* level pixels */
-  float min_update_sq; /* its square */
-  float max_residual;  /* 0 = off */
+  int max_iterations;    /* level 0 */
+  int coarse_iterations; /* each coarser level */
+  float min_update;      /* level pixels */
+  float min_update_sq;   /* its square */
+  float max_residual;    /* 0 = off */
   float min_gain, max_gain;
   int param_mask; /* bit 2: gain estimated, bit 3: bias estimated (bits 0, 1: translation) */
   int first_observation;
@@ -222,13 +223,12 @@ VF_LK_FN void vf_lk_solve(const vf_lk_real l[10], const vf_lk_real b[4], vf_lk_r
   }
 }
 
-/* Iterations allowed on level k: max_iterations on level 0; a third of it (rounded up) on the
- * coarse levels, which only have to land level 0 in its basin. Tracks that use up a coarse
- * level's allowance oscillate or crawl over weak texture; more iterations there rarely change
- * the outcome (docs/perf/tracker.md) but set the GPU kernel's time (its slowest warp). */
+/* Iterations allowed on level k: max_iterations on level 0, coarse_iterations on the coarser
+ * levels, which only have to land level 0 in its basin. Tracks that use up an allowance
+ * oscillate or crawl over weak texture (level 0's end as diverged); more iterations rarely change
+ * the outcome but set the GPU kernel's time, its slowest warp's (docs/perf/tracker.md). */
 VF_LK_FN int vf_lk_level_iterations(const vf_lk_params* p, int k) {
-  const int coarse = (p->max_iterations + 2) / 3;
-  return k > 0 && coarse < p->max_iterations ? coarse : p->max_iterations;
+  return k > 0 ? p->coarse_iterations : p->max_iterations;
 }
 
 /* RMS of the photometrically normalised residual from sum e^2 over n samples. */

@@ -41,6 +41,10 @@ static void tt_bad_config(void) {
   CHECK_FAILS(vf_tracker_create(ctx, &c, &t), VF_ERR_INVALID_ARG);
   CHECK(strstr(vf_last_error_message(), "max_iterations") != NULL);
   c = good;
+  c.coarse_iterations = 0;
+  CHECK_FAILS(vf_tracker_create(ctx, &c, &t), VF_ERR_INVALID_ARG);
+  CHECK(strstr(vf_last_error_message(), "coarse_iterations") != NULL);
+  c = good;
   c.min_update = NAN;
   CHECK_FAILS(vf_tracker_create(ctx, &c, &t), VF_ERR_INVALID_ARG);
   CHECK(strstr(vf_last_error_message(), "min_update") != NULL);
