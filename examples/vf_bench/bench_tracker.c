@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: feature tracking, TARGETS.md's setting: birds_752x480.png (from --data DIR, else a
  * generated texture) moved by (1.3, 0.7) px with gain 1.1 and bias +5 (bilinear, rounded),
- * 4 levels, patches 16/16/8/8, the tracker's default iteration caps (16 on level 0, 6 on the
+ * 4 levels, patches 16/16/8/8, the tracker's default iteration caps (16 on level 0, 3 on the
  * others; TARGETS.md and vilib's harness take 30 a level), 200 / 1000 / 4000 features (the
  * strongest corner per grid cell). The timed step is vf_tracker_submit: on CUDA the GPU time of the
  * upload of the requests, the kernel and the download of the results (CUDA events); a second
