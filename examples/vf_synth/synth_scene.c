@@ -199,10 +199,14 @@ int synth_scene_cast(const synth_scene* s, const float o[3], const float d[3], f
   return 1;
 }
 
-/* Bilinear texel lookup at level l, (x, y) in level-0 texel units of the face. */
+/* Bilinear texel lookup at level l, (x, y) in level-0 texel units of the face. Texel j of level l
+ * is the box of level-0 texels [j 2^l, (j + 1) 2^l) (synth_texture_fill), so its centre is at
+ * (j + 1/2) 2^l whatever the face's texel count: scaling by w[l] / w[0] instead moved the coarser
+ * levels against level 0 by up to a texel on faces whose count is not a multiple of 2^l, and the
+ * texture slid over the surface as the trilinear blend changed with distance. */
 static float synth_bilinear(const synth_face* f, int l, float x, float y) {
-  float sx = x * (float)f->w[l] / (float)f->w[0] - 0.5f,
-        sy = y * (float)f->h[l] / (float)f->h[0] - 0.5f;
+  const float scale = 1.0f / (float)(1 << l);
+  float sx = x * scale - 0.5f, sy = y * scale - 0.5f;
   float mx = (float)(f->w[l] - 1), my = (float)(f->h[l] - 1);
   sx = sx < 0.0f ? 0.0f : sx > mx ? mx : sx;
   sy = sy < 0.0f ? 0.0f : sy > my ? my : sy;
