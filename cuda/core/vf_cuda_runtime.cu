@@ -127,6 +127,15 @@ int vf_cuda_event_create(void** event) {
   return (int)rc;
 }
 
+int vf_cuda_event_create_untimed(void** event) {
+  cudaEvent_t e = nullptr;
+  *event = nullptr;
+  VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorMemoryAllocation);
+  cudaError_t rc = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+  *event = e;
+  return (int)rc;
+}
+
 int vf_cuda_event_destroy(void* event) { return (int)cudaEventDestroy((cudaEvent_t)event); }
 
 int vf_cuda_event_record(void* event, void* stream) {

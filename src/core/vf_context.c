@@ -221,6 +221,7 @@ vf_status vf_context_synchronize(vf_context* ctx) {
   if (ctx->backend == VF_BACKEND_CUDA) {
     int rc = vf_cuda_stream_synchronize(ctx->stream);
     if (rc != 0) return vf_cuda_fail(&ctx->err, rc, "vf_context_synchronize");
+    vf_context_note_drained(ctx);
   }
 #endif
   return VF_OK;

@@ -21,7 +21,14 @@ struct vf_context {
   vf_log_fn log_fn;
   void* log_user;
   vf_log_level log_level;
+  /* Host waits that found all the work queued on `stream` before them complete (CUDA): a stage
+   * that noted the count when it queued work knows that work finished once the count moved,
+   * without asking the driver (vf_context_note_drained). */
+  unsigned long drains;
 };
+
+/* Call after a wait on an event recorded on ctx->stream, or on the stream itself, succeeded. */
+static inline void vf_context_note_drained(vf_context* ctx) { ctx->drains++; }
 
 void vf_log(const vf_context* ctx, vf_log_level level, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)));

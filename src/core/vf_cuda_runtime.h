@@ -44,6 +44,9 @@ int vf_cuda_copy_2d_async(void* dst, size_t dst_stride, const void* src, size_t 
                           size_t width_bytes, size_t height, void* stream);
 int vf_cuda_copy_async(void* dst, const void* src, size_t bytes, void* stream);
 int vf_cuda_event_create(void** event);
+/* An event for ordering and waits only, without timing: recording it costs the host about a
+ * fifth of a timing event's (docs/perf/tracker.md). */
+int vf_cuda_event_create_untimed(void** event);
 int vf_cuda_event_destroy(void* event);
 int vf_cuda_event_record(void* event, void* stream);
 int vf_cuda_event_elapsed_ms(void* start, void* stop, float* ms);

@@ -13,7 +13,7 @@ vf_status vf_stream_link_init(vf_stream_link* l, const vf_context* from, const v
   l->to = to;
 #ifdef VF_HAVE_CUDA
   if (from->backend == VF_BACKEND_CUDA && to->backend == VF_BACKEND_CUDA) {
-    int rc = vf_cuda_event_create(&l->event);
+    int rc = vf_cuda_event_create_untimed(&l->event);
     if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_stream_link_init: cudaEventCreate");
   }
 #endif

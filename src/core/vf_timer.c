@@ -84,6 +84,7 @@ vf_status vf_timer_stop(vf_timer* timer, double* elapsed_ms) {
     if (rc == 0) rc = vf_cuda_event_synchronize(timer->stop_event);
     if (rc == 0) rc = vf_cuda_event_elapsed_ms(timer->start_event, timer->stop_event, &ms);
     if (rc != 0) return vf_cuda_fail(&timer->ctx->err, rc, "vf_timer_stop");
+    vf_context_note_drained(timer->ctx); /* the stop event followed all the stream's work */
     *elapsed_ms = ms;
     return VF_OK;
   }

@@ -115,7 +115,7 @@ static vf_status vf_detector_create_cuda(vf_detector* d) {
     rc = vf_cuda_host_alloc_mapped((void**)&d->mask_staged, (void**)&d->mapped_mask,
                                    (size_t)d->ncells);
   }
-  if (rc == 0) rc = vf_cuda_event_create(&d->mask_event);
+  if (rc == 0) rc = vf_cuda_event_create_untimed(&d->mask_event);
   if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_detector_create: page-locked staging");
   uint32_t lut[VF_FAST_LUT_WORDS];
   vf_fast_lut_build(d->config.arc_length, lut);

@@ -34,6 +34,7 @@ struct vf_tracker {
   vf_track_result* m_back; /* h_back's device address */
   void* staging_free;      /* CUDA event: h_requests may be rewritten */
   int uploads;             /* submissions that recorded staging_free */
+  unsigned long drains_at_upload; /* ctx->drains when the latest submission was queued */
   int fused_limit; /* CUDA with refinement: calls of up to this many features take the one-launch
                       kernel (vf_cuda_track_refine), larger ones the two kernels */
   int submitted;   /* features of the latest submission, -1 = none */
@@ -219,7 +220,7 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   if (s == VF_OK && rc == 0) {
     rc = vf_cuda_host_alloc_mapped((void**)&t->h_back, (void**)&t->m_back, res_bytes);
   }
-  if (s == VF_OK && rc == 0) rc = vf_cuda_event_create(&t->staging_free);
+  if (s == VF_OK && rc == 0) rc = vf_cuda_event_create_untimed(&t->staging_free);
   if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: pinned staging and event");
   if (s == VF_OK && p->slots > 0) {
     s = vf_device_alloc(NULL, (void**)&p->templates, tpl_bytes, what);
@@ -385,8 +386,11 @@ static vf_status vf_tracker_cuda_done(vf_tracker* t, int rc, int launched, const
 static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* requests, int count,
                                         int back, const char* fn) {
   void* stream = t->ctx->stream;
-  /* The previous submission must have read its requests before they are rewritten. */
-  int rc = t->uploads > 0 ? vf_cuda_event_synchronize(t->staging_free) : 0;
+  /* The previous submission must have read its requests before they are rewritten. A host wait
+   * on the stream since it was queued (vf_tracker_collect, vf_context_synchronize) says so
+   * already; only without one is the event asked, a driver call of 1.5 us. */
+  const int unsure = t->uploads > 0 && t->ctx->drains == t->drains_at_upload;
+  int rc = unsure ? vf_cuda_event_synchronize(t->staging_free) : 0;
   const size_t req_bytes = (size_t)count * sizeof *requests;
   if (rc == 0) memcpy(t->h_requests, requests, req_bytes);
   int launched = 0;
@@ -410,7 +414,10 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
     }
   }
   if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
-  if (rc == 0) t->uploads++;
+  if (rc == 0) {
+    t->uploads++;
+    t->drains_at_upload = t->ctx->drains;
+  }
   return vf_tracker_cuda_done(t, rc, launched, fn);
 }
 #endif
@@ -498,6 +505,7 @@ vf_status vf_tracker_collect(vf_tracker* t, vf_track_result* results) {
   if (t->ctx->backend == VF_BACKEND_CUDA && t->submitted > 0) {
     int rc = vf_cuda_stream_synchronize(t->ctx->stream);
     if (rc != 0) return vf_cuda_fail(&t->err, rc, fn);
+    vf_context_note_drained(t->ctx);
   }
 #endif
   if (t->submitted > 0) memcpy(results, t->h_results, (size_t)t->submitted * sizeof *results);
