@@ -11,7 +11,8 @@
  * and a procedural texture, photometric estimation on and off, patch sizes that take every run
  * width of the kernel, first-observation templates over a short sequence, and requests outside
  * the image, on its border and NaN; reference refinement over frames of growing zoom and
- * rotation (the same tolerances, flags equal, warp and correlation within 1e-3). Skips without
+ * rotation (the same tolerances, flags equal, warp and correlation within 1e-3); submissions
+ * back to back, with and without a wait between them, equal to separate calls. Skips without
  * a device. */
 #include <string.h>
 
@@ -334,6 +335,60 @@ static void tt_case_refine_paths(vf_template_mode mode) {
   for (int f = 0; f < FRAMES; ++f) vf_image_free(&frames[f]);
 }
 
+/* Submissions back to back: a submission may skip its wait for the previous one's kernel to have
+ * read its requests only after a host wait drained the stream. Two submissions in a row (the
+ * second's requests copied while the first's kernel still reads; first-observation slots taken
+ * by the first, used by the second), and two with vf_context_synchronize between them, give the
+ * bits of two vf_tracker_track calls. */
+static void tt_case_back_to_back(void) {
+  const tt_texture tex = tt_texture_make(777u);
+  enum { N = 2240 };
+  vf_image f0 = {0}, f1 = {0};
+  const double shift[2] = {2.3, -1.4};
+  tt_render(&tex, 640, 480, NULL, NULL, 1.0, 0.0, &f0);
+  tt_render(&tex, 640, 480, tt_map_shift, shift, 1.0, 0.0, &f1);
+  vf_tracker_config tc = vf_tracker_config_default();
+  tc.template_mode = VF_TEMPLATE_FIRST_OBSERVATION;
+  tc.max_features = N;
+  static vf_track_request first[N], second[N];
+  static vf_track_result want[N], got[N];
+  for (int i = 0; i < N; ++i) {
+    first[i] =
+        vf_track_request_make(40.0f + (float)(i % 56) * 10.0f, 40.0f + (float)(i / 56) * 10.0f, i);
+    second[i] = first[i];
+    second[i].new_template = 0; /* the slot the first call took */
+    second[i].guess_x += 2.0f;
+  }
+  vf_pyramid* p0 = tt_pyramid(gpu_ctx, &f0, tc.levels);
+  vf_pyramid* p1 = tt_pyramid(gpu_ctx, &f1, tc.levels);
+  vf_tracker *ref = NULL, *t = NULL;
+  CHECK_OK(vf_tracker_create(gpu_ctx, &tc, &ref));
+  CHECK_OK(vf_tracker_create(gpu_ctx, &tc, &t));
+  CHECK_OK(vf_tracker_track(ref, p0, p1, first, N, got));
+  CHECK_OK(vf_tracker_track(ref, p0, p1, second, N, want));
+  for (int drain = 0; drain < 2; ++drain) {
+    CHECK_OK(vf_tracker_submit(t, p0, p1, first, N));
+    if (drain) CHECK_OK(vf_context_synchronize(gpu_ctx));
+    CHECK_OK(vf_tracker_submit(t, p0, p1, second, N));
+    CHECK_OK(vf_tracker_collect(t, got));
+    int same = 0, converged = 0;
+    for (int i = 0; i < N; ++i) {
+      same += tt_same_bits(&want[i], &got[i]);
+      converged += got[i].status == VF_TRACK_CONVERGED;
+    }
+    printf("back to back (%s): %d of %d the same bits, %d converged\n",
+           drain ? "synchronized between" : "no wait between", same, N, converged);
+    CHECK(same == N);
+    CHECK(2 * converged >= N);
+  }
+  vf_tracker_destroy(ref);
+  vf_tracker_destroy(t);
+  vf_pyramid_destroy(p0);
+  vf_pyramid_destroy(p1);
+  vf_image_free(&f0);
+  vf_image_free(&f1);
+}
+
 int main(void) {
   VF_TEST_GPU_CONTEXTS(cpu_ctx, gpu_ctx);
 
@@ -357,6 +412,7 @@ int main(void) {
   tt_case_refine();
   tt_case_refine_paths(VF_TEMPLATE_PREVIOUS_FRAME);
   tt_case_refine_paths(VF_TEMPLATE_FIRST_OBSERVATION);
+  tt_case_back_to_back();
 
   vf_context_destroy(cpu_ctx);
   vf_context_destroy(gpu_ctx);
