@@ -26,7 +26,8 @@
  *             fb_from_prediction
  *   frontend: stereo, right_features, right_max_lr_diff, edge_radius, edge_max_jump,
  *             birth_edge_radius, birth_max_jump, birth_max_jump_ratio, birth_max_holes,
- *             birth_candidates, gyro_seeding, imu_capacity, imu_max_gap_ns,
+ *             birth_candidates, disparity_refine_radius, slide_max, gyro_seeding,
+ *             imu_capacity, imu_max_gap_ns,
  *             disparity_memory (host|device)
  * The stage sections fill `frontend` (vf_frontend_config_load also takes the cameras, rectify
  * and pyramid sections into it). A new section is a schema table in src/io/. */

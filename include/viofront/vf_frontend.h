@@ -169,8 +169,15 @@ typedef struct vf_frontend_config {
                                   sub-pixel fit and smoothness bias it; the map's value is kept
                                   where the match fails; 0..10, 0 = the map's value; default 7
                                   (docs/estimator.md) */
-  int gyro_seeding;            /**< 1: seed tracking with the gyroscope rotation when available */
-  int imu_capacity;            /**< IMU samples kept */
+  float slide_max;  /**< px, 0..4096: a track whose image motion, summed over its life, departs from
+                       the rigid motion that the frame's tracks share by more than this is ended
+                       (a corner on the junction of two surfaces that slides over both, something
+                       moving). The motion is fitted each frame to the tracks with a disparity in
+                       the previous frame (rotation from the gyroscope, then six degrees of
+                       freedom, robust weights: vf_rigid_motion_residuals); 0 = off; default 0.7
+                       (docs/estimator.md) */
+  int gyro_seeding; /**< 1: seed tracking with the gyroscope rotation when available */
+  int imu_capacity; /**< IMU samples kept */
   int64_t imu_max_gap_ns; /**< a larger gap between IMU samples disables seeding for the frame */
   vf_memory disparity_location; /**< where the disparity frame's map lives (device only on CUDA) */
 } vf_frontend_config;

@@ -159,6 +159,7 @@ static void register_frontend_configs(nb::module_& m) {
       .RW(vf_frontend_config, birth_max_holes)
       .RW(vf_frontend_config, birth_candidates)
       .RW(vf_frontend_config, disparity_refine_radius)
+      .RW(vf_frontend_config, slide_max)
       .RW(vf_frontend_config, gyro_seeding)
       .RW(vf_frontend_config, imu_capacity)
       .RW(vf_frontend_config, imu_max_gap_ns)

@@ -54,6 +54,10 @@ vf_frontend_config vf_frontend_config_default(void) {
    * rim), which removes the map's bias at features: the estimator's trajectory improved with it
    * on every vf_synth sequence once the left tracks' lead was gone (docs/estimator.md). */
   c.disparity_refine_radius = 7;
+  /* Tracks that slide over the scene cost a backend more than their number suggests: on
+   * vf_synth a few corners on depth steps, sliding pixels, set the estimator's error
+   * (docs/estimator.md). */
+  c.slide_max = 0.7f;
   c.gyro_seeding = 1;
   c.imu_capacity = 4000;
   c.imu_max_gap_ns = 50000000; /* 10 samples at EuRoC's 200 Hz */
@@ -105,6 +109,9 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
                    "%s: birth_candidates %d needs detector.cell_height %d to be a multiple of %d "
                    "(birth_candidates x 2^detector.max_level)",
                    fn, c->birth_candidates, c->detector.cell_height, c->birth_candidates << lv);
+  if (!(c->slide_max >= 0.0f && c->slide_max <= 4096.0f))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: slide_max %g is outside 0..4096 px", fn,
+                   (double)c->slide_max);
   if (c->disparity_refine_radius < 0 || c->disparity_refine_radius > 10)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: disparity_refine_radius %d is outside 0..10", fn,
                    c->disparity_refine_radius);
@@ -152,7 +159,10 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
       VF_ALLOC_ARRAY(fe->births, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
       (bands > 0 &&
        (VF_ALLOC_ARRAY(fe->band_occupancy, bands) || VF_ALLOC_ARRAY(fe->held, bands))) ||
-      VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n)) {
+      VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n) ||
+      VF_ALLOC_ARRAY(fe->rigid, n) || VF_ALLOC_ARRAY(fe->rigid_track, n) ||
+      VF_ALLOC_ARRAY(fe->rigid_residual, 2 * n) || VF_ALLOC_ARRAY(fe->rigid_scratch, n) ||
+      VF_ALLOC_ARRAY(fe->slide, 2 * n) || VF_ALLOC_ARRAY(fe->slid, n)) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
   }
   return VF_OK;
@@ -293,5 +303,11 @@ void vf_frontend_destroy(vf_frontend* fe) {
   free(fe->held);
   free(fe->records);
   free(fe->predictions);
+  free(fe->rigid);
+  free(fe->rigid_track);
+  free(fe->rigid_residual);
+  free(fe->rigid_scratch);
+  free(fe->slide);
+  free(fe->slid);
   free(fe);
 }

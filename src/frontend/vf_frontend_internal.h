@@ -6,6 +6,7 @@
 #include "core/vf_context_internal.h"
 #include "core/vf_stage_clock.h"
 #include "core/vf_stream_link.h"
+#include "geometry/vf_rigid_motion.h"
 #include "viofront/vf_frontend.h"
 #include "viofront/vf_imu.h"
 #include "viofront/vf_sampler.h"
@@ -21,8 +22,11 @@ typedef struct vf_frontend_prediction {
  * Kept in the feature set's order. */
 typedef struct vf_frontend_motion {
   uint64_t id;
-  float nx, ny;   /* camera 0, NaN before the first observation */
-  float rnx, rny; /* camera 1 */
+  float nx, ny;           /* camera 0, NaN before the first observation */
+  float rnx, rny;         /* camera 1 */
+  float u, v;             /* rectified left pixel */
+  float disparity;        /* px, NaN where unknown */
+  float slide_u, slide_v; /* px: the track's departure from the rigid motion, summed so far */
 } vf_frontend_motion;
 
 typedef enum vf_frontend_stage {
@@ -95,6 +99,15 @@ struct vf_frontend {
   uint8_t* band_occupancy;    /* one byte per band_detector cell */
   vf_keypoint* held;          /* candidates waiting for the birth check, one per band cell */
   int held_count;
+  vf_rigid_point* rigid; /* the rigid-motion check (slide_max): tracks with a previous disparity */
+  int* rigid_track;      /* their places among the live tracks */
+  float* rigid_residual; /* 2 per point, px */
+  float* rigid_scratch;  /* 1 per point */
+  float* slide;          /* 2 per live track after the check: its summed departure, px */
+  int slide_count;       /* tracks with an entry in `slide` (the check's; later ones are new) */
+  uint64_t* slid;        /* ids of the tracks the check ends */
+  double frame_R[9];     /* the gyroscope's R_c0_c1 over this frame interval */
+  int frame_R_valid;
   vf_feature* records; /* what the callback gets: left records, then right ones */
   int record_count;
   int right_missing[VF_RIGHT_MISSING_REASONS];
@@ -112,6 +125,14 @@ struct vf_frontend {
   int frame_added, frame_lost;
 };
 
+/* The previous frame's motion entry of a track: the set keeps its order and appends new
+ * tracks, so one forward walk (j from 0) over both lists finds them; NULL for a new track. */
+static inline const vf_frontend_motion* vf_frontend_previous_motion(const vf_frontend* fe, int* j,
+                                                                    uint64_t id) {
+  while (*j < fe->motion_count && fe->motion[*j].id != id) ++*j;
+  return *j < fe->motion_count ? &fe->motion[*j] : NULL;
+}
+
 /* Rectified pixel -> raw pixel and undistorted normalized coordinates of `cam` (R: raw ->
  * rectified rotation of that camera). Fields it cannot compute are NaN. */
 void vf_frontend_unrectify(const vf_camera* cam, const double R[9], double f, double cx, double cy,
@@ -125,6 +146,10 @@ void vf_frontend_apply_predictions(vf_frontend* fe);
 /* The tracking step: guesses, tracking and its checks; `lost` counts the tracks it ended
  * (src/frontend/vf_frontend_track.c). */
 vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
+/* After tracking: the rigid-motion check (frontend.slide_max) ends the tracks whose summed
+ * departure from the frame's rigid motion exceeds it (`ended`), and leaves every tracked
+ * track's sum in fe->slide (src/frontend/vf_frontend_rigid.c). */
+vf_status vf_frontend_check_rigid(vf_frontend* fe, int* ended);
 /* The detection step: new tracks in the cells without one when detection is due. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
 /* Whether new tracks on a depth edge are removed after stereo (frontend.birth_edge_radius). */

@@ -75,13 +75,6 @@ static void vf_velocity(float prev_x, float prev_y, double dt, vf_feature* r) {
   r->vy = known ? (float)((r->y - prev_y) / dt) : 0.0f;
 }
 
-/* The previous frame's motion entry of a track: the set keeps its order and appends new
- * tracks, so one forward walk over both lists finds them. */
-static const vf_frontend_motion* vf_previous(const vf_frontend* fe, int* j, uint64_t id) {
-  while (*j < fe->motion_count && fe->motion[*j].id != id) ++*j;
-  return *j < fe->motion_count ? &fe->motion[*j] : NULL;
-}
-
 /* The frame time since the previous frame's, 0 for the first. */
 static double vf_frame_dt(const vf_frontend* fe, int64_t t_ns) {
   /* t_ns > last_t_ns; unsigned, the difference cannot overflow even across all of int64. */
@@ -105,13 +98,20 @@ void vf_frontend_build_left_records(vf_frontend* fe, int64_t t_ns) {
     r->gain = t->gain;
     r->bias = t->bias;
     vf_frontend_unrectify(&fe->cfg.cam0, rc->R1, rc->f, rc->cx, rc->cy, t->x, t->y, r);
-    const vf_frontend_motion* m = vf_previous(fe, &j, t->id);
+    const vf_frontend_motion* m = vf_frontend_previous_motion(fe, &j, t->id);
     vf_velocity(m != NULL ? m->nx : NAN, m != NULL ? m->ny : NAN, dt, r);
     vf_frontend_motion* next = &fe->motion_next[i];
     next->id = t->id;
     next->nx = r->x;
     next->ny = r->y;
     next->rnx = next->rny = NAN;
+    next->u = t->x;
+    next->v = t->y;
+    next->disparity = NAN;
+    /* Tracks after the check's (new this frame) start from nothing. */
+    const int checked = i < fe->slide_count && t->age > 0;
+    next->slide_u = checked ? fe->slide[2 * i] : 0.0f;
+    next->slide_v = checked ? fe->slide[2 * i + 1] : 0.0f;
   }
 }
 
@@ -137,6 +137,7 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
                    : pr->value == VF_STEREO_INVALID ? NAN
                                                     : (float)pr->value / units;
     r->depth_m = vf_frontend_depth(rc->f, rc->baseline_m, r->disparity);
+    next->disparity = r->disparity;
     r->flags = vf_depth_flags(&fe->cfg, pr, units);
     if (!fe->cfg.right_features) continue;
     int why = vf_right_missing_reason(&fe->cfg, pr, units);
@@ -157,7 +158,7 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
       continue;
     }
     ++right;
-    const vf_frontend_motion* m = vf_previous(fe, &j, t->id);
+    const vf_frontend_motion* m = vf_frontend_previous_motion(fe, &j, t->id);
     vf_velocity(m != NULL ? m->rnx : NAN, m != NULL ? m->rny : NAN, dt, q);
     next->rnx = q->x;
     next->rny = q->y;

@@ -28,6 +28,10 @@ static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
              vf_last_error_message());
     }
     gyro = imu == VF_OK && vf_tracker_predict_rotation(fe->K, R, fe->xy, n, fe->guess) == VF_OK;
+    if (gyro) {
+      for (int i = 0; i < 9; ++i) fe->frame_R[i] = R[i];
+      fe->frame_R_valid = 1;
+    }
     /* The same rotation is the refinement's prior of each patch's shape. */
     if (gyro) gyro = vf_tracker_set_rotation(fe->tracker, fe->K, R) == VF_OK;
     if (!gyro) vf_thread_message_restore(&saved);
@@ -44,6 +48,8 @@ static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
 /* Tracking with the feature set: forward, backward check, border check, lost tracks dropped. */
 vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
   *lost = 0;
+  fe->slide_count = 0;
+  fe->frame_R_valid = 0;
   if (!fe->have_previous || vf_feature_set_count(fe->set) == 0) return VF_OK;
   const float* guess = vf_frontend_guesses(fe, t_ns);
   vf_track_stats st;
@@ -55,7 +61,10 @@ vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
   }
   *lost = st.out_of_image + st.diverged + st.residual + st.invalid + st.inconsistent + st.backward +
           st.border;
-  return VF_OK;
+  int slid = 0;
+  s = vf_frontend_check_rigid(fe, &slid);
+  *lost += slid;
+  return s;
 }
 
 /* New tracks in the cells without one, when detection is due (every detect_every frames, or

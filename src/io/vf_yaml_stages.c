@@ -157,6 +157,8 @@ vf_status vf_yaml_read_frontend(vf_yaml* y, yaml_node_t* n, vf_frontend_config* 
        NULL, NULL, NULL, 0},
       {VF_KEY("disparity_refine_radius", VF_YAML_INT, vf_frontend_config, disparity_refine_radius),
        0, 10, 0, 0, 0, NULL, NULL, NULL, 0},
+      {VF_KEY("slide_max", VF_YAML_FLOAT, vf_frontend_config, slide_max), 0, 4096, 0, 0, 0, NULL,
+       NULL, NULL, 0},
       {VF_KEY("gyro_seeding", VF_YAML_BOOL, vf_frontend_config, gyro_seeding), 0, 0, 0, 0, 0, NULL,
        NULL, NULL, 0},
       {VF_KEY("imu_capacity", VF_YAML_INT, vf_frontend_config, imu_capacity), 2, 1000000, 0, 0, 0,

@@ -118,6 +118,8 @@ static void test_create(void) {
   REFUSE(birth_max_jump_ratio, NAN, VF_ERR_INVALID_ARG, "birth_max_jump_ratio");
   REFUSE(birth_max_holes, -2, VF_ERR_INVALID_ARG, "birth_max_holes");
   REFUSE(birth_max_holes, 962, VF_ERR_INVALID_ARG, "birth_max_holes");
+  REFUSE(slide_max, -0.5f, VF_ERR_INVALID_ARG, "slide_max");
+  REFUSE(slide_max, NAN, VF_ERR_INVALID_ARG, "slide_max");
   REFUSE(birth_candidates, 0, VF_ERR_INVALID_ARG, "birth_candidates");
   REFUSE(birth_candidates, 9, VF_ERR_INVALID_ARG, "birth_candidates");
   REFUSE(birth_candidates, 3, VF_ERR_INVALID_ARG, "birth_candidates");
