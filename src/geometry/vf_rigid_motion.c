@@ -4,20 +4,19 @@
 #include "geometry/vf_rigid_motion.h"
 
 #include <math.h>
-#include <stdlib.h>
+#include <stddef.h>
 
 #include "core/vf_error.h"
 #include "geometry/vf_rectify_math.h"
 
-enum { VF_RIGID_ITERATIONS = 8 };
+enum { VF_RIGID_ITERATIONS = 5, VF_RIGID_FIT_POINTS = 128 };
 
 /* A point's position in the current camera, over its depth in the previous one: X = R q + s t,
- * with q = R0^T (its previous ray) and s = d0 / f (the baseline over that depth). Rq = R q. */
-static void vf_rigid_place(const double K[4], const double R0[9], const double R[9],
-                           const double t[3], const vf_rigid_point* p, double X[3], double Rq[3]) {
-  const double ray[3] = {((double)p->u0 - K[2]) / K[0], ((double)p->v0 - K[3]) / K[1], 1.0};
-  double q[3];
-  vf_m3_mulv_t(R0, ray, q);
+ * with q = R0^T (its previous ray), kept in q3, and s = d0 / f (the baseline over that depth).
+ * Rq = R q. */
+static void vf_rigid_place(const double K[4], const double R[9], const double t[3],
+                           const vf_rigid_point* p, const float q3[3], double X[3], double Rq[3]) {
+  const double q[3] = {q3[0], q3[1], q3[2]};
   vf_m3_mulv(R, q, Rq);
   const double s = (double)p->disparity / K[0];
   for (int k = 0; k < 3; ++k) X[k] = Rq[k] + s * t[k];
@@ -34,9 +33,30 @@ static void vf_rigid_residual(const double K[4], const vf_rigid_point* p, const 
   r[1] = (float)((double)p->v1 - (K[1] * X[1] / X[2] + K[3]));
 }
 
-static int vf_rigid_cmp_float(const void* a, const void* b) {
-  const float x = *(const float*)a, y = *(const float*)b;
-  return (x > y) - (x < y);
+/* The k-th smallest of v[0..n) (Hoare's selection; v is reordered). */
+static float vf_rigid_select(float* v, int n, int k) {
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const float pivot = v[lo + (hi - lo) / 2];
+    int i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] < pivot) ++i;
+      while (v[j] > pivot) --j;
+      if (i <= j) {
+        const float x = v[i];
+        v[i++] = v[j];
+        v[j--] = x;
+      }
+    }
+    if (k <= j) {
+      hi = j;
+    } else if (k >= i) {
+      lo = i;
+    } else {
+      break;
+    }
+  }
+  return v[k];
 }
 
 /* Solves the symmetric positive definite A x = b (6x6, row-major) by Cholesky; 0 when A is not
@@ -70,7 +90,7 @@ static int vf_rigid_solve6(double A[36], const double b[6], double x[6]) {
   return 1;
 }
 
-/* Adds point p's two rows, weighted by w, to the normal equations (A: upper and lower filled). */
+/* Adds point p's two rows, weighted by w, to the normal equations (A: the upper triangle). */
 static void vf_rigid_accumulate(const double K[4], const vf_rigid_point* p, const double X[3],
                                 const double Rq[3], const float r[2], double w, double A[36],
                                 double b[6]) {
@@ -88,7 +108,7 @@ static void vf_rigid_accumulate(const double K[4], const vf_rigid_point* p, cons
   }
   for (int i = 0; i < 6; ++i) {
     b[i] += w * (ju[i] * r[0] + jv[i] * r[1]);
-    for (int j = 0; j < 6; ++j) A[6 * i + j] += w * (ju[i] * ju[j] + jv[i] * jv[j]);
+    for (int j = i; j < 6; ++j) A[6 * i + j] += w * (ju[i] * ju[j] + jv[i] * jv[j]);
   }
 }
 
@@ -116,31 +136,46 @@ vf_status vf_rigid_motion_residuals(const double K[4], const double R0[9],
   }
   static const double kIdentity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   const double* r0 = R0 != NULL ? R0 : kIdentity;
+  float* q = scratch + n; /* each point's q = R0^T ray, 3 floats */
+  for (int i = 0; i < n; ++i) {
+    const double ray[3] = {((double)points[i].u0 - K[2]) / K[0],
+                           ((double)points[i].v0 - K[3]) / K[1], 1.0};
+    double v[3];
+    vf_m3_mulv_t(r0, ray, v);
+    for (int k = 0; k < 3; ++k) q[3 * i + k] = (float)v[k];
+  }
+  /* The fit takes every stride-th point (at most VF_RIGID_FIT_POINTS, spread over the list): six
+   * parameters need no more, and a frame's check stays a few tens of microseconds. */
+  const int stride = (n + VF_RIGID_FIT_POINTS - 1) / VF_RIGID_FIT_POINTS;
   double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, t[3] = {0.0, 0.0, 0.0};
   for (int it = 0;; ++it) {
+    const int last = it == VF_RIGID_ITERATIONS, step = last ? 1 : stride;
     int m = 0;
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < n; i += step) {
       double X[3], Rq[3];
-      vf_rigid_place(K, r0, R, t, &points[i], X, Rq);
-      vf_rigid_residual(K, &points[i], X, &residual[2 * i]);
-      if (!isnan(residual[2 * i])) scratch[m++] = hypotf(residual[2 * i], residual[2 * i + 1]);
+      vf_rigid_place(K, R, t, &points[i], &q[3 * i], X, Rq);
+      float* r = &residual[2 * i];
+      vf_rigid_residual(K, &points[i], X, r);
+      if (!isnan(r[0])) scratch[m++] = sqrtf(r[0] * r[0] + r[1] * r[1]);
     }
-    if (it == VF_RIGID_ITERATIONS) break;
+    if (last) break;
     if (m < VF_RIGID_MIN_POINTS)
       return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: only %d points in front of the camera", fn, m);
     /* The robust scale: the median residual (1.4826 x for a Gaussian's sigma), at least
      * 0.05 px so that an exact fit does not down-weight every point. */
-    qsort(scratch, (size_t)m, sizeof *scratch, vf_rigid_cmp_float);
-    const double scale = fmax(1.4826 * (double)scratch[m / 2], 0.05), k = 1.345 * scale;
+    const double scale = fmax(1.4826 * (double)vf_rigid_select(scratch, m, m / 2), 0.05);
+    const double k = 1.345 * scale;
     double A[36] = {0.0}, b[6] = {0.0};
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < n; i += stride) {
       const float* r = &residual[2 * i];
       if (isnan(r[0])) continue;
-      const double e = hypot((double)r[0], (double)r[1]);
+      const double e = sqrt((double)r[0] * r[0] + (double)r[1] * r[1]);
       double X[3], Rq[3];
-      vf_rigid_place(K, r0, R, t, &points[i], X, Rq);
+      vf_rigid_place(K, R, t, &points[i], &q[3 * i], X, Rq);
       vf_rigid_accumulate(K, &points[i], X, Rq, r, e <= k ? 1.0 : k / e, A, b);
     }
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < i; ++j) A[6 * i + j] = A[6 * j + i];
     double d[6];
     if (!vf_rigid_solve6(A, b, d))
       return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: the points do not determine the motion", fn);

@@ -9,7 +9,8 @@
  * rotation) and t (the translation over the baseline) are fitted. With the point's disparity d0
  * at c0, X0 / Z0 is its normalized ray and baseline / Z0 = d0 / f, so no baseline is needed.
  * Gauss-Newton with Huber weights (k = 1.345 times the residuals' robust scale, at least
- * 0.05 px), eight iterations: a few sliding tracks among many do not pull the fit. Exported
+ * 0.05 px), five iterations on at most 128 of the points, spread over the list: a few sliding
+ * tracks among many do not pull the fit. Exported
  * for the tests, not installed. */
 #ifndef VF_RIGID_MOTION_H
 #define VF_RIGID_MOTION_H
@@ -30,9 +31,10 @@ typedef struct vf_rigid_point {
 /** Fits the motion to the n points and writes each point's residual (observed minus fitted
  * position in the current frame, px) to residual[2 i], residual[2 i + 1]. K = (f, f, cx, cy) of
  * the rectified camera; R0 = R_c0_c1 (row-major, the convention of vf_tracker_predict_rotation)
- * or NULL for the identity; scratch holds n floats. VF_ERR_INVALID_ARG for NULL arrays, n
+ * or NULL for the identity; scratch holds 4 n floats. VF_ERR_INVALID_ARG for NULL arrays, n
  * below VF_RIGID_MIN_POINTS, or points that do not determine the motion (all at one place,
- * values that are not finite, disparities not above 0); residual is then not written. */
+ * values that are not finite, disparities not above 0); residual then holds nothing useful (the
+ * argument checks fail before writing it). */
 VF_API vf_status vf_rigid_motion_residuals(const double K[4], const double R0[9],
                                            const vf_rigid_point* points, int n, float* residual,
                                            float* scratch);

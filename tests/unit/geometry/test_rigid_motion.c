@@ -69,7 +69,7 @@ static void rm_case(const char* what, unsigned seed, const double* R0_off, doubl
                         R0_off[3 * r + 2] * gyro[6 + c];
   }
   static vf_rigid_point p[NPTS];
-  static float res[2 * NPTS], scratch[NPTS];
+  static float res[2 * NPTS], scratch[4 * NPTS];
   double slide[SLIDERS][2];
   rm_scene(seed, Rt, T, 0.03, p, slide);
   CHECK_OK(vf_rigid_motion_residuals(kK, R0_off != NULL ? R0 : NULL, p, NPTS, res, scratch));
@@ -92,7 +92,7 @@ static void rm_case(const char* what, unsigned seed, const double* R0_off, doubl
 
 static void rm_bad_input(void) {
   static vf_rigid_point p[NPTS];
-  static float res[2 * NPTS], scratch[NPTS];
+  static float res[2 * NPTS], scratch[4 * NPTS];
   double Rt[9], slide[SLIDERS][2];
   rm_rotation(0.0, 1.0, 0.0, 0.01, Rt);
   const double T[3] = {0.05, 0.0, 0.0};
@@ -105,7 +105,7 @@ static void rm_bad_input(void) {
               VF_ERR_INVALID_ARG);
   const double bad_K[4] = {0.0, 436.0, 364.0, 257.0};
   CHECK_FAILS(vf_rigid_motion_residuals(bad_K, NULL, p, NPTS, res, scratch), VF_ERR_INVALID_ARG);
-  /* Residuals stay untouched when the call fails. */
+  /* Argument checks fail before anything is written. */
   res[0] = 123.0f;
   p[5].disparity = 0.0f;
   CHECK_FAILS(vf_rigid_motion_residuals(kK, NULL, p, NPTS, res, scratch), VF_ERR_INVALID_ARG);
