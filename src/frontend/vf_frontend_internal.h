@@ -146,9 +146,9 @@ void vf_frontend_apply_predictions(vf_frontend* fe);
 /* The tracking step: guesses, tracking and its checks; `lost` counts the tracks it ended
  * (src/frontend/vf_frontend_track.c). */
 vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
-/* After tracking: the rigid-motion check (frontend.slide_max) ends the tracks whose summed
- * departure from the frame's rigid motion exceeds it (`ended`), and leaves every tracked
- * track's sum in fe->slide (src/frontend/vf_frontend_rigid.c). */
+/* After tracking and detection: the rigid-motion check (frontend.slide_max) ends the tracks whose
+ * summed departure from the frame's rigid motion exceeds it (`ended`), and leaves every live
+ * track's sum in fe->slide, 0 for new ones (src/frontend/vf_frontend_rigid.c). */
 vf_status vf_frontend_check_rigid(vf_frontend* fe, int* ended);
 /* The detection step: new tracks in the cells without one when detection is due. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);

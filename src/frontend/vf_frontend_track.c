@@ -61,10 +61,7 @@ vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
   }
   *lost = st.out_of_image + st.diverged + st.residual + st.invalid + st.inconsistent + st.backward +
           st.border;
-  int slid = 0;
-  s = vf_frontend_check_rigid(fe, &slid);
-  *lost += slid;
-  return s;
+  return VF_OK;
 }
 
 /* New tracks in the cells without one, when detection is due (every detect_every frames, or
