@@ -68,6 +68,14 @@ VF_API void vf_detector_destroy(vf_detector* detector);
 VF_API vf_status vf_detector_detect(vf_detector* detector, const vf_pyramid* pyramid,
                                     const uint8_t* occupancy, vf_memory occupancy_location);
 
+/** vf_detector_detect in two halves, so that the host can work while the GPU detects: submit
+ * queues the detection (CUDA: launches the kernel; CPU: detects), collect waits for it and lists
+ * the keypoints. Between them the pyramid and a host occupancy mask may change. collect without a
+ * pending submit is VF_ERR_STATE. */
+VF_API vf_status vf_detector_submit(vf_detector* detector, const vf_pyramid* pyramid,
+                                    const uint8_t* occupancy, vf_memory occupancy_location);
+VF_API vf_status vf_detector_collect(vf_detector* detector);
+
 /** The last detection's keypoints in increasing cell order (x, y in level-0 pixels: a level-k
  * pixel (u, v) maps to ((u + 0.5) * 2^k - 0.5, (v + 0.5) * 2^k - 0.5)). Valid until the next
  * detect or destroy. VF_ERR_STATE before a successful detect, or after one on CUDA with

@@ -38,6 +38,7 @@ struct vf_detector {
   vf_keypoint* list; /* compacted host results */
   int count;
   int detected; /* a detect has run */
+  int pending;  /* a submit waits for its collect */
   int listed;   /* the host list holds its results */
 };
 
@@ -282,16 +283,24 @@ static vf_status vf_detector_detect_cuda(vf_detector* d, const uint8_t* occupanc
   d->job.cells = d->config.host_results ? d->mapped_cells : d->cells;
   if (rc == 0) rc = vf_cuda_fast_detect(&d->job, stream);
   if (rc == 0 && host_mask) rc = vf_cuda_event_record(d->mask_event, stream);
-  if (rc == 0 && d->config.host_results) rc = vf_cuda_stream_synchronize(stream);
   if (rc != 0) return vf_cuda_fail(&d->err, rc, "vf_detector_detect");
-  if (d->config.host_results) vf_detector_compact(d, d->staged);
+  return VF_OK;
+}
+
+/* The host list of a launched detection (host results only). */
+static vf_status vf_detector_collect_cuda(vf_detector* d) {
+  if (!d->config.host_results) return VF_OK;
+  int rc = vf_cuda_stream_synchronize(d->ctx->stream);
+  if (rc != 0) return vf_cuda_fail(&d->err, rc, "vf_detector_detect");
+  vf_detector_compact(d, d->staged);
   return VF_OK;
 }
 #endif
 
-vf_status vf_detector_detect(vf_detector* d, const vf_pyramid* pyramid, const uint8_t* occupancy,
+vf_status vf_detector_submit(vf_detector* d, const vf_pyramid* pyramid, const uint8_t* occupancy,
                              vf_memory occupancy_location) {
   if (d == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_detector_detect: detector is NULL");
+  d->pending = 0;
   if (pyramid == NULL)
     return vf_fail(&d->err, VF_ERR_INVALID_ARG, "vf_detector_detect: pyramid is NULL");
   if (occupancy_location != VF_MEMORY_HOST && occupancy_location != VF_MEMORY_DEVICE) {
@@ -306,7 +315,7 @@ vf_status vf_detector_detect(vf_detector* d, const vf_pyramid* pyramid, const ui
 #ifdef VF_HAVE_CUDA
   if (d->ctx->backend == VF_BACKEND_CUDA) {
     s = vf_detector_detect_cuda(d, occupancy, occupancy_location);
-    d->detected = s == VF_OK;
+    d->pending = s == VF_OK;
     return s;
   }
 #endif
@@ -317,8 +326,27 @@ vf_status vf_detector_detect(vf_detector* d, const vf_pyramid* pyramid, const ui
   d->job.occupancy = occupancy;
   vf_cpu_fast_detect(&d->job, d->ctx->pool);
   vf_detector_compact(d, d->cells);
-  d->detected = 1;
+  d->pending = 1;
   return VF_OK;
+}
+
+vf_status vf_detector_collect(vf_detector* d) {
+  if (d == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_detector_collect: detector is NULL");
+  if (!d->pending)
+    return vf_fail(&d->err, VF_ERR_STATE, "vf_detector_collect: no detection submitted");
+  d->pending = 0;
+  vf_status s = VF_OK;
+#ifdef VF_HAVE_CUDA
+  if (d->ctx->backend == VF_BACKEND_CUDA) s = vf_detector_collect_cuda(d);
+#endif
+  d->detected = s == VF_OK;
+  return s;
+}
+
+vf_status vf_detector_detect(vf_detector* d, const vf_pyramid* pyramid, const uint8_t* occupancy,
+                             vf_memory occupancy_location) {
+  vf_status s = vf_detector_submit(d, pyramid, occupancy, occupancy_location);
+  return s == VF_OK ? vf_detector_collect(d) : s;
 }
 
 vf_status vf_detector_keypoints(const vf_detector* d, const vf_keypoint** keypoints, int* count) {

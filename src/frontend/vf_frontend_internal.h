@@ -106,7 +106,8 @@ struct vf_frontend {
   float* slide;          /* 2 per live track after the check: its summed departure, px */
   int slide_count;       /* tracks with an entry in `slide` (the check's; later ones are new) */
   uint64_t* slid;        /* ids of the tracks the check ends */
-  double frame_R[9];     /* the gyroscope's R_c0_c1 over this frame interval */
+  int slid_count;
+  double frame_R[9]; /* the gyroscope's R_c0_c1 over this frame interval */
   int frame_R_valid;
   vf_feature* records; /* what the callback gets: left records, then right ones */
   int record_count;
@@ -146,10 +147,13 @@ void vf_frontend_apply_predictions(vf_frontend* fe);
 /* The tracking step: guesses, tracking and its checks; `lost` counts the tracks it ended
  * (src/frontend/vf_frontend_track.c). */
 vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
-/* After tracking and detection: the rigid-motion check (frontend.slide_max) ends the tracks whose
- * summed departure from the frame's rigid motion exceeds it (`ended`), and leaves every live
- * track's sum in fe->slide, 0 for new ones (src/frontend/vf_frontend_rigid.c). */
-vf_status vf_frontend_check_rigid(vf_frontend* fe, int* ended);
+/* The rigid-motion check (frontend.slide_max, src/frontend/vf_frontend_rigid.c), in two parts
+ * around the detection, so that the host computes while the GPU detects. assess (after tracking):
+ * each tracked track's summed departure from the frame's rigid motion into fe->slide, and the
+ * ids of those past the limit into fe->slid. apply (after the new tracks are added): those are
+ * ended (`ended`). New tracks get no sum (fe->slide_count: the tracks that have one). */
+void vf_frontend_rigid_assess(vf_frontend* fe);
+vf_status vf_frontend_rigid_apply(vf_frontend* fe, int* ended);
 /* The detection step: new tracks in the cells without one when detection is due. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
 /* Whether new tracks on a depth edge are removed after stereo (frontend.birth_edge_radius). */

@@ -29,24 +29,24 @@ static int vf_rigid_gather(vf_frontend* fe, const vf_track* tr, int n) {
   return m;
 }
 
-vf_status vf_frontend_check_rigid(vf_frontend* fe, int* ended) {
-  *ended = 0;
+void vf_frontend_rigid_assess(vf_frontend* fe) {
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);
   fe->slide_count = n;
+  fe->slid_count = 0;
   if (fe->cfg.slide_max <= 0.0f || !fe->cfg.stereo_enabled) {
     for (int i = 0; i < 2 * n; ++i) fe->slide[i] = 0.0f;
-    return VF_OK;
+    return;
   }
   const int m = vf_rigid_gather(fe, tr, n);
   /* Too few points, or points that do not fix the motion: no check this frame, the sums wait. */
-  if (m < VF_RIGID_MIN_POINTS) return VF_OK;
+  if (m < VF_RIGID_MIN_POINTS) return;
   vf_saved_message saved;
   vf_thread_message_save(&saved);
   vf_status s = vf_rigid_motion_residuals(fe->K, fe->frame_R_valid ? fe->frame_R : NULL, fe->rigid,
                                           m, fe->rigid_residual, fe->rigid_scratch);
   vf_thread_message_restore(&saved);
-  if (s != VF_OK) return VF_OK;
+  if (s != VF_OK) return;
   const float limit = fe->cfg.slide_max;
   int k = 0;
   for (int p = 0; p < m; ++p) {
@@ -57,8 +57,17 @@ vf_status vf_frontend_check_rigid(vf_frontend* fe, int* ended) {
     sum[1] += r[1];
     if (hypotf(sum[0], sum[1]) > limit) fe->slid[k++] = tr[fe->rigid_track[p]].id;
   }
+  fe->slid_count = k;
+}
+
+vf_status vf_frontend_rigid_apply(vf_frontend* fe, int* ended) {
+  *ended = 0;
+  const int k = fe->slid_count, n = fe->slide_count;
+  fe->slid_count = 0;
   if (k == 0) return VF_OK;
-  /* The set keeps its order when it drops tracks: the sums follow the same way. */
+  /* The assessed tracks lead the set, in their order (new ones are appended after them), and the
+   * set keeps its order when it drops tracks: the sums follow the same way. */
+  const vf_track* tr = vf_feature_set_features(fe->set);
   int keep = 0;
   for (int i = 0, q = 0; i < n; ++i) {
     if (q < k && tr[i].id == fe->slid[q]) {
@@ -70,10 +79,11 @@ vf_status vf_frontend_check_rigid(vf_frontend* fe, int* ended) {
     ++keep;
   }
   int removed = 0;
-  s = vf_feature_set_remove(fe->set, fe->slid, k, &removed);
+  vf_status s = vf_feature_set_remove(fe->set, fe->slid, k, &removed);
   if (s != VF_OK)
     return vf_fail(&fe->err, s, "rigid-motion check: %s", vf_feature_set_last_error(fe->set));
   fe->slide_count = keep;
+  fe->frame_committed = 1;
   *ended = removed;
   return VF_OK;
 }

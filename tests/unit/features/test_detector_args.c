@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* Bad detector configurations and calls are refused with a status and a message that names the
  * problem; nothing crashes. */
+#include <string.h>
+
 #include "test_detector_util.h"
 
 static vf_context* ctx;
@@ -102,6 +104,19 @@ static void test_bad_calls(void) {
   CHECK_OK(vf_detector_keypoints(d, &kp, &count));
   CHECK(count > 300 && count <= 360);
   CHECK_OK(vf_detector_cells(d, &kp));
+  /* Submit and collect: the same keypoints as detect; a collect needs a pending submit. */
+  vf_keypoint first[360];
+  const int n_first = count;
+  memcpy(first, kp, (size_t)count * sizeof *kp);
+  CHECK_FAILS(vf_detector_collect(d), VF_ERR_STATE);
+  CHECK_FAILS(vf_detector_collect(NULL), VF_ERR_INVALID_ARG);
+  CHECK_FAILS(vf_detector_submit(d, NULL, mask, VF_MEMORY_HOST), VF_ERR_INVALID_ARG);
+  CHECK_FAILS(vf_detector_collect(d), VF_ERR_STATE);
+  CHECK_OK(vf_detector_submit(d, p, mask, VF_MEMORY_HOST));
+  CHECK_OK(vf_detector_collect(d));
+  CHECK_FAILS(vf_detector_collect(d), VF_ERR_STATE);
+  CHECK_OK(vf_detector_keypoints(d, &kp, &count));
+  CHECK(count == n_first && memcmp(kp, first, (size_t)count * sizeof *kp) == 0);
   vf_pyramid_destroy(p);
   vf_image_free(&img);
   vf_detector_destroy(d);
