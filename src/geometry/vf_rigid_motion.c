@@ -9,7 +9,7 @@
 #include "core/vf_error.h"
 #include "geometry/vf_rectify_math.h"
 
-enum { VF_RIGID_ITERATIONS = 4, VF_RIGID_FIT_POINTS = 64 };
+enum { VF_RIGID_ITERATIONS = 3, VF_RIGID_FIT_POINTS = 48 };
 
 /* A point's position in the current camera, over its depth in the previous one: X = R q + s t,
  * with q = R0^T (its previous ray), kept in q3, and s = d0 / f (the baseline over that depth).
@@ -137,9 +137,10 @@ vf_status vf_rigid_motion_residuals(const double K[4], const double R0[9],
   static const double kIdentity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   const double* r0 = R0 != NULL ? R0 : kIdentity;
   float* q = scratch + n; /* each point's q = R0^T ray, 3 floats */
+  const double fx_inv = 1.0 / K[0], fy_inv = 1.0 / K[1];
   for (int i = 0; i < n; ++i) {
-    const double ray[3] = {((double)points[i].u0 - K[2]) / K[0],
-                           ((double)points[i].v0 - K[3]) / K[1], 1.0};
+    const double ray[3] = {((double)points[i].u0 - K[2]) * fx_inv,
+                           ((double)points[i].v0 - K[3]) * fy_inv, 1.0};
     double v[3];
     vf_m3_mulv_t(r0, ray, v);
     for (int k = 0; k < 3; ++k) q[3 * i + k] = (float)v[k];
