@@ -162,7 +162,7 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
       VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n) ||
       VF_ALLOC_ARRAY(fe->rigid, n) || VF_ALLOC_ARRAY(fe->rigid_track, n) ||
       VF_ALLOC_ARRAY(fe->rigid_residual, 2 * n) || VF_ALLOC_ARRAY(fe->rigid_scratch, 4 * n) ||
-      VF_ALLOC_ARRAY(fe->slid, n)) {
+      VF_ALLOC_ARRAY(fe->slide, 2 * n) || VF_ALLOC_ARRAY(fe->slid, n)) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
   }
   return VF_OK;
@@ -307,6 +307,7 @@ void vf_frontend_destroy(vf_frontend* fe) {
   free(fe->rigid_track);
   free(fe->rigid_residual);
   free(fe->rigid_scratch);
+  free(fe->slide);
   free(fe->slid);
   free(fe);
 }

@@ -56,13 +56,14 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   s = vf_pyramid_build(fe->pyramid[fe->cur], &fe->rectified[0]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "pyramid: %s", vf_last_error_message());
   vf_stage_clock_mark(clk, VF_STAGE_TRACK);
-  /* The previous frame's rigid-motion check, on the host while the GPU builds the pyramid. */
-  int slid = 0;
-  s = vf_frontend_check_rigid(fe, &slid);
-  if (s == VF_OK) s = vf_frontend_track_all(fe, t_ns, lost);
-  *lost += slid;
+  s = vf_frontend_track_all(fe, t_ns, lost);
   vf_stage_clock_mark(clk, VF_STAGE_DETECT);
   if (s == VF_OK) s = vf_frontend_replenish(fe, added);
+  /* The tracks the rigid-motion check ends (judged while the GPU detected); their cells are
+   * refilled at the next detection. */
+  int slid = 0;
+  if (s == VF_OK) s = vf_frontend_rigid_apply(fe, &slid);
+  *lost += slid;
   /* The birth check may still remove tracks after stereo: then the left records wait for it. */
   const int births_checked = vf_frontend_checks_births(&fe->cfg);
   if (s == VF_OK && !births_checked) vf_frontend_build_left_records(fe, t_ns);

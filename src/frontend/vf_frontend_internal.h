@@ -88,8 +88,6 @@ struct vf_frontend {
   vf_frontend_motion* motion;
   vf_frontend_motion* motion_next;
   int motion_count;
-  int motion_next_count; /* with motion_pair: the entries of the frame before fe->motion's */
-  int motion_pair;       /* motion_next holds the frame before motion's (set at the swap) */
 
   /* per-frame scratch, sized at create time by the feature cap */
   float* guess;               /* per track the initial guess (x, y), NaN for none */
@@ -102,11 +100,14 @@ struct vf_frontend {
   vf_keypoint* held;          /* candidates waiting for the birth check, one per band cell */
   int held_count;
   vf_rigid_point* rigid; /* the rigid-motion check (slide_max): tracks with a previous disparity */
-  int* rigid_track;      /* their places in fe->motion */
+  int* rigid_track;      /* their places among the live tracks */
   float* rigid_residual; /* 2 per point, px */
   float* rigid_scratch;  /* 4 per point */
+  float* slide;          /* 2 per live track after the check: its summed departure, px */
+  int slide_count;       /* tracks with an entry in `slide` (the check's; later ones are new) */
   uint64_t* slid;        /* ids of the tracks the check ends */
-  double frame_R[9];     /* the gyroscope's R_c0_c1 over the latest frame interval */
+  int slid_count;
+  double frame_R[9]; /* the gyroscope's R_c0_c1 over this frame interval */
   int frame_R_valid;
   vf_feature* records; /* what the callback gets: left records, then right ones */
   int record_count;
@@ -146,12 +147,13 @@ void vf_frontend_apply_predictions(vf_frontend* fe);
 /* The tracking step: guesses, tracking and its checks; `lost` counts the tracks it ended
  * (src/frontend/vf_frontend_track.c). */
 vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
-/* The rigid-motion check (frontend.slide_max, src/frontend/vf_frontend_rigid.c) of the previous
- * frame, at the start of this one while the GPU rectifies and builds the pyramid: the motion
- * between the two frames before is fitted to their tracks, each track's residual is added to
- * its sum (kept in fe->motion), and the live tracks whose sum passed the limit are ended
- * (`ended`) before they are tracked again. */
-vf_status vf_frontend_check_rigid(vf_frontend* fe, int* ended);
+/* The rigid-motion check (frontend.slide_max, src/frontend/vf_frontend_rigid.c), in two parts
+ * around the detection, so that the host computes while the GPU detects. assess (after tracking):
+ * each tracked track's summed departure from the frame's rigid motion into fe->slide, and the
+ * ids of those past the limit into fe->slid. apply (after the new tracks are added): those are
+ * ended (`ended`). New tracks get no sum (fe->slide_count: the tracks that have one). */
+void vf_frontend_rigid_assess(vf_frontend* fe);
+vf_status vf_frontend_rigid_apply(vf_frontend* fe, int* ended);
 /* The detection step: new tracks in the cells without one when detection is due. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
 /* Whether new tracks on a depth edge are removed after stereo (frontend.birth_edge_radius). */

@@ -82,7 +82,6 @@ static double vf_frame_dt(const vf_frontend* fe, int64_t t_ns) {
 }
 
 void vf_frontend_build_left_records(vf_frontend* fe, int64_t t_ns) {
-  fe->motion_pair = 0; /* motion_next is rewritten below */
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);
   const vf_stereo_rectification* rc = &fe->rect;
@@ -109,9 +108,10 @@ void vf_frontend_build_left_records(vf_frontend* fe, int64_t t_ns) {
     next->u = t->x;
     next->v = t->y;
     next->disparity = NAN;
-    /* The sum so far; the check adds this frame's residual at the start of the next one. */
-    next->slide_u = m != NULL ? m->slide_u : 0.0f;
-    next->slide_v = m != NULL ? m->slide_v : 0.0f;
+    /* Tracks after the check's (new this frame) start from nothing. */
+    const int checked = i < fe->slide_count && t->age > 0;
+    next->slide_u = checked ? fe->slide[2 * i] : 0.0f;
+    next->slide_v = checked ? fe->slide[2 * i + 1] : 0.0f;
   }
 }
 
@@ -167,9 +167,7 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
   vf_frontend_motion* swap = fe->motion;
   fe->motion = fe->motion_next;
   fe->motion_next = swap;
-  fe->motion_next_count = fe->motion_count;
   fe->motion_count = n;
-  fe->motion_pair = fe->have_previous;
   fe->record_count = n + right;
   return VF_OK;
 }

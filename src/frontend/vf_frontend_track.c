@@ -12,7 +12,6 @@ static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);
   int gyro = 0;
-  fe->frame_R_valid = 0;
   if (fe->cfg.gyro_seeding && n > 0) {
     for (int i = 0; i < n; ++i) {
       fe->xy[2 * i] = tr[i].x;
@@ -49,7 +48,8 @@ static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
 /* Tracking with the feature set: forward, backward check, border check, lost tracks dropped. */
 vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
   *lost = 0;
-  fe->frame_R_valid = 0; /* this frame's interval gets its own rotation, or none */
+  fe->slide_count = 0;
+  fe->frame_R_valid = 0;
   if (!fe->have_previous || vf_feature_set_count(fe->set) == 0) return VF_OK;
   const float* guess = vf_frontend_guesses(fe, t_ns);
   vf_track_stats st;
@@ -70,13 +70,22 @@ vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   *added = 0;
   fe->held_count = 0;
-  if (!vf_feature_set_detection_due(fe->set, fe->sequence)) return VF_OK;
+  if (!vf_feature_set_detection_due(fe->set, fe->sequence)) {
+    vf_frontend_rigid_assess(fe);
+    return VF_OK;
+  }
   const int cells = fe->grid.cols * fe->grid.rows;
   vf_status s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
-  if (s == VF_OK && fe->band_detector != NULL && vf_feature_set_needs_detection(fe->set))
-    return vf_frontend_hold_candidates(fe);
+  if (s == VF_OK && fe->band_detector != NULL && vf_feature_set_needs_detection(fe->set)) {
+    s = vf_frontend_hold_candidates(fe);
+    vf_frontend_rigid_assess(fe);
+    return s;
+  }
   if (s == VF_OK)
-    s = vf_detector_detect(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
+    s = vf_detector_submit(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
+  /* The rigid-motion check's arithmetic on the host while the GPU detects. */
+  vf_frontend_rigid_assess(fe);
+  if (s == VF_OK) s = vf_detector_collect(fe->detector);
   const vf_keypoint* kp = NULL;
   int count = 0;
   if (s == VF_OK) s = vf_detector_keypoints(fe->detector, &kp, &count);
