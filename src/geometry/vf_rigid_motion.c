@@ -9,7 +9,7 @@
 #include "core/vf_error.h"
 #include "geometry/vf_rectify_math.h"
 
-enum { VF_RIGID_ITERATIONS = 3, VF_RIGID_FIT_POINTS = 48 };
+enum { VF_RIGID_ITERATIONS = 4, VF_RIGID_FIT_POINTS = 64 };
 
 /* A point's position in the current camera, over its depth in the previous one: X = R q + s t,
  * with q = R0^T (its previous ray), kept in q3, and s = d0 / f (the baseline over that depth).

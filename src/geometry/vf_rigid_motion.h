@@ -9,7 +9,7 @@
  * rotation) and t (the translation over the baseline) are fitted. With the point's disparity d0
  * at c0, X0 / Z0 is its normalized ray and baseline / Z0 = d0 / f, so no baseline is needed.
  * Gauss-Newton with Huber weights (k = 1.345 times the residuals' robust scale, at least
- * 0.05 px), three iterations on at most 48 of the points, spread over the list: a few sliding
+ * 0.05 px), four iterations on at most 64 of the points, spread over the list: a few sliding
  * tracks among many do not pull the fit. Exported
  * for the tests, not installed. */
 #ifndef VF_RIGID_MOTION_H
