@@ -68,12 +68,13 @@ VF_API void vf_detector_destroy(vf_detector* detector);
 VF_API vf_status vf_detector_detect(vf_detector* detector, const vf_pyramid* pyramid,
                                     const uint8_t* occupancy, vf_memory occupancy_location);
 
-/** vf_detector_detect in two halves, so that the host can work while the GPU detects: submit
- * queues the detection (CUDA: launches the kernel; CPU: detects), collect waits for it and lists
- * the keypoints. Between them the pyramid and a host occupancy mask may change. collect without a
- * pending submit is VF_ERR_STATE. */
+/** The first half of vf_detector_detect, so that the host can work while the GPU detects:
+ * queues the detection (CUDA: launches the kernel; CPU: detects). Same arguments and checks as
+ * vf_detector_detect; the pyramid and a host occupancy mask may change once it returns. */
 VF_API vf_status vf_detector_submit(vf_detector* detector, const vf_pyramid* pyramid,
                                     const uint8_t* occupancy, vf_memory occupancy_location);
+/** The second half: waits for the submitted detection and lists its keypoints
+ * (vf_detector_keypoints). VF_ERR_STATE without a pending vf_detector_submit. */
 VF_API vf_status vf_detector_collect(vf_detector* detector);
 
 /** The last detection's keypoints in increasing cell order (x, y in level-0 pixels: a level-k
