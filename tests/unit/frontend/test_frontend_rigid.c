@@ -73,23 +73,17 @@ static int rg_alive(const rg_seen* s, uint64_t id) {
  * edge the plane moves towards), how many live to the last frame. */
 static void rg_run(vf_backend backend, const uint8_t* tex, float slide_max, int* window_born,
                    int* window_alive, int* plane_born, int* plane_alive) {
-  vf_context_config cc = vf_context_config_default();
-  cc.backend = backend;
-  cc.cpu_threads = 2;
-  vf_context* ctx = NULL;
-  CHECK_OK(vf_context_create(&cc, &ctx));
   vf_frontend_config fc = vf_frontend_config_default();
-  fc.cam0 = fc.cam1 = vf_camera_default();
+  fc.cam0 = fc.cam1 = vf_camera_default(); /* 752x480 */
   fc.cam1.T_BS[3] = 0.1; /* 10 cm baseline along x: the scene is drawn in rectified pixels */
   fc.slide_max = slide_max;
   static rg_seen seen;
   memset(&seen, 0, sizeof seen);
   vf_frontend_callbacks cb = {rg_on_features, NULL, &seen};
+  vf_context* ctx = NULL;
   vf_frontend* fe = NULL;
-  CHECK_OK(vf_frontend_create(ctx, &fc, &cb, &fe));
   vf_image left, right;
-  CHECK_OK(vf_image_alloc(&left, W, H, VF_PIXEL_U8, VF_MEMORY_HOST));
-  CHECK_OK(vf_image_alloc(&right, W, H, VF_PIXEL_U8, VF_MEMORY_HOST));
+  CHECK_OK(scene_frontend_open(backend, &fc, &cb, &ctx, &fe, &left, &right));
   for (int k = 0; k < FRAMES; ++k) {
     rg_render(tex, k, 0, &left);
     rg_render(tex, k, 1, &right);
@@ -110,10 +104,7 @@ static void rg_run(vf_backend backend, const uint8_t* tex, float slide_max, int*
   }
   printf("slide_max %.1f: window tracks %d, %d alive after %d frames; plane tracks %d, %d alive\n",
          (double)slide_max, *window_born, *window_alive, FRAMES, *plane_born, *plane_alive);
-  vf_image_free(&left);
-  vf_image_free(&right);
-  vf_frontend_destroy(fe);
-  vf_context_destroy(ctx);
+  scene_frontend_close(ctx, fe, &left, &right);
 }
 
 int main(int argc, char** argv) {
