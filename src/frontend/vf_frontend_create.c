@@ -161,7 +161,8 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
        (VF_ALLOC_ARRAY(fe->band_occupancy, bands) || VF_ALLOC_ARRAY(fe->held, bands))) ||
       VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n) ||
       VF_ALLOC_ARRAY(fe->rigid, n) || VF_ALLOC_ARRAY(fe->rigid_track, n) ||
-      VF_ALLOC_ARRAY(fe->rigid_residual, 2 * n) || VF_ALLOC_ARRAY(fe->rigid_scratch, 4 * n) ||
+      VF_ALLOC_ARRAY(fe->rigid_residual, 2 * n) ||
+      VF_ALLOC_ARRAY(fe->rigid_scratch, VF_RIGID_SCRATCH_FLOATS(n)) ||
       VF_ALLOC_ARRAY(fe->slide, 2 * n) || VF_ALLOC_ARRAY(fe->slid, n)) {
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
   }

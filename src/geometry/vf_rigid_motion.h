@@ -28,13 +28,16 @@ typedef struct vf_rigid_point {
 /** Fewest points a fit takes: six unknowns, two equations a point, and room for outliers. */
 #define VF_RIGID_MIN_POINTS 12
 
+/** Floats of scratch that vf_rigid_motion_residuals needs for n points. */
+#define VF_RIGID_SCRATCH_FLOATS(n) (9 * (n))
+
 /** Fits the motion to the n points and writes each point's residual (observed minus fitted
  * position in the current frame, px) to residual[2 i], residual[2 i + 1]. K = (f, f, cx, cy) of
  * the rectified camera; R0 = R_c0_c1 (row-major, the convention of vf_tracker_predict_rotation)
- * or NULL for the identity; scratch holds 4 n floats. VF_ERR_INVALID_ARG for NULL arrays, n
- * below VF_RIGID_MIN_POINTS, or points that do not determine the motion (all at one place,
- * values that are not finite, disparities not above 0); residual then holds nothing useful (the
- * argument checks fail before writing it). */
+ * or NULL for the identity; scratch holds VF_RIGID_SCRATCH_FLOATS(n) floats. VF_ERR_INVALID_ARG for
+ * NULL arrays, n below VF_RIGID_MIN_POINTS, or points that do not determine the motion (all at one
+ * place, values that are not finite, disparities not above 0); residual then holds nothing useful
+ * (the argument checks fail before writing it). */
 VF_API vf_status vf_rigid_motion_residuals(const double K[4], const double R0[9],
                                            const vf_rigid_point* points, int n, float* residual,
                                            float* scratch);

@@ -69,7 +69,7 @@ static void rm_case(const char* what, unsigned seed, const double* R0_off, doubl
                         R0_off[3 * r + 2] * gyro[6 + c];
   }
   static vf_rigid_point p[NPTS];
-  static float res[2 * NPTS], scratch[4 * NPTS];
+  static float res[2 * NPTS], scratch[VF_RIGID_SCRATCH_FLOATS(NPTS)];
   double slide[SLIDERS][2];
   rm_scene(seed, Rt, T, 0.03, p, slide);
   CHECK_OK(vf_rigid_motion_residuals(kK, R0_off != NULL ? R0 : NULL, p, NPTS, res, scratch));
@@ -92,7 +92,7 @@ static void rm_case(const char* what, unsigned seed, const double* R0_off, doubl
 
 static void rm_bad_input(void) {
   static vf_rigid_point p[NPTS];
-  static float res[2 * NPTS], scratch[4 * NPTS];
+  static float res[2 * NPTS], scratch[VF_RIGID_SCRATCH_FLOATS(NPTS)];
   double Rt[9], slide[SLIDERS][2];
   rm_rotation(0.0, 1.0, 0.0, 0.01, Rt);
   const double T[3] = {0.05, 0.0, 0.0};
