@@ -4,7 +4,7 @@
 // takes samples i, i + 128, ... of the reference patch and keeps them in registers; the sums of an
 // iteration go through a reduce-scatter in each warp and then shared memory, added in one order
 // for every thread, so all threads step in lockstep and take the same branches, and thread 0 writes
-// the result and the slot (a new reference is taken by the first warp). The current image is read
+// the result and the slot (a new reference is taken by the whole block). The current image is read
 // once per feature: the binomial-smoothed window under the warped patch goes to shared memory,
 // where each sample is one bilinear read (4 loads instead of the 16 taps of the smoothed sampler).
 // The mathematics is src/features/kernels/vf_affine_rules.h, shared with the CPU reference
@@ -39,12 +39,43 @@ __device__ __forceinline__ float* vf_slot_samples(const vf_affine_params& p, int
   return p.samples + (size_t)slot * 3 * (size_t)(p.patch * p.patch);
 }
 
-// Takes the reference of r.slot from the previous image at (r.x, r.y); every lane returns once
-// the slot is written (lane 0 writes the state, every lane its samples).
-// Not inlined: new references are rare, and their 36-term sums would crowd the registers of the
-// iterations.
-__device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf_track_request& r,
-                                             int lane) {
+// Threads per feature: four warps share a feature's samples, so that an iteration's latency (a
+// chain of dependent steps per sample) is a quarter of one warp's; their sums meet in shared
+// memory.
+constexpr int kWarps = 4;
+constexpr int kThreads = 32 * kWarps;
+// Three blocks a multiprocessor: the compiler otherwise takes 254 registers a thread, which
+// leaves room for two, and 1000 or 4000 features then queue in waves (measured on the H100:
+// 1000 features 112 -> 104 us, 4000 291 -> 249 us with 168 registers; four blocks spill and
+// lose at 200 features).
+constexpr int kMinBlocks = 3;
+
+// Sums v[0..N-1] over the block, v already summed over each warp: every warp's lane 0 leaves
+// its sums in red (kWarps * N floats), and every thread adds them in one order, so all threads
+// end with the same bits. The leading barrier keeps an earlier total's readers ahead of it.
+template <int N>
+__device__ __forceinline__ void vf_block_total(float* v, float* red, int tid) {
+  __syncthreads();
+  if ((tid & 31) == 0) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) red[(tid >> 5) * N + k] = v[k];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    float total = red[k];
+    for (int w = 1; w < kWarps; ++w) total += red[w * N + k];
+    v[k] = total;
+  }
+}
+
+// Takes the reference of r.slot from the previous image at (r.x, r.y), with every thread of the
+// block: a new reference lies on its feature's path to the result, and one warp alone made
+// its block the launch's last (thread 0 writes the state, every thread its samples, each the
+// ones it reads again). The caller synchronises the block before the slot is read.
+// Not inlined: its 36-term sums would crowd the registers of the iterations.
+__device__ __noinline__ void vf_block_capture(const vf_affine_params& p, const vf_track_request& r,
+                                              int tid, float* red) {
   vf_affine_slot* s = p.slot + r.slot;
   const float identity[4] = {1.0f, 0.0f, 0.0f, 1.0f};
   const int n = p.patch * p.patch;
@@ -55,7 +86,7 @@ __device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf
   int used = 0;
   if (vf_affine_inside(r.x, r.y, identity, p.patch, 1, p.width, p.height)) {
     float m[2] = {0.0f, 0.0f};  // sum T, count
-    for (int i = lane; i < n; i += 32) {
+    for (int i = tid; i < n; i += kThreads) {
       float ox, oy, v, gx, gy;
       vf_affine_offset(i, p.patch, &ox, &oy);
       vf_affine_pixel(p.prev, p.prev_stride, r.x + ox, r.y + oy, &v, &gx, &gy);
@@ -69,6 +100,7 @@ __device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf
       }
     }
     vf_warp_sums<2>(m);
+    vf_block_total<2>(m, red, tid);
     used = (int)m[1];
     valid = VF_AFFINE_FLAT;
     if (used >= 8) {
@@ -76,7 +108,7 @@ __device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf
 #pragma unroll
       for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = 0.0f;
       const float inv_half = 1.0f / VF_AFFINE_HALF(p.patch);
-      for (int i = lane; i < n; i += 32) {
+      for (int i = tid; i < n; i += kThreads) {
         if (t[i] < 0.0f) continue;
         float ox, oy, j[8];
         vf_affine_offset(i, p.patch, &ox, &oy);
@@ -84,11 +116,12 @@ __device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf
         vf_affine_outer(j, h);
       }
       vf_warp_sums<VF_AFFINE_PACKED>(h);
+      vf_block_total<VF_AFFINE_PACKED>(h, red, tid);
       vf_affine_add_prior(h, p.shape_prior, prior);
       if (vf_affine_factor(h, l)) valid = VF_AFFINE_USABLE;
     }
   }
-  if (lane == 0) {
+  if (tid == 0) {
     vf_affine_slot out;
     memset(&out, 0, sizeof out);
     memcpy(out.shape, identity, sizeof identity);
@@ -106,19 +139,7 @@ __device__ __noinline__ void vf_warp_capture(const vf_affine_params& p, const vf
     }
     *s = out;
   }
-  __syncwarp();
 }
-
-// Threads per feature: four warps share a feature's samples, so that an iteration's latency (a
-// chain of dependent steps per sample) is a quarter of one warp's; their sums meet in shared
-// memory.
-constexpr int kWarps = 4;
-constexpr int kThreads = 32 * kWarps;
-// Three blocks a multiprocessor: the compiler otherwise takes 254 registers a thread, which
-// leaves room for two, and 1000 or 4000 features then queue in waves (measured on the H100:
-// 1000 features 112 -> 104 us, 4000 291 -> 249 us with 168 registers; four blocks spill and
-// lose at 200 features).
-constexpr int kMinBlocks = 3;
 
 // The smoothed current image over [x0, x0 + w) x [y0, y0 + h) in shared memory, row stride kWin:
 // the [1 2 1] / 4 binomial along rows into the staging rows (one more each side), then down
@@ -500,7 +521,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
     out = p.lk_results != nullptr ? p.lk_results[f] : results[f];
   }
   if (r.new_template && out.status != VF_TRACK_INVALID) {
-    if (tid < 32) vf_warp_capture(p, r, tid);
+    vf_block_capture(p, r, tid, red[0]);
     __syncthreads();
   }
   if (out.status != VF_TRACK_CONVERGED) return;
