@@ -226,13 +226,12 @@ void vf_detector_destroy(vf_detector* d) {
 }
 
 /* Points the job at the pyramid's levels after checking it fits the configuration. */
-static vf_status vf_detector_use_pyramid(vf_detector* d, const vf_pyramid* p) {
+static vf_status vf_detector_use_pyramid(vf_detector* d, const char* fn, const vf_pyramid* p) {
   const vf_detector_config* c = &d->config;
   int levels = vf_pyramid_levels(p);
   if (levels <= c->max_level) {
-    return vf_fail(&d->err, VF_ERR_INVALID_ARG,
-                   "vf_detector_detect: the pyramid has %d levels, max_level is %d", levels,
-                   c->max_level);
+    return vf_fail(&d->err, VF_ERR_INVALID_ARG, "%s: the pyramid has %d levels, max_level is %d",
+                   fn, levels, c->max_level);
   }
   vf_memory where = d->ctx->backend == VF_BACKEND_CUDA ? VF_MEMORY_DEVICE : VF_MEMORY_HOST;
   for (int l = 0; l < d->job.levels; ++l) {
@@ -242,15 +241,14 @@ static vf_status vf_detector_use_pyramid(vf_detector* d, const vf_pyramid* p) {
     vf_fast_level* lv = &d->job.level[l];
     if (v.width != lv->width || v.height != lv->height || v.format != VF_PIXEL_U8) {
       return vf_fail(&d->err, VF_ERR_INVALID_ARG,
-                     "vf_detector_detect: pyramid level %d is %dx%d, the detector expects %dx%d "
-                     "(8-bit)",
+                     "%s: pyramid level %d is %dx%d, the detector expects %dx%d (8-bit)", fn,
                      c->min_level + l, v.width, v.height, lv->width, lv->height);
     }
     if (v.location != where) {
       return vf_fail(&d->err, VF_ERR_INVALID_ARG,
-                     "vf_detector_detect: the pyramid lives in %s memory, the detector's backend "
-                     "needs %s memory (create both from one context)",
-                     v.location == VF_MEMORY_HOST ? "host" : "device",
+                     "%s: the pyramid lives in %s memory, the detector's backend needs %s memory "
+                     "(create both from one context)",
+                     fn, v.location == VF_MEMORY_HOST ? "host" : "device",
                      where == VF_MEMORY_HOST ? "host" : "device");
     }
     lv->image = v.data;
@@ -268,7 +266,7 @@ static void vf_detector_compact(vf_detector* d, const vf_keypoint* cells) {
 }
 
 #ifdef VF_HAVE_CUDA
-static vf_status vf_detector_detect_cuda(vf_detector* d, const uint8_t* occupancy,
+static vf_status vf_detector_detect_cuda(vf_detector* d, const char* fn, const uint8_t* occupancy,
                                          vf_memory location) {
   void* stream = d->ctx->stream;
   int rc = 0;
@@ -283,45 +281,45 @@ static vf_status vf_detector_detect_cuda(vf_detector* d, const uint8_t* occupanc
   d->job.cells = d->config.host_results ? d->mapped_cells : d->cells;
   if (rc == 0) rc = vf_cuda_fast_detect(&d->job, stream);
   if (rc == 0 && host_mask) rc = vf_cuda_event_record(d->mask_event, stream);
-  if (rc != 0) return vf_cuda_fail(&d->err, rc, "vf_detector_detect");
+  if (rc != 0) return vf_cuda_fail(&d->err, rc, fn);
   return VF_OK;
 }
 
 /* The host list of a launched detection (host results only). */
-static vf_status vf_detector_collect_cuda(vf_detector* d) {
+static vf_status vf_detector_collect_cuda(vf_detector* d, const char* fn) {
   if (!d->config.host_results) return VF_OK;
   int rc = vf_cuda_stream_synchronize(d->ctx->stream);
-  if (rc != 0) return vf_cuda_fail(&d->err, rc, "vf_detector_detect");
+  if (rc != 0) return vf_cuda_fail(&d->err, rc, fn);
   vf_detector_compact(d, d->staged);
   return VF_OK;
 }
 #endif
 
-vf_status vf_detector_submit(vf_detector* d, const vf_pyramid* pyramid, const uint8_t* occupancy,
-                             vf_memory occupancy_location) {
-  if (d == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_detector_detect: detector is NULL");
+/* The first half of a detection (checks, then the launch or the CPU's work), its errors named
+ * after fn, the public call that asked. */
+static vf_status vf_detector_queue(vf_detector* d, const char* fn, const vf_pyramid* pyramid,
+                                   const uint8_t* occupancy, vf_memory occupancy_location) {
+  if (d == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: detector is NULL", fn);
   d->pending = 0;
-  if (pyramid == NULL)
-    return vf_fail(&d->err, VF_ERR_INVALID_ARG, "vf_detector_detect: pyramid is NULL");
+  if (pyramid == NULL) return vf_fail(&d->err, VF_ERR_INVALID_ARG, "%s: pyramid is NULL", fn);
   if (occupancy_location != VF_MEMORY_HOST && occupancy_location != VF_MEMORY_DEVICE) {
-    return vf_fail(&d->err, VF_ERR_INVALID_ARG,
-                   "vf_detector_detect: occupancy_location %d is not a vf_memory",
+    return vf_fail(&d->err, VF_ERR_INVALID_ARG, "%s: occupancy_location %d is not a vf_memory", fn,
                    (int)occupancy_location);
   }
-  vf_status s = vf_detector_use_pyramid(d, pyramid);
+  vf_status s = vf_detector_use_pyramid(d, fn, pyramid);
   if (s != VF_OK) return s;
   d->listed = 0;
   d->detected = 0;
 #ifdef VF_HAVE_CUDA
   if (d->ctx->backend == VF_BACKEND_CUDA) {
-    s = vf_detector_detect_cuda(d, occupancy, occupancy_location);
+    s = vf_detector_detect_cuda(d, fn, occupancy, occupancy_location);
     d->pending = s == VF_OK;
     return s;
   }
 #endif
   if (occupancy != NULL && occupancy_location != VF_MEMORY_HOST) {
     return vf_fail(&d->err, VF_ERR_UNSUPPORTED,
-                   "vf_detector_detect: the CPU backend takes a host occupancy mask only");
+                   "%s: the CPU backend takes a host occupancy mask only", fn);
   }
   d->job.occupancy = occupancy;
   vf_cpu_fast_detect(&d->job, d->ctx->pool);
@@ -330,23 +328,31 @@ vf_status vf_detector_submit(vf_detector* d, const vf_pyramid* pyramid, const ui
   return VF_OK;
 }
 
-vf_status vf_detector_collect(vf_detector* d) {
-  if (d == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_detector_collect: detector is NULL");
-  if (!d->pending)
-    return vf_fail(&d->err, VF_ERR_STATE, "vf_detector_collect: no detection submitted");
+/* The second half: the wait for the results (CUDA) and their host list. */
+static vf_status vf_detector_wait(vf_detector* d, const char* fn) {
+  if (d == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: detector is NULL", fn);
+  if (!d->pending) return vf_fail(&d->err, VF_ERR_STATE, "%s: no detection submitted", fn);
   d->pending = 0;
   vf_status s = VF_OK;
 #ifdef VF_HAVE_CUDA
-  if (d->ctx->backend == VF_BACKEND_CUDA) s = vf_detector_collect_cuda(d);
+  if (d->ctx->backend == VF_BACKEND_CUDA) s = vf_detector_collect_cuda(d, fn);
 #endif
   d->detected = s == VF_OK;
   return s;
 }
 
+vf_status vf_detector_submit(vf_detector* d, const vf_pyramid* pyramid, const uint8_t* occupancy,
+                             vf_memory occupancy_location) {
+  return vf_detector_queue(d, "vf_detector_submit", pyramid, occupancy, occupancy_location);
+}
+
+vf_status vf_detector_collect(vf_detector* d) { return vf_detector_wait(d, "vf_detector_collect"); }
+
 vf_status vf_detector_detect(vf_detector* d, const vf_pyramid* pyramid, const uint8_t* occupancy,
                              vf_memory occupancy_location) {
-  vf_status s = vf_detector_submit(d, pyramid, occupancy, occupancy_location);
-  return s == VF_OK ? vf_detector_collect(d) : s;
+  const char* fn = "vf_detector_detect";
+  vf_status s = vf_detector_queue(d, fn, pyramid, occupancy, occupancy_location);
+  return s == VF_OK ? vf_detector_wait(d, fn) : s;
 }
 
 vf_status vf_detector_keypoints(const vf_detector* d, const vf_keypoint** keypoints, int* count) {

@@ -111,7 +111,12 @@ static void test_bad_calls(void) {
   CHECK_FAILS(vf_detector_collect(d), VF_ERR_STATE);
   CHECK_FAILS(vf_detector_collect(NULL), VF_ERR_INVALID_ARG);
   CHECK_FAILS(vf_detector_submit(d, NULL, mask, VF_MEMORY_HOST), VF_ERR_INVALID_ARG);
+  /* Each message names the call the user made. */
+  CHECK(strstr(vf_detector_last_error(d), "vf_detector_submit: pyramid") != NULL);
   CHECK_FAILS(vf_detector_collect(d), VF_ERR_STATE);
+  CHECK(strstr(vf_detector_last_error(d), "vf_detector_collect: no detection") != NULL);
+  CHECK_FAILS(vf_detector_detect(d, p, mask, (vf_memory)9), VF_ERR_INVALID_ARG);
+  CHECK(strstr(vf_detector_last_error(d), "vf_detector_detect: occupancy_location") != NULL);
   CHECK_OK(vf_detector_submit(d, p, mask, VF_MEMORY_HOST));
   CHECK_OK(vf_detector_collect(d));
   CHECK_FAILS(vf_detector_collect(d), VF_ERR_STATE);
