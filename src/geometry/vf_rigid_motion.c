@@ -21,7 +21,7 @@ typedef struct vf_rigid_camera {
 
 /* The fit's points, padded with zero-weight points to a multiple of VF_RIGID_LANES: each one's
  * q = R0^T (its previous ray), s = d0 / f (the baseline over its depth) and observed position;
- * then, at the current motion, its residual, its squared length (negative: left out) and its
+ * then, at the current motion, its residual, its squared length (NaN: left out) and its
  * Huber weight. */
 typedef struct vf_rigid_set {
   float qx[VF_RIGID_FIT_POINTS], qy[VF_RIGID_FIT_POINTS], qz[VF_RIGID_FIT_POINTS];
