@@ -50,97 +50,6 @@ constexpr int kThreads = 32 * kWarps;
 // lose at 200 features).
 constexpr int kMinBlocks = 3;
 
-// Sums v[0..N-1] over the block, v already summed over each warp: every warp's lane 0 leaves
-// its sums in red (kWarps * N floats), and every thread adds them in one order, so all threads
-// end with the same bits. The leading barrier keeps an earlier total's readers ahead of it.
-template <int N>
-__device__ __forceinline__ void vf_block_total(float* v, float* red, int tid) {
-  __syncthreads();
-  if ((tid & 31) == 0) {
-#pragma unroll
-    for (int k = 0; k < N; ++k) red[(tid >> 5) * N + k] = v[k];
-  }
-  __syncthreads();
-#pragma unroll
-  for (int k = 0; k < N; ++k) {
-    float total = red[k];
-    for (int w = 1; w < kWarps; ++w) total += red[w * N + k];
-    v[k] = total;
-  }
-}
-
-// Takes the reference of r.slot from the previous image at (r.x, r.y), with every thread of the
-// block: a new reference lies on its feature's path to the result, and one warp alone made
-// its block the launch's last (thread 0 writes the state, every thread its samples, each the
-// ones it reads again). The caller synchronises the block before the slot is read.
-// Not inlined: its 36-term sums would crowd the registers of the iterations.
-__device__ __noinline__ void vf_block_capture(const vf_affine_params& p, const vf_track_request& r,
-                                              int tid, float* red) {
-  vf_affine_slot* s = p.slot + r.slot;
-  const float identity[4] = {1.0f, 0.0f, 0.0f, 1.0f};
-  const int n = p.patch * p.patch;
-  float* t = vf_slot_samples(p, r.slot);
-  float *tx = t + n, *ty = t + 2 * n;
-  int valid = VF_AFFINE_OUTSIDE;
-  float mu = 0.0f, h[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED], prior[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  int used = 0;
-  if (vf_affine_inside(r.x, r.y, identity, p.patch, 1, p.width, p.height)) {
-    float m[2] = {0.0f, 0.0f};  // sum T, count
-    for (int i = tid; i < n; i += kThreads) {
-      float ox, oy, v, gx, gy;
-      vf_affine_offset(i, p.patch, &ox, &oy);
-      vf_affine_pixel(p.prev, p.prev_stride, r.x + ox, r.y + oy, &v, &gx, &gy);
-      if (!vf_lk_unsaturated(v)) v = -1.0f;
-      t[i] = v;
-      tx[i] = gx;
-      ty[i] = gy;
-      if (v >= 0.0f) {
-        m[0] += v;
-        m[1] += 1.0f;
-      }
-    }
-    vf_warp_sums<2>(m);
-    vf_block_total<2>(m, red, tid);
-    used = (int)m[1];
-    valid = VF_AFFINE_FLAT;
-    if (used >= 8) {
-      mu = m[0] / m[1];
-#pragma unroll
-      for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = 0.0f;
-      const float inv_half = 1.0f / VF_AFFINE_HALF(p.patch);
-      for (int i = tid; i < n; i += kThreads) {
-        if (t[i] < 0.0f) continue;
-        float ox, oy, j[8];
-        vf_affine_offset(i, p.patch, &ox, &oy);
-        vf_affine_jacobian(t[i] - mu, tx[i], ty[i], ox * inv_half, oy * inv_half, j);
-        vf_affine_outer(j, h);
-      }
-      vf_warp_sums<VF_AFFINE_PACKED>(h);
-      vf_block_total<VF_AFFINE_PACKED>(h, red, tid);
-      vf_affine_add_prior(h, p.shape_prior, prior);
-      if (vf_affine_factor(h, l)) valid = VF_AFFINE_USABLE;
-    }
-  }
-  if (tid == 0) {
-    vf_affine_slot out;
-    memset(&out, 0, sizeof out);
-    memcpy(out.shape, identity, sizeof identity);
-    out.gain = 1.0f;
-    vf_affine_slot_reset_warp(&out, r.x, r.y);
-    out.valid = valid;
-    if (valid != VF_AFFINE_OUTSIDE) {
-      out.used = used;
-      out.mu = mu;
-    }
-    if (valid == VF_AFFINE_USABLE) {
-      for (int k = 0; k < VF_AFFINE_PACKED; ++k) out.h[k] = h[k];
-      vf_affine_inverse(l, out.inv);
-      for (int k = 0; k < 4; ++k) out.prior[k] = prior[k];
-    }
-    *s = out;
-  }
-}
-
 // The smoothed current image over [x0, x0 + w) x [y0, y0 + h) in shared memory, row stride kWin:
 // the [1 2 1] / 4 binomial along rows into the staging rows (one more each side), then down
 // the columns, as the smoothed sampler weighs them.
@@ -453,6 +362,82 @@ __device__ __noinline__ int vf_block_downdate(const vf_affine_params& p, const f
   return ok;
 }
 
+// Takes the reference of r.slot from the previous image at (r.x, r.y), with every thread of the
+// block: a new reference lies on its feature's path to the result, and one warp alone made
+// its block the launch's last (thread 0 writes the state, every thread its samples, each the
+// ones it reads again). Its two totals use the two halves of red (the count and sum first,
+// then H), so each needs one barrier. The caller synchronises the block before the slot is read.
+// Not inlined: its 36-term sums would crowd the registers of the iterations.
+__device__ __noinline__ void vf_block_capture(const vf_affine_params& p, const vf_track_request& r,
+                                              int tid, float (*red)[kWarps * VF_AFFINE_PACKED]) {
+  vf_affine_slot* s = p.slot + r.slot;
+  const float identity[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+  const int n = p.patch * p.patch;
+  float* t = vf_slot_samples(p, r.slot);
+  float *tx = t + n, *ty = t + 2 * n;
+  int valid = VF_AFFINE_OUTSIDE;
+  float mu = 0.0f, h[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED], prior[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  int used = 0;
+  if (vf_affine_inside(r.x, r.y, identity, p.patch, 1, p.width, p.height)) {
+    float m[2] = {0.0f, 0.0f};  // sum T, count
+    for (int i = tid; i < n; i += kThreads) {
+      float ox, oy, v, gx, gy;
+      vf_affine_offset(i, p.patch, &ox, &oy);
+      vf_affine_pixel(p.prev, p.prev_stride, r.x + ox, r.y + oy, &v, &gx, &gy);
+      if (!vf_lk_unsaturated(v)) v = -1.0f;
+      t[i] = v;
+      tx[i] = gx;
+      ty[i] = gy;
+      if (v >= 0.0f) {
+        m[0] += v;
+        m[1] += 1.0f;
+      }
+    }
+    vf_warp_sums<2>(m);
+    if ((tid & 31) == 0) {
+      red[0][(tid >> 5) * 2] = m[0];
+      red[0][(tid >> 5) * 2 + 1] = m[1];
+    }
+    vf_block_add_rows<2>(m, red[0]);
+    used = (int)m[1];
+    valid = VF_AFFINE_FLAT;
+    if (used >= 8) {
+      mu = m[0] / m[1];
+#pragma unroll
+      for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = 0.0f;
+      const float inv_half = 1.0f / VF_AFFINE_HALF(p.patch);
+      for (int i = tid; i < n; i += kThreads) {
+        if (t[i] < 0.0f) continue;
+        float ox, oy, j[8];
+        vf_affine_offset(i, p.patch, &ox, &oy);
+        vf_affine_jacobian(t[i] - mu, tx[i], ty[i], ox * inv_half, oy * inv_half, j);
+        vf_affine_outer(j, h);
+      }
+      vf_block_sums_scatter<VF_AFFINE_PACKED>(h, red[1], tid);
+      vf_affine_add_prior(h, p.shape_prior, prior);
+      if (vf_affine_factor(h, l)) valid = VF_AFFINE_USABLE;
+    }
+  }
+  if (tid == 0) {
+    vf_affine_slot out;
+    memset(&out, 0, sizeof out);
+    memcpy(out.shape, identity, sizeof identity);
+    out.gain = 1.0f;
+    vf_affine_slot_reset_warp(&out, r.x, r.y);
+    out.valid = valid;
+    if (valid != VF_AFFINE_OUTSIDE) {
+      out.used = used;
+      out.mu = mu;
+    }
+    if (valid == VF_AFFINE_USABLE) {
+      for (int k = 0; k < VF_AFFINE_PACKED; ++k) out.h[k] = h[k];
+      vf_affine_inverse(l, out.inv);
+      for (int k = 0; k < 4; ++k) out.prior[k] = prior[k];
+    }
+    *s = out;
+  }
+}
+
 // One feature on the block. FUSED: the frame-to-frame result is computed here first, by the first
 // warp (vf_lk_warp::vf_warp_feature, lp), and written to results[f] as the tracker's kernel
 // writes it; else it is read from that kernel's output. Then the refinement.
@@ -521,7 +506,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
     out = p.lk_results != nullptr ? p.lk_results[f] : results[f];
   }
   if (r.new_template && out.status != VF_TRACK_INVALID) {
-    vf_block_capture(p, r, tid, red[0]);
+    vf_block_capture(p, r, tid, red);
     __syncthreads();
   }
   if (out.status != VF_TRACK_CONVERGED) return;

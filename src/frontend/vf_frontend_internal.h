@@ -102,7 +102,7 @@ struct vf_frontend {
   vf_rigid_point* rigid; /* the rigid-motion check (slide_max): tracks with a previous disparity */
   int* rigid_track;      /* their places among the live tracks */
   float* rigid_residual; /* 2 per point, px */
-  float* rigid_scratch;  /* 4 per point */
+  float* rigid_scratch;  /* VF_RIGID_SCRATCH_FLOATS(n) */
   float* slide;          /* 2 per live track after the check: its summed departure, px */
   int slide_count;       /* tracks with an entry in `slide` (the check's; later ones are new) */
   uint64_t* slid;        /* ids of the tracks the check ends */
