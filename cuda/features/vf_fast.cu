@@ -13,7 +13,7 @@
 //  3. one warp per 32-pixel row fragment walks a stripe of rows with the 3x3 neighbourhood in
 //     registers, each lane keeping the best maximum of its column.
 // A warp shuffle reduction, then a shared-memory reduction over the warps, gives the block's best;
-// the cell's two blocks meet in an atomic maximum, and the second to finish writes the result.
+// the cell's two blocks meet in one atomic exchange, and the second to arrive writes the result.
 // Candidates compare as 64-bit keys: the score's float bits (positive floats order like
 // integers) above the inverted (level, y, x), so the maximum key is the documented tie rule
 // whatever the reduction order. The CPU reference is src/features/cpu/vf_fast_cpu.c.
@@ -328,14 +328,14 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
 #pragma unroll
   for (int w = 1; w < kWarps; ++w) best = max(best, s_best[w]);
   if (parts > 1) {
-    // The keys order as the tie rule wants whatever the order of the maxima; the last block of
-    // the cell takes the result (its atomics see the other's) and clears both words.
-    vf_fast_meet* m = job.meet + cell;
-    atomicMax(&m->best, best);
-    __threadfence();
-    if (atomicAdd(&m->done, 1u) != (unsigned)parts - 1u) return;
-    best = atomicExch(&m->best, 0ull);
-    m->done = 0u;
+    // One exchange a block, no fence: the first to arrive leaves its key, marked by the top bit
+    // (which no key sets: scores are non-negative floats); the second takes it, keeps the larger
+    // key (the tie rule, whatever the order) and clears the word for the next launch.
+    constexpr unsigned long long kLeft = 1ull << 63;
+    const unsigned long long other = atomicExch(&job.meet[cell].best, best | kLeft);
+    if (other == 0ull) return;
+    best = max(best, other & ~kLeft);
+    job.meet[cell].best = 0ull;
   }
   job.cells[cell] = vf_decode(job, cell, col, row, best);
 }

@@ -27,10 +27,9 @@ typedef struct vf_fast_level {
   int pitch;
 } vf_fast_level;
 
-/* The best key found so far by a cell's blocks, and how many of them finished. */
+/* Where a cell's two blocks meet: 0, or the first one's best key with the top bit set. */
 typedef struct vf_fast_meet {
   unsigned long long best;
-  unsigned done;
 } vf_fast_meet;
 
 /* Everything one detection needs; pointers are in the backend's memory. */
@@ -45,7 +44,7 @@ typedef struct vf_fast_job {
   const uint8_t* occupancy; /* NULL or one byte per cell, nonzero = skip */
   vf_keypoint* cells;       /* out: cols * rows entries */
   /* CUDA only: where the blocks that share a cell (its first level and its other levels run in
-   * two blocks) meet, one entry a cell; zero between launches (the last block clears it). */
+   * two blocks) meet, one entry a cell; zero between launches (the second block clears it). */
   vf_fast_meet* meet;
 } vf_fast_job;
 
