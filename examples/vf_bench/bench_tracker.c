@@ -5,7 +5,9 @@
  * others; TARGETS.md and vilib's harness take 30 a level), 200 / 1000 / 4000 features (the
  * strongest corner per grid cell). The timed step is vf_tracker_submit: on CUDA the GPU time of the
  * upload of the requests, the kernel and the download of the results (CUDA events); a second
- * row times the whole synchronous vf_tracker_track, host round trip included. Reports accuracy
+ * row times the whole synchronous vf_tracker_track, host round trip included, and two more the
+ * same with the requests written into the tracker's own buffer and the results read in place
+ * (vf_tracker_request_buffer, vf_tracker_collect_in_place: no copies). Reports accuracy
  * against the known motion beside the time. On the CPU backend it also runs with 2 threads.
  * Rows tracker_refine*: the same with reference refinement (vf_tracker_config.refine). With
  * --data, every row again on peru_640x480.png (issue 18: the iteration tail). */
@@ -26,6 +28,7 @@ typedef struct tracker_job {
   vf_track_request* requests;
   vf_track_result* results;
   int count;
+  vf_track_request* buffer; /* the tracker's own (vf_tracker_request_buffer) */
 } tracker_job;
 
 static vf_status tracker_submit_step(void* arg) {
@@ -36,6 +39,36 @@ static vf_status tracker_submit_step(void* arg) {
 static vf_status tracker_track_step(void* arg) {
   tracker_job* j = arg;
   return vf_tracker_track(j->tracker, j->prev, j->cur, j->requests, j->count, j->results);
+}
+
+/* The same with the requests already in the tracker's buffer (no copy), and with the results
+ * read where the tracker keeps them. */
+static vf_status tracker_in_place_step(void* arg) {
+  tracker_job* j = arg;
+  return vf_tracker_submit(j->tracker, j->prev, j->cur, j->buffer, j->count);
+}
+
+static vf_status tracker_in_place_sync_step(void* arg) {
+  tracker_job* j = arg;
+  const vf_track_result* res = NULL;
+  int n = 0;
+  vf_status s = vf_tracker_submit(j->tracker, j->prev, j->cur, j->buffer, j->count);
+  return s == VF_OK ? vf_tracker_collect_in_place(j->tracker, &res, &n) : s;
+}
+
+/* Times both in-place steps; *same: whether their results have the bits of j->results. */
+static vf_status bench_in_place(vf_context* ctx, const bench_options* opt, tracker_job* j,
+                                bench_stats* st, bench_stats* sync, int* same) {
+  vf_status s = vf_tracker_request_buffer(j->tracker, &j->buffer);
+  if (s != VF_OK) return s;
+  memcpy(j->buffer, j->requests, (size_t)j->count * sizeof *j->requests);
+  s = bench_time(ctx, opt, tracker_in_place_step, j, st);
+  if (s == VF_OK) s = bench_time(ctx, opt, tracker_in_place_sync_step, j, sync);
+  const vf_track_result* res = NULL;
+  int n = 0;
+  if (s == VF_OK) s = vf_tracker_collect_in_place(j->tracker, &res, &n);
+  *same = s == VF_OK && n == j->count && memcmp(res, j->results, (size_t)n * sizeof *res) == 0;
+  return s;
 }
 
 static int bench_px(const vf_image* im, int x, int y) {
@@ -184,6 +217,9 @@ static int bench_tracker_count(vf_context* ctx, const bench_options* opt, bench_
   if (s == VF_OK) s = vf_tracker_collect(j->tracker, j->results);
   const int gpu = vf_context_backend(ctx) == VF_BACKEND_CUDA;
   if (s == VF_OK && gpu) s = bench_time(ctx, opt, tracker_track_step, j, &sync);
+  bench_stats in_place = {0}, in_place_sync = {0};
+  int same = 0;
+  if (s == VF_OK && gpu) s = bench_in_place(ctx, opt, j, &in_place, &in_place_sync, &same);
   if (s == VF_OK) {
     double acc[6];
     bench_accuracy(j, xy, acc);
@@ -213,6 +249,17 @@ static int bench_tracker_count(vf_context* ctx, const bench_options* opt, bench_
                          &sync);
       bench_result_int(out, "features", j->count);
       bench_result_str(out, "timed", "vf_tracker_track, host round trip included");
+      bench_result_end(out);
+      bench_result_begin(out, refine ? "tracker_refine_in_place" : "tracker_in_place", l0.width,
+                         l0.height, &in_place);
+      bench_result_int(out, "features", j->count);
+      bench_result_str(out, "timed", "vf_tracker_submit, requests in vf_tracker_request_buffer");
+      bench_result_int(out, "same_results", same);
+      bench_result_end(out);
+      bench_result_begin(out, refine ? "tracker_refine_in_place_sync" : "tracker_in_place_sync",
+                         l0.width, l0.height, &in_place_sync);
+      bench_result_int(out, "features", j->count);
+      bench_result_str(out, "timed", "submit in place and vf_tracker_collect_in_place");
       bench_result_end(out);
     }
   } else {

@@ -159,6 +159,20 @@ VF_API vf_status vf_tracker_submit(vf_tracker* tracker, const vf_pyramid* prev,
 /** The second half of vf_tracker_track: waits for the latest submission, copies its results. */
 VF_API vf_status vf_tracker_collect(vf_tracker* tracker, vf_track_result* results);
 
+/** The tracker's own request array, room for max_features requests. Requests written there and
+ * passed as `requests` to vf_tracker_submit, vf_tracker_track or vf_tracker_track_checked are
+ * used where they lie, not copied: on CUDA the array is the page-locked memory the kernel reads,
+ * and the copy it saves lies on the call's critical path (8.5 us at 4000 features on the H100's
+ * host, docs/perf/tracker.md). Waits first, where needed, until the previous submission has read
+ * its requests: ask again before each rewrite. The array lives as long as the tracker. */
+VF_API vf_status vf_tracker_request_buffer(vf_tracker* tracker, vf_track_request** out);
+
+/** vf_tracker_collect without the copy: waits for the latest submission, then points *results at
+ * its *count results where the tracker keeps them (page-locked memory on CUDA). They stay valid
+ * until the next submission or vf_tracker_destroy. */
+VF_API vf_status vf_tracker_collect_in_place(vf_tracker* tracker, const vf_track_result** results,
+                                             int* count);
+
 /** A request for a fresh track at (x, y): guess (x, y), gain 1, bias 0, slot `slot`, new
  * template. */
 VF_API vf_track_request vf_track_request_make(float x, float y, int slot);

@@ -25,7 +25,8 @@ struct vf_tracker {
   /* CUDA: requests and results in pinned host memory mapped into the device, which the kernel
    * reads and writes directly (the parameters travel as kernel arguments), so a call is one
    * launch and no copy. */
-  vf_track_request* h_requests;
+  vf_track_request* h_requests;    /* pinned and mapped on CUDA, plain on the CPU backend; the
+                                      array of vf_tracker_request_buffer */
   vf_track_request* m_requests;    /* h_requests' device address */
   vf_track_result* h_results;      /* pinned and mapped on CUDA, plain on the CPU backend */
   vf_track_result* m_results;      /* h_results' device address */
@@ -34,6 +35,7 @@ struct vf_tracker {
   vf_track_result* m_back; /* h_back's device address */
   void* staging_free;      /* CUDA event: h_requests may be rewritten */
   int uploads;             /* submissions that recorded staging_free */
+  int staging_checked;     /* the upload after which staging_free was last waited for */
   unsigned long drains_at_upload; /* ctx->drains when the latest submission was queued */
   int fused_limit; /* CUDA with refinement: calls of up to this many features take the one-launch
                       kernel (vf_cuda_track_refine), larger ones the two kernels */
@@ -183,10 +185,12 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   const size_t tpl_bytes = (size_t)p->slots * p->slot_floats * sizeof(float);
   const size_t lvl_bytes = (size_t)p->slots * sizeof(uint32_t);
   if (t->ctx->backend == VF_BACKEND_CPU) {
+    t->h_requests = vf_calloc((size_t)t->config.max_features, sizeof *t->h_requests);
     t->h_results = vf_calloc((size_t)t->config.max_features, sizeof *t->h_results);
     t->back_requests = vf_calloc((size_t)t->config.max_features, sizeof *t->back_requests);
     t->h_back = vf_calloc((size_t)t->config.max_features, sizeof *t->h_back);
-    if (t->h_results == NULL || t->back_requests == NULL || t->h_back == NULL) {
+    if (t->h_requests == NULL || t->h_results == NULL || t->back_requests == NULL ||
+        t->h_back == NULL) {
       return vf_fail(NULL, VF_ERR_NOMEM, "vf_tracker_create: %d results", t->config.max_features);
     }
     if (t->refine.slots > 0) {
@@ -260,6 +264,7 @@ void vf_tracker_destroy(vf_tracker* t) {
     free(t->params.slot_levels);
     free(t->refine.slot);
     free(t->refine.samples);
+    free(t->h_requests);
     free(t->h_results);
     free(t->back_requests);
     free(t->h_back);
@@ -371,6 +376,13 @@ static vf_lk_params vf_tracker_back_params(const vf_tracker* t) {
 }
 
 #ifdef VF_HAVE_CUDA
+/* Whether the latest submission may still read h_requests: no host wait on the stream since it
+ * was queued (vf_tracker_collect, vf_context_synchronize) and none on its event. */
+static int vf_tracker_staging_busy(const vf_tracker* t) {
+  return t->uploads > 0 && t->ctx->drains == t->drains_at_upload &&
+         t->staging_checked != t->uploads;
+}
+
 /* A submission's outcome. When a step failed after a kernel was queued, the stream is drained
  * first: that kernel may still read the staged requests, which the next call rewrites once the
  * last recorded staging_free has passed. */
@@ -387,12 +399,13 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
                                         int back, const char* fn) {
   void* stream = t->ctx->stream;
   /* The previous submission must have read its requests before they are rewritten. A host wait
-   * on the stream since it was queued (vf_tracker_collect, vf_context_synchronize) says so
-   * already; only without one is the event asked, a driver call of 1.5 us. */
-  const int unsure = t->uploads > 0 && t->ctx->drains == t->drains_at_upload;
-  int rc = unsure ? vf_cuda_event_synchronize(t->staging_free) : 0;
+   * since it was queued says so already; only without one is the event asked, a driver call of
+   * 1.5 us. Requests already in the staging (vf_tracker_request_buffer) are neither copied nor
+   * waited for: that call waited before they were written. */
+  const int in_place = requests == t->h_requests;
+  int rc = !in_place && vf_tracker_staging_busy(t) ? vf_cuda_event_synchronize(t->staging_free) : 0;
   const size_t req_bytes = (size_t)count * sizeof *requests;
-  if (rc == 0) memcpy(t->h_requests, requests, req_bytes);
+  if (rc == 0 && !in_place) memcpy(t->h_requests, requests, req_bytes);
   int launched = 0;
   if (rc == 0 && back >= 0) {
     const vf_lk_params bp = vf_tracker_back_params(t);
@@ -492,14 +505,26 @@ vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyra
   return vf_tracker_submit_any(t, prev, cur, requests, count, -1, fn);
 }
 
-vf_status vf_tracker_collect(vf_tracker* t, vf_track_result* results) {
-  const char* fn = "vf_tracker_collect";
+vf_status vf_tracker_request_buffer(vf_tracker* t, vf_track_request** out) {
+  const char* fn = "vf_tracker_request_buffer";
   if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  if (out == NULL) return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: out is NULL", fn);
+  *out = NULL;
+#ifdef VF_HAVE_CUDA
+  if (t->ctx->backend == VF_BACKEND_CUDA && vf_tracker_staging_busy(t)) {
+    int rc = vf_cuda_event_synchronize(t->staging_free);
+    if (rc != 0) return vf_cuda_fail(&t->err, rc, fn);
+    t->staging_checked = t->uploads;
+  }
+#endif
+  *out = t->h_requests;
+  return VF_OK;
+}
+
+/* The wait of both collects: the latest submission finished (its results in h_results). */
+static vf_status vf_tracker_wait(vf_tracker* t, const char* fn) {
   if (t->submitted < 0) {
     return vf_fail(&t->err, VF_ERR_STATE, "%s: nothing submitted (or the submission failed)", fn);
-  }
-  if (t->submitted > 0 && results == NULL) {
-    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: results is NULL", fn);
   }
 #ifdef VF_HAVE_CUDA
   if (t->ctx->backend == VF_BACKEND_CUDA && t->submitted > 0) {
@@ -508,7 +533,34 @@ vf_status vf_tracker_collect(vf_tracker* t, vf_track_result* results) {
     vf_context_note_drained(t->ctx);
   }
 #endif
-  if (t->submitted > 0) memcpy(results, t->h_results, (size_t)t->submitted * sizeof *results);
+  return VF_OK;
+}
+
+vf_status vf_tracker_collect(vf_tracker* t, vf_track_result* results) {
+  const char* fn = "vf_tracker_collect";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  if (t->submitted > 0 && results == NULL) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: results is NULL", fn);
+  }
+  vf_status s = vf_tracker_wait(t, fn);
+  if (s == VF_OK && t->submitted > 0)
+    memcpy(results, t->h_results, (size_t)t->submitted * sizeof *results);
+  return s;
+}
+
+vf_status vf_tracker_collect_in_place(vf_tracker* t, const vf_track_result** results, int* count) {
+  const char* fn = "vf_tracker_collect_in_place";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  if (results == NULL || count == NULL) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
+                   results == NULL ? "results" : "count");
+  }
+  *results = NULL;
+  *count = 0;
+  vf_status s = vf_tracker_wait(t, fn);
+  if (s != VF_OK) return s;
+  *results = t->h_results;
+  *count = t->submitted;
   return VF_OK;
 }
 

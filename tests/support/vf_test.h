@@ -71,6 +71,19 @@ static int vf_test_checks = 0;
     CHECK_OK(vf_context_create(&vf_cc_, &(gpu)));                    \
   } while (0)
 
+/* The start of a test that runs on either backend: the CPU one, or CUDA when argv[1] is "--gpu"
+ * (then skips, exit 77, in a build without CUDA or on a machine without a device). Sets `gpu`
+ * (an int) and creates the context into `ctx`. */
+#define VF_TEST_BACKEND_CONTEXT(argc, argv, ctx, gpu)                         \
+  do {                                                                        \
+    (gpu) = (argc) > 1 && strcmp((argv)[1], "--gpu") == 0;                    \
+    if ((gpu) && !vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");   \
+    if ((gpu) && vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device"); \
+    vf_context_config vf_cc_ = vf_context_config_default();                   \
+    vf_cc_.backend = (gpu) ? VF_BACKEND_CUDA : VF_BACKEND_CPU;                \
+    CHECK_OK(vf_context_create(&vf_cc_, &(ctx)));                             \
+  } while (0)
+
 /* Path of a file under the shared real-data folder (compiled in as VF_DATA_DIR), or NULL
  * when that folder is absent (a user's fresh clone). */
 static inline const char* vf_test_data_path(const char* rel, char* buf, size_t size) {

@@ -121,13 +121,9 @@ static void argument_checks(vf_context* ctx, const vf_image* frames) {
 }
 
 int main(int argc, char** argv) {
-  const int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
-  if (gpu && !vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");
-  if (gpu && vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
-  vf_context_config cc = vf_context_config_default();
-  cc.backend = gpu ? VF_BACKEND_CUDA : VF_BACKEND_CPU;
+  int gpu = 0;
   vf_context* ctx = NULL;
-  CHECK_OK(vf_context_create(&cc, &ctx));
+  VF_TEST_BACKEND_CONTEXT(argc, argv, ctx, gpu);
   const tt_texture tex = tt_texture_make(911u);
   vf_image frames[FRAMES];
   for (int f = 0; f < FRAMES; ++f) {
