@@ -405,7 +405,8 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
   const int in_place = requests == t->h_requests;
   int rc = !in_place && vf_tracker_staging_busy(t) ? vf_cuda_event_synchronize(t->staging_free) : 0;
   const size_t req_bytes = (size_t)count * sizeof *requests;
-  if (rc == 0 && !in_place) memcpy(t->h_requests, requests, req_bytes);
+  /* memmove: a caller may pass a later part of the staging itself. */
+  if (rc == 0 && !in_place) memmove(t->h_requests, requests, req_bytes);
   int launched = 0;
   if (rc == 0 && back >= 0) {
     const vf_lk_params bp = vf_tracker_back_params(t);

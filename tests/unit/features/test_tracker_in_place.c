@@ -134,6 +134,16 @@ static void argument_checks(vf_context* ctx, vf_pyramid* p) {
     CHECK(res[i].status == VF_TRACK_CONVERGED);
     CHECK(fabsf(res[i].x - buffer[i].x) < 0.01f && fabsf(res[i].y - buffer[i].y) < 0.01f);
   }
+  /* A later part of the buffer is taken like any caller's array: the same results as the
+   * requests at its start. */
+  vf_track_result tail[4];
+  CHECK_OK(vf_tracker_request_buffer(t, &buffer));
+  CHECK_OK(vf_tracker_track(t, p, p, buffer + 4, 4, tail));
+  CHECK_OK(vf_tracker_request_buffer(t, &buffer));
+  for (int i = 0; i < 4; ++i) buffer[i] = vf_track_request_make(60.0f + 20.0f * (i + 4), 70.0f, -1);
+  CHECK_OK(vf_tracker_submit(t, p, p, buffer, 4));
+  CHECK_OK(vf_tracker_collect_in_place(t, &res, &count));
+  CHECK(count == 4 && res != NULL && memcmp(res, tail, sizeof tail) == 0);
   vf_tracker_destroy(t);
 }
 
