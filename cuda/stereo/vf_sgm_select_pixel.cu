@@ -16,7 +16,6 @@
 
 namespace {
 
-constexpr int kThreads = 128;
 constexpr int kD = 64;
 constexpr uint32_t kNone = vf_sgm::kNoWinner;
 
@@ -40,8 +39,9 @@ __device__ __forceinline__ void for_each_cost(const uint32_t (&lo)[16], const ui
   }
 }
 
-template <int PATHS>
-__global__ void __launch_bounds__(kThreads)
+// THREADS: 128, or 96 with four blocks a multiprocessor (at 167 registers, three of 128 fit).
+template <int PATHS, int THREADS>
+__global__ void __launch_bounds__(THREADS, THREADS == 96 ? 4 : 1)
     vf_select_pixel_kernel(vf_sgm_params p, const uint8_t* __restrict__ volumes, uint16_t* out16,
                            size_t out16_stride, float* outf, size_t outf_stride) {
   extern __shared__ uint32_t s_mem[];
@@ -50,11 +50,11 @@ __global__ void __launch_bounds__(kThreads)
   // the atomics need no branch.
   uint32_t* right = s_mem + kD;
   uint32_t* best_left = right + w;
-  for (int i = threadIdx.x - kD; i < w; i += kThreads) right[i] = kNone;
+  for (int i = threadIdx.x - kD; i < w; i += THREADS) right[i] = kNone;
   __syncthreads();
   const size_t plane = (size_t)w * p.height * (kD / 16);  // one path's costs, in 16-byte units
   const uint4* row = reinterpret_cast<const uint4*>(volumes) + (size_t)y * w * (kD / 16);
-  for (int x = threadIdx.x; x < w; x += kThreads) {
+  for (int x = threadIdx.x; x < w; x += THREADS) {
     uint32_t lo[16], hi[16];
 #pragma unroll
     for (int j = 0; j < 16; ++j) lo[j] = hi[j] = 0;
@@ -95,6 +95,54 @@ __global__ void __launch_bounds__(kThreads)
   vf_sgm::write_row(p, y, right, best_left, out16, out16_stride, outf, outf_stride);
 }
 
+// How many blocks (image rows) of the 128- and 96-thread kernels the device holds at once; 0
+// when the query fails (then 128 threads). Asked once, of the device current at the first call.
+struct vf_select_fit {
+  int at128, at96;
+};
+
+vf_select_fit vf_select_capacity() {
+  static const vf_select_fit fit = [] {
+    vf_select_fit f = {0, 0};
+    int dev = 0, sms = 0, b128 = 0, b96 = 0;
+    const bool ok =
+        cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b128, vf_select_pixel_kernel<4, 128>, 128,
+                                                      0) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b96, vf_select_pixel_kernel<4, 96>, 96, 0) ==
+            cudaSuccess;
+    if (ok) {
+      f.at128 = sms * b128;
+      f.at96 = sms * b96;
+    } else {
+      (void)cudaGetLastError();  // a failed query is no launch error
+    }
+    return f;
+  }();
+  return fit;
+}
+
+template <int THREADS>
+void vf_launch_pixel(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
+                     size_t out16_stride, float* outf, size_t outf_stride, cudaStream_t s) {
+  const size_t smem = (2 * (size_t)p->width + kD) * sizeof(uint32_t);
+  const dim3 grid(p->height), block(THREADS);
+  if (p->paths == 2) {
+    vf_select_pixel_kernel<2, THREADS>
+        <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
+  } else if (p->paths == 4) {
+    vf_select_pixel_kernel<4, THREADS>
+        <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
+  } else if (p->paths == 8) {
+    vf_select_pixel_kernel<8, THREADS>
+        <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
+  } else {
+    vf_select_pixel_kernel<16, THREADS>
+        <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
+  }
+}
+
 // The launch below, one fault-injection site for all its instantiations.
 VF_CUDA_SITE(vf_launch_site);
 
@@ -103,21 +151,16 @@ VF_CUDA_SITE(vf_launch_site);
 extern "C" int vf_cuda_sgm_select_pixel(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
                                         uint16_t* out16, size_t out16_stride, float* outf,
                                         size_t outf_stride, void* stream) {
+  // One block a row. Where 128-thread blocks leave rows for a second wave and 96-thread ones hold
+  // them all, the latter: 752x480 / 64 / 4 196.6-196.8 us against 201.2-201.8 on the H100; where
+  // the rows fit either way, 128 threads stay faster (450x375: 114.4-116.5 against 118.8-119.1
+  // us), docs/perf/stereo.md.
+  const vf_select_fit fit = vf_select_capacity();
   cudaStream_t s = (cudaStream_t)stream;
-  const size_t smem = (2 * (size_t)p->width + kD) * sizeof(uint32_t);
-  const dim3 grid(p->height), block(kThreads);
-  if (p->paths == 2) {
-    vf_select_pixel_kernel<2>
-        <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
-  } else if (p->paths == 4) {
-    vf_select_pixel_kernel<4>
-        <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
-  } else if (p->paths == 8) {
-    vf_select_pixel_kernel<8>
-        <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
+  if (p->height > fit.at128 && p->height <= fit.at96) {
+    vf_launch_pixel<96>(p, b, out16, out16_stride, outf, outf_stride, s);
   } else {
-    vf_select_pixel_kernel<16>
-        <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
+    vf_launch_pixel<128>(p, b, out16, out16_stride, outf, outf_stride, s);
   }
   return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
