@@ -58,30 +58,34 @@ static int vf_test_checks = 0;
     return vf_test_failures == 0 ? 0 : 1;                                           \
   } while (0)
 
-/* The start of a GPU parity test: skips (exit 77) in a build without CUDA or on a machine
- * without a device, else creates a CPU and a CUDA context into `cpu` and `gpu`. */
-#define VF_TEST_GPU_CONTEXTS(cpu, gpu)                               \
+/* Skips (exit 77) in a build without CUDA or on a machine without a device. */
+#define VF_TEST_REQUIRE_CUDA()                                       \
   do {                                                               \
     if (!vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");   \
     if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device"); \
-    vf_context_config vf_cc_ = vf_context_config_default();          \
-    vf_cc_.backend = VF_BACKEND_CPU;                                 \
-    CHECK_OK(vf_context_create(&vf_cc_, &(cpu)));                    \
-    vf_cc_.backend = VF_BACKEND_CUDA;                                \
-    CHECK_OK(vf_context_create(&vf_cc_, &(gpu)));                    \
+  } while (0)
+
+/* The start of a GPU parity test: skips (VF_TEST_REQUIRE_CUDA), else creates a CPU and a CUDA
+ * context into `cpu` and `gpu`. */
+#define VF_TEST_GPU_CONTEXTS(cpu, gpu)                      \
+  do {                                                      \
+    VF_TEST_REQUIRE_CUDA();                                 \
+    vf_context_config vf_cc_ = vf_context_config_default(); \
+    vf_cc_.backend = VF_BACKEND_CPU;                        \
+    CHECK_OK(vf_context_create(&vf_cc_, &(cpu)));           \
+    vf_cc_.backend = VF_BACKEND_CUDA;                       \
+    CHECK_OK(vf_context_create(&vf_cc_, &(gpu)));           \
   } while (0)
 
 /* The start of a test that runs on either backend: the CPU one, or CUDA when argv[1] is "--gpu"
- * (then skips, exit 77, in a build without CUDA or on a machine without a device). Sets `gpu`
- * (an int) and creates the context into `ctx`. */
-#define VF_TEST_BACKEND_CONTEXT(argc, argv, ctx, gpu)                         \
-  do {                                                                        \
-    (gpu) = (argc) > 1 && strcmp((argv)[1], "--gpu") == 0;                    \
-    if ((gpu) && !vf_built_with_cuda()) VF_TEST_SKIP("built without CUDA");   \
-    if ((gpu) && vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device"); \
-    vf_context_config vf_cc_ = vf_context_config_default();                   \
-    vf_cc_.backend = (gpu) ? VF_BACKEND_CUDA : VF_BACKEND_CPU;                \
-    CHECK_OK(vf_context_create(&vf_cc_, &(ctx)));                             \
+ * (then VF_TEST_REQUIRE_CUDA). Sets `gpu` (an int) and creates the context into `ctx`. */
+#define VF_TEST_BACKEND_CONTEXT(argc, argv, ctx, gpu)          \
+  do {                                                         \
+    (gpu) = (argc) > 1 && strcmp((argv)[1], "--gpu") == 0;     \
+    if (gpu) VF_TEST_REQUIRE_CUDA();                           \
+    vf_context_config vf_cc_ = vf_context_config_default();    \
+    vf_cc_.backend = (gpu) ? VF_BACKEND_CUDA : VF_BACKEND_CPU; \
+    CHECK_OK(vf_context_create(&vf_cc_, &(ctx)));              \
   } while (0)
 
 /* Path of a file under the shared real-data folder (compiled in as VF_DATA_DIR), or NULL
