@@ -64,6 +64,24 @@ __device__ __forceinline__ uint32_t group_min<16>(uint32_t v) {
 #endif
 }
 
+// Per 16-bit half: min(a + b, c) (no half overflows here) and min(a, b, c). Hopper's DPX
+// instructions (CUDA 12, sm_90) do each in one instruction, older targets in two.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDACC_VER_MAJOR__ >= 12
+__device__ __forceinline__ uint32_t add_min_u16x2(uint32_t a, uint32_t b, uint32_t c) {
+  return __viaddmin_u16x2(a, b, c);
+}
+__device__ __forceinline__ uint32_t min3_u16x2(uint32_t a, uint32_t b, uint32_t c) {
+  return __vimin3_u16x2(a, b, c);
+}
+#else
+__device__ __forceinline__ uint32_t add_min_u16x2(uint32_t a, uint32_t b, uint32_t c) {
+  return __vminu2(a + b, c);
+}
+__device__ __forceinline__ uint32_t min3_u16x2(uint32_t a, uint32_t b, uint32_t c) {
+  return __vminu2(__vminu2(a, b), c);
+}
+#endif
+
 // One path step. L: the previous pixel's costs as 16-bit pairs (zeros at a path start), min_l
 // their minimum; c: this pixel's matching costs as 16-bit pairs. Computes
 //   L(p,k) = C + min(L(p-r,k), L(p-r,k+-1) + P1, min_l + P2) - min_l
@@ -85,16 +103,17 @@ __device__ __forceinline__ uint32_t path_step(uint32_t (&L)[W16], uint32_t min_l
   // selector fixed per lane. Outside the range: 255, never below the minimum.
   const unsigned sel_up = lane == 0 ? 0x5432u : 0x7654u;
   const unsigned sel_dn = lane == G - 1 ? 0x5432u : 0x3210u;
-  uint32_t local = 0xffffffffu;
 #pragma unroll
   for (int w = 0; w < W16; ++w) {
     const uint32_t u = __byte_perm(w > 0 ? up[w - 1] : 0x00ff0000u, up[w], sel_up);
     const uint32_t d = __byte_perm(dn[w], w + 1 < W16 ? dn[w + 1] : 0x000000ffu, sel_dn);
-    uint32_t t = __vminu2(L[w], u + p1x2);
-    t = __vminu2(t, d + p1x2);
-    t = __vminu2(t, lim);
+    const uint32_t t = min3_u16x2(add_min_u16x2(u, p1x2, L[w]), d + p1x2, lim);
     L[w] = c[w] + t + neg_minx2;  // t >= min_l in both halves: no borrow, no carry
-    local = __vminu2(local, L[w]);
+  }
+  uint32_t local = L[0];
+#pragma unroll
+  for (int w = 1; w < W16; w += 2) {
+    local = w + 1 < W16 ? min3_u16x2(local, L[w], L[w + 1]) : __vminu2(local, L[w]);
   }
   return group_min<G>(min(local & 0xffffu, local >> 16));
 }
