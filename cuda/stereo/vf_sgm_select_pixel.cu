@@ -10,6 +10,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <atomic>
+
 #include "core/vf_cuda_fault.cuh"
 #include "stereo/kernels/vf_sgm_cuda.h"
 #include "vf_sgm_common.cuh"
@@ -95,32 +97,50 @@ __global__ void __launch_bounds__(THREADS, THREADS == 96 ? 4 : 1)
   vf_sgm::write_row(p, y, right, best_left, out16, out16_stride, outf, outf_stride);
 }
 
-// How many blocks (image rows) of the 128- and 96-thread kernels the device holds at once; 0
-// when the query fails (then 128 threads). Asked once, of the device current at the first call.
+// How many blocks (image rows) of the 128- and 96-thread kernels a device holds at once; 0 when
+// the query fails (then 128 threads).
 struct vf_select_fit {
   int at128, at96;
 };
 
+vf_select_fit vf_select_query(int dev) {
+  vf_select_fit f = {0, 0};
+  int sms = 0, b128 = 0, b96 = 0;
+  const bool ok =
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b128, vf_select_pixel_kernel<4, 128>, 128,
+                                                    0) == cudaSuccess &&
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b96, vf_select_pixel_kernel<4, 96>, 96, 0) ==
+          cudaSuccess;
+  if (ok) {
+    f.at128 = sms * b128;
+    f.at96 = sms * b96;
+  } else {
+    (void)cudaGetLastError();  // a failed query is no launch error
+  }
+  return f;
+}
+
+// The figures of the current device (the one the launch goes to), asked once a device: a process
+// with two different GPUs gets each one's own. Kept as one word a device, the top bit saying it
+// is known; two threads asking at once store the same word.
+constexpr int kFitDevices = 64;
+constexpr unsigned long long kFitKnown = 1ull << 63;
+
 vf_select_fit vf_select_capacity() {
-  static const vf_select_fit fit = [] {
-    vf_select_fit f = {0, 0};
-    int dev = 0, sms = 0, b128 = 0, b96 = 0;
-    const bool ok =
-        cudaGetDevice(&dev) == cudaSuccess &&
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b128, vf_select_pixel_kernel<4, 128>, 128,
-                                                      0) == cudaSuccess &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b96, vf_select_pixel_kernel<4, 96>, 96, 0) ==
-            cudaSuccess;
-    if (ok) {
-      f.at128 = sms * b128;
-      f.at96 = sms * b96;
-    } else {
-      (void)cudaGetLastError();  // a failed query is no launch error
-    }
-    return f;
-  }();
-  return fit;
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kFitDevices) {
+    (void)cudaGetLastError();
+    return vf_select_fit{0, 0};
+  }
+  static std::atomic<unsigned long long> fits[kFitDevices];
+  unsigned long long w = fits[dev].load(std::memory_order_relaxed);
+  if (w == 0) {
+    const vf_select_fit f = vf_select_query(dev);
+    w = kFitKnown | ((unsigned long long)(unsigned)f.at128 << 32) | (unsigned)f.at96;
+    fits[dev].store(w, std::memory_order_relaxed);
+  }
+  return vf_select_fit{(int)((w >> 32) & 0x7fffffffu), (int)(w & 0xffffffffu)};
 }
 
 template <int THREADS>

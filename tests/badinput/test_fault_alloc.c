@@ -338,7 +338,7 @@ int main(int argc, char** argv) {
     VF_TEST_SKIP("%s/euroc/V1_01_easy_micro absent", VF_DATA_DIR);
   }
   if (cuda) {
-    if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+    VF_TEST_REQUIRE_CUDA();
     g_backend = VF_BACKEND_CUDA;
   }
   g_texture = scene_texture(7);

@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   int cuda = argc > 2 && strcmp(argv[2], "cuda") == 0;
   /* match: each feature's disparity matched in the rectified pair (off by default). */
   int match = argc > 3 && strcmp(argv[3], "match") == 0;
-  if (cuda && vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+  if (cuda) VF_TEST_REQUIRE_CUDA();
   vf_context_config cc = vf_context_config_default();
   cc.backend = cuda ? VF_BACKEND_CUDA : VF_BACKEND_CPU;
   vf_context* ctx = NULL;

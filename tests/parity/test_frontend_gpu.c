@@ -113,7 +113,7 @@ static void compare(const run* a, const run* b) {
 }
 
 int main(void) {
-  if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+  VF_TEST_REQUIRE_CUDA();
   uint8_t* tex = scene_texture(5);
   static run cpu, gpu, gpu_dev, gpu_pinned;
   replay(VF_BACKEND_CPU, tex, &cpu, INPUT_HOST);

@@ -63,7 +63,7 @@ static inline void scene_frame(const uint8_t* tex, int k, int right, vf_image* o
  * device). */
 static inline vf_backend scene_backend_arg(int argc, char** argv) {
   if (argc < 2 || strcmp(argv[1], "cuda") != 0) return VF_BACKEND_CPU;
-  if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+  VF_TEST_REQUIRE_CUDA();
   return VF_BACKEND_CUDA;
 }
 

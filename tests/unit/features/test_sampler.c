@@ -334,7 +334,7 @@ static void gpu_refine_parity(vf_sampler* sc, vf_sampler* sg) {
 }
 
 static void gpu_parity(void) {
-  if (vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+  VF_TEST_REQUIRE_CUDA();
   vf_context *cpu = make_ctx(VF_BACKEND_CPU), *gpu = make_ctx(VF_BACKEND_CUDA);
   vf_sampler *sc = NULL, *sg = NULL;
   CHECK_OK(vf_sampler_create(cpu, N, &sc));

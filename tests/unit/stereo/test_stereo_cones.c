@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
       vf_test_data_path("middlebury/cones/disp6.png", pgr, sizeof pgr) == NULL) {
     VF_TEST_SKIP("Middlebury Cones not found under %s", VF_DATA_DIR);
   }
-  if (backend == VF_BACKEND_CUDA && vf_cuda_device_count() == 0) VF_TEST_SKIP("no CUDA device");
+  if (backend == VF_BACKEND_CUDA) VF_TEST_REQUIRE_CUDA();
   vf_image l, r, gl, gr;
   CHECK_OK(vf_png_read_gray8(pl, &l));
   CHECK_OK(vf_png_read_gray8(pr, &r));
