@@ -110,13 +110,13 @@ __device__ __forceinline__ void advance(const line_ctx& lc, const pixel<SLOTS, C
 template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SLOTS, CT>& px,
                                           int lane, bool active, uint32_t (&L)[SLOTS / 2],
-                                          uint32_t& min_l, uint8_t* vol) {
+                                          uint32_t& minx2, uint32_t* vol) {
   constexpr int W16 = SLOTS / 2;
   constexpr int D = G * SLOTS;
   if (KIND != kStraight && px.start) {  // a straight walk starts from the zeros of walk()
 #pragma unroll
     for (int k = 0; k < W16; ++k) L[k] = 0;
-    min_l = 0;
+    minx2 = 0;
   }
   uint32_t c[W16];
   if (kSplitFull<G> && px.full) {
@@ -139,9 +139,11 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
   const uint32_t p2 = ADAPTIVE && !px.start
                           ? (uint32_t)vf_sgm_p2(p.p1, p.p2, 1, (int)px.i_here, (int)px.i_prev)
                           : (uint32_t)p.p2;
-  min_l = vf_sgm::path_step<G, W16>(L, min_l, c, (uint32_t)p.p1 * 0x00010001u, p2, lane);
+  minx2 =
+      vf_sgm::path_step<G, W16>(L, minx2, c, (uint32_t)p.p1 * 0x00010001u, p2 * 0x00010001u, lane);
   if (active && (KIND != kSteep || px.inside)) {
-    uint32_t* o = reinterpret_cast<uint32_t*>(vol) + (size_t)(unsigned)px.idx * (D / 4) + lane;
+    // vol: this lane's first word of the path's volume; one wide multiply-add to the pixel's.
+    uint32_t* o = vol + (size_t)(unsigned)px.idx * (D / 4);
 #pragma unroll
     for (int m = 0; m < SLOTS / 4; ++m) o[m * G] = vf_sgm::pack_bytes(L[2 * m], L[2 * m + 1]);
   }
@@ -153,9 +155,9 @@ template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void walk_two(const vf_sgm_params& p, const line_ctx& lc,
                                          const CT* __restrict__ census_l,
                                          const CT* __restrict__ census_r, int lane, bool active,
-                                         int steps, pixel<SLOTS, CT>& a, uint8_t* vol) {
+                                         int steps, pixel<SLOTS, CT>& a, uint32_t* vol) {
   pixel<SLOTS, CT> b;
-  uint32_t L[SLOTS / 2], min_l = 0;
+  uint32_t L[SLOTS / 2], minx2 = 0;
 #pragma unroll
   for (int k = 0; k < SLOTS / 2; ++k) L[k] = 0;
   load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
@@ -165,13 +167,13 @@ __device__ __forceinline__ void walk_two(const vf_sgm_params& p, const line_ctx&
       advance<KIND>(lc, a, b);
       load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
     }
-    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, min_l, vol);
+    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, minx2, vol);
     if (!has_b) break;
     if (s + 2 < steps) {
       advance<KIND>(lc, b, a);
       load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
     }
-    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, min_l, vol);
+    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, minx2, vol);
   }
 }
 
@@ -183,9 +185,9 @@ template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void walk_three(const vf_sgm_params& p, const line_ctx& lc,
                                            const CT* __restrict__ census_l,
                                            const CT* __restrict__ census_r, int lane, bool active,
-                                           int steps, pixel<SLOTS, CT>& a, uint8_t* vol) {
+                                           int steps, pixel<SLOTS, CT>& a, uint32_t* vol) {
   pixel<SLOTS, CT> b, c;
-  uint32_t L[SLOTS / 2], min_l = 0;
+  uint32_t L[SLOTS / 2], minx2 = 0;
 #pragma unroll
   for (int k = 0; k < SLOTS / 2; ++k) L[k] = 0;
   load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
@@ -198,19 +200,19 @@ __device__ __forceinline__ void walk_three(const vf_sgm_params& p, const line_ct
       advance<KIND>(lc, b, c);
       load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, c);
     }
-    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, min_l, vol);
+    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, minx2, vol);
     if (s + 1 >= steps) break;
     if (s + 3 < steps) {
       advance<KIND>(lc, c, a);
       load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
     }
-    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, min_l, vol);
+    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, minx2, vol);
     if (s + 2 >= steps) break;
     if (s + 4 < steps) {
       advance<KIND>(lc, a, b);
       load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
     }
-    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, c, lane, active, L, min_l, vol);
+    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, c, lane, active, L, minx2, vol);
   }
 }
 
@@ -218,7 +220,7 @@ template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void walk(const vf_sgm_params& p, const line_ctx& lc,
                                      const CT* __restrict__ census_l,
                                      const CT* __restrict__ census_r, int lane, bool active,
-                                     int steps, pixel<SLOTS, CT>& a, uint8_t* vol) {
+                                     int steps, pixel<SLOTS, CT>& a, uint32_t* vol) {
   if (SLOTS <= 4) {
     walk_three<KIND, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
                                              vol);
@@ -246,8 +248,8 @@ __global__ void __launch_bounds__(kWarps * 32)
   lc.step = lc.dy * w + lc.dx;
   lc.min_disparity = p.min_disparity;
   lc.full_from = p.min_disparity + D - 1;
-  uint8_t* vol = volumes + (size_t)t.path[i] * w * h * D;
   const int lane = threadIdx.x % G;
+  uint32_t* vol = reinterpret_cast<uint32_t*>(volumes + (size_t)t.path[i] * w * h * D) + lane;
   const int line = ((blockIdx.x - t.first_block[i]) * kWarps + threadIdx.x / 32) * (32 / G) +
                    (threadIdx.x % 32) / G;
   int lines, steps;  // steps: the same for every group of the block
