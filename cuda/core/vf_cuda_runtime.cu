@@ -101,6 +101,29 @@ int vf_cuda_host_alloc(void** host, size_t bytes) {
 
 int vf_cuda_host_free(void* ptr) { return (int)cudaFreeHost(ptr); }
 
+int vf_cuda_host_register(void* host, size_t bytes) {
+  VF_CUDA_FAULT_RETURN(VF_FAULT_PINNED, cudaErrorMemoryAllocation);
+  int rc = (int)cudaHostRegister(host, bytes, cudaHostRegisterPortable);
+  if (rc != 0) cudaGetLastError();  // a refused lock must not be reported by a later launch
+  return rc;
+}
+
+int vf_cuda_host_unregister(void* host) {
+  int rc = (int)cudaHostUnregister(host);
+  if (rc != 0) cudaGetLastError();
+  return rc;
+}
+
+int vf_cuda_register_error_kind(int code) {
+  switch ((cudaError_t)code) {
+    case cudaErrorMemoryAllocation: return VF_CUDA_REGISTER_NOMEM;
+    case cudaErrorNotSupported: return VF_CUDA_REGISTER_UNSUPPORTED;
+    case cudaErrorHostMemoryAlreadyRegistered: return VF_CUDA_REGISTER_TWICE;
+    case cudaErrorHostMemoryNotRegistered: return VF_CUDA_REGISTER_NOT_LOCKED;
+    default: return VF_CUDA_REGISTER_OTHER;
+  }
+}
+
 int vf_cuda_memset_async(void* ptr, int value, size_t bytes, void* stream) {
   VF_CUDA_FAULT_RETURN(VF_FAULT_CUDA, cudaErrorInvalidValue);
   return (int)cudaMemsetAsync(ptr, value, bytes, (cudaStream_t)stream);

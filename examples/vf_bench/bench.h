@@ -68,8 +68,14 @@ int bench_tracker(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_streams(vf_context* ctx, const bench_options* opt, bench_out* out);
 
 /* Where a stage's input frames live: ordinary host memory, page-locked host memory
- * (vf_image_alloc_pinned, CUDA only) or device memory. */
-typedef enum bench_input { BENCH_INPUT_HOST, BENCH_INPUT_PINNED, BENCH_INPUT_DEVICE } bench_input;
+ * (vf_image_alloc_pinned, CUDA only), device memory, or ordinary host memory locked in place
+ * after its allocation (vf_image_pin, CUDA only: a caller's own buffers). */
+typedef enum bench_input {
+  BENCH_INPUT_HOST,
+  BENCH_INPUT_PINNED,
+  BENCH_INPUT_DEVICE,
+  BENCH_INPUT_LOCKED
+} bench_input;
 const char* bench_input_name(bench_input input);
 
 /* The "frontend" stage's input (bench_frontend.c), shared with "streams": a 752x480 pair that
@@ -79,6 +85,7 @@ typedef struct bench_frontend_input {
   vf_image frames[BENCH_FRONTEND_FRAMES][2];
   int next;
   int64_t t_ns;
+  int locked; /* BENCH_INPUT_LOCKED: unlock before freeing */
 } bench_frontend_input;
 vf_status bench_frontend_input_make(bench_input where, bench_frontend_input* in);
 void bench_frontend_input_free(bench_frontend_input* in);

@@ -47,7 +47,10 @@ vf_status bench_frontend_step(vf_frontend* fe, bench_frontend_input* in) {
 
 /* Crops of one large texture: frame k shifted by k pixels, the right image by 20 more. */
 const char* bench_input_name(bench_input input) {
-  return input == BENCH_INPUT_DEVICE ? "device" : input == BENCH_INPUT_PINNED ? "pinned" : "host";
+  return input == BENCH_INPUT_DEVICE   ? "device"
+         : input == BENCH_INPUT_PINNED ? "pinned"
+         : input == BENCH_INPUT_LOCKED ? "host_pinned_in_place"
+                                       : "host";
 }
 
 vf_status bench_frontend_input_make(bench_input where, bench_frontend_input* in) {
@@ -65,17 +68,24 @@ vf_status bench_frontend_input_make(bench_input where, bench_frontend_input* in)
               : vf_image_alloc(&in->frames[k][c], 752, 480, VF_PIXEL_U8,
                                where == BENCH_INPUT_DEVICE ? VF_MEMORY_DEVICE : VF_MEMORY_HOST);
       if (s == VF_OK) s = vf_image_copy(&view, &in->frames[k][c]);
+      if (s == VF_OK && where == BENCH_INPUT_LOCKED) {
+        s = vf_image_pin(&in->frames[k][c]);
+        if (s != VF_OK) vf_image_free(&in->frames[k][c]); /* freed unlocked, not left to free */
+      }
     }
   }
   vf_image_free(&tex);
+  in->locked = where == BENCH_INPUT_LOCKED;
   if (s != VF_OK) bench_frontend_input_free(in);
   return s;
 }
 
 void bench_frontend_input_free(bench_frontend_input* in) {
   for (int k = 0; k < BENCH_FRONTEND_FRAMES; ++k) {
-    vf_image_free(&in->frames[k][0]);
-    vf_image_free(&in->frames[k][1]);
+    for (int c = 0; c < 2; ++c) {
+      if (in->locked && in->frames[k][c].data != NULL) vf_image_unpin(&in->frames[k][c]);
+      vf_image_free(&in->frames[k][c]);
+    }
   }
 }
 
@@ -136,6 +146,7 @@ int bench_frontend(vf_context* ctx, const bench_options* opt, bench_out* out) {
   int failed = bench_frontend_run(ctx, opt, out, BENCH_INPUT_HOST);
   if (vf_context_backend(ctx) == VF_BACKEND_CUDA) {
     failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_PINNED);
+    failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_LOCKED);
     failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_DEVICE);
   }
   return failed;

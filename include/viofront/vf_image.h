@@ -64,6 +64,22 @@ VF_API vf_status vf_image_alloc(vf_image* image, int width, int height, vf_pixel
 VF_API vf_status vf_image_alloc_pinned(vf_image* image, int width, int height,
                                        vf_pixel_format format);
 
+/** Page-locks, in place, the pixels of a host image the caller allocated (a view over a camera
+ * driver's ring of buffers, say), so that a CUDA frontend uploads them as it uploads
+ * vf_image_alloc_pinned's: asynchronously on the copy engines instead of staged by the driver.
+ * Meant for buffers that are reused frame after frame: locking costs far more than one upload.
+ * The memory stays the caller's: call vf_image_unpin with the same image before freeing it.
+ * Locks the rows' span (stride_bytes x (height - 1) plus the last row's pixels) for every
+ * device. Errors: VF_ERR_INVALID_ARG (a bad image, device memory), VF_ERR_NO_DEVICE (a build
+ * without CUDA, no device), VF_ERR_UNSUPPORTED (a device that cannot lock memory it did not
+ * allocate, as some Jetsons: use vf_image_alloc_pinned), VF_ERR_STATE (locked already),
+ * VF_ERR_NOMEM (the system refuses to lock more). */
+VF_API vf_status vf_image_pin(const vf_image* image);
+
+/** Undoes vf_image_pin for the same image (same data pointer). VF_ERR_STATE when that memory was
+ * not locked by vf_image_pin; other errors as vf_image_pin's. */
+VF_API vf_status vf_image_unpin(const vf_image* image);
+
 /** Frees what vf_image_alloc or vf_image_alloc_pinned allocated and clears the view; safe on a
  * cleared view. */
 VF_API void vf_image_free(vf_image* image);

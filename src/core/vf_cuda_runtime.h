@@ -38,6 +38,19 @@ int vf_cuda_host_alloc_mapped(void** host, void** device, size_t bytes);
 /* Page-locked host memory (not mapped): copies from it run asynchronously on the copy engines. */
 int vf_cuda_host_alloc(void** host, size_t bytes);
 int vf_cuda_host_free(void* ptr);
+/* Page-locks [host, host + bytes), memory the caller allocated, in place (portable, as
+ * vf_cuda_host_alloc's), or undoes it for the same `host`. */
+int vf_cuda_host_register(void* host, size_t bytes);
+int vf_cuda_host_unregister(void* host);
+/* What a failed vf_cuda_host_register / vf_cuda_host_unregister means. */
+enum {
+  VF_CUDA_REGISTER_OTHER,
+  VF_CUDA_REGISTER_NOMEM,       /* the system refused to lock more memory */
+  VF_CUDA_REGISTER_UNSUPPORTED, /* the device cannot lock memory it did not allocate */
+  VF_CUDA_REGISTER_TWICE,       /* the range is locked already */
+  VF_CUDA_REGISTER_NOT_LOCKED   /* unregister of memory that was not registered */
+};
+int vf_cuda_register_error_kind(int code);
 int vf_cuda_memset_async(void* ptr, int value, size_t bytes, void* stream);
 /* 2-D copy between any host/device pointers (unified addressing decides the direction). */
 int vf_cuda_copy_2d_async(void* dst, size_t dst_stride, const void* src, size_t src_stride,

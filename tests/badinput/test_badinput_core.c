@@ -80,6 +80,23 @@ static void test_image(void) {
   vf_image_free(NULL);
   vf_image_free(&a); /* a cleared view */
 
+  CHECK_BAD(vf_image_pin(NULL), VF_ERR_INVALID_ARG, "vf_image_pin");
+  CHECK_BAD(vf_image_unpin(NULL), VF_ERR_INVALID_ARG, "vf_image_unpin");
+  v = good;
+  v.location = VF_MEMORY_DEVICE;
+  CHECK_BAD(vf_image_pin(&v), VF_ERR_INVALID_ARG, "device memory");
+  CHECK_BAD(vf_image_unpin(&v), VF_ERR_INVALID_ARG, "device memory");
+  v = good;
+  v.data = NULL;
+  CHECK_BAD(vf_image_pin(&v), VF_ERR_INVALID_ARG, "data");
+  v = good;
+  v.stride_bytes = 4;
+  CHECK_BAD(vf_image_pin(&v), VF_ERR_INVALID_ARG, "stride");
+  if (vf_cuda_device_count() == 0) {
+    CHECK_BAD(vf_image_pin(&good), VF_ERR_NO_DEVICE, "vf_image_pin");
+    CHECK_BAD(vf_image_unpin(&good), VF_ERR_NO_DEVICE, "vf_image_unpin");
+  }
+
   vf_image src, dst;
   CHECK_OK(vf_image_alloc(&src, 8, 8, VF_PIXEL_U8, VF_MEMORY_HOST));
   CHECK_OK(vf_image_alloc(&dst, 8, 4, VF_PIXEL_U8, VF_MEMORY_HOST));

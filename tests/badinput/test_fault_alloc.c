@@ -227,6 +227,13 @@ static void sc_small_handles(walk_run* r) {
     vf_image pin = {0};
     if (!walk_step(r, vf_image_alloc_pinned(&pin, 64, 32, VF_PIXEL_U8))) CHECK(pin.data == NULL);
     vf_image_free(&pin);
+    /* A caller's host image locked in place: refused, it stays unlocked (the unlock after a
+     * refused lock would give VF_ERR_STATE, and is not made). */
+    vf_image own = {0};
+    if (walk_step(r, vf_image_alloc(&own, 64, 32, VF_PIXEL_U8, VF_MEMORY_HOST))) {
+      if (walk_step(r, vf_image_pin(&own))) walk_step(r, vf_image_unpin(&own));
+      vf_image_free(&own);
+    }
   }
   walk_step(r, vf_context_synchronize(ctx));
   vf_feature_set_config fsc = vf_feature_set_config_default();
