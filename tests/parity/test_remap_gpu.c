@@ -12,6 +12,17 @@
 static vf_context* cpu_ctx;
 static vf_context* gpu_ctx;
 
+/* How many pixels of two host U8 images of one size differ. */
+static long pixels_differ(const vf_image* ref, const vf_image* got) {
+  long diff = 0;
+  for (int y = 0; y < ref->height; ++y) {
+    const uint8_t* a = (const uint8_t*)ref->data + y * ref->stride_bytes;
+    const uint8_t* b = (const uint8_t*)got->data + y * got->stride_bytes;
+    for (int x = 0; x < ref->width; ++x) diff += a[x] != b[x];
+  }
+  return diff;
+}
+
 static void compare(const vf_remap_config* mc, const vf_image* src, const char* what) {
   vf_remap *mc_cpu = NULL, *mc_gpu = NULL;
   CHECK_OK(vf_remap_create(cpu_ctx, mc, &mc_cpu));
@@ -33,12 +44,7 @@ static void compare(const vf_remap_config* mc, const vf_image* src, const char* 
     } else {
       CHECK_OK(vf_remap_apply(mc_gpu, in, &got));
     }
-    long diff = 0;
-    for (int y = 0; y < ref.height; ++y) {
-      const uint8_t* a = (const uint8_t*)ref.data + y * ref.stride_bytes;
-      const uint8_t* b = (const uint8_t*)got.data + y * got.stride_bytes;
-      for (int x = 0; x < ref.width; ++x) diff += a[x] != b[x];
-    }
+    const long diff = pixels_differ(&ref, &got);
     if (diff) fprintf(stderr, "%s mode %d: %ld pixels differ\n", what, mode, diff);
     CHECK(diff == 0);
   }
@@ -52,12 +58,17 @@ static void compare(const vf_remap_config* mc, const vf_image* src, const char* 
   vf_remap_destroy(mc_gpu);
 }
 
+/* Random pixels over a host U8 image, row by row. */
+static void fill_random(vf_image* img, unsigned* seed) {
+  for (int y = 0; y < img->height; ++y) {
+    uint8_t* row = (uint8_t*)img->data + y * img->stride_bytes;
+    for (int x = 0; x < img->width; ++x) row[x] = (uint8_t)vf_test_rand(seed);
+  }
+}
+
 static void random_image(vf_image* img, int w, int h, unsigned seed) {
   CHECK_OK(vf_image_alloc(img, w, h, VF_PIXEL_U8, VF_MEMORY_HOST));
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x)
-      ((uint8_t*)img->data)[y * img->stride_bytes + x] = (uint8_t)vf_test_rand(&seed);
-  }
+  if (img->data != NULL) fill_random(img, &seed);
 }
 
 /* A caller's host frame page-locked in place: its uploads run asynchronously, and frame after
@@ -77,17 +88,10 @@ static void pinned_input(const vf_remap_config* mc) {
   long diff = 0;
   unsigned seed = 77;
   for (int k = 0; k < 8; ++k) {
-    for (int y = 0; y < frame.height; ++y) { /* the caller's next frame, in the same buffer */
-      uint8_t* row = (uint8_t*)frame.data + y * frame.stride_bytes;
-      for (int x = 0; x < frame.width; ++x) row[x] = (uint8_t)vf_test_rand(&seed);
-    }
+    fill_random(&frame, &seed); /* the caller's next frame, in the same buffer */
     CHECK_OK(vf_remap_apply(m_gpu, &frame, &got));
     CHECK_OK(vf_remap_apply(m_cpu, &frame, &ref));
-    for (int y = 0; y < ref.height; ++y) {
-      const uint8_t* a = (const uint8_t*)ref.data + y * ref.stride_bytes;
-      const uint8_t* b = (const uint8_t*)got.data + y * got.stride_bytes;
-      for (int x = 0; x < ref.width; ++x) diff += a[x] != b[x];
-    }
+    diff += pixels_differ(&ref, &got);
   }
   if (diff) fprintf(stderr, "page-locked input: %ld pixels differ\n", diff);
   CHECK(diff == 0);
