@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* GPU remap equals the CPU remap bit for bit: EuRoC rectify maps of both cameras (alpha -1, 0,
  * 1), undistort maps of odd sizes, host and device input and output, a caller's host image
- * page-locked in place (vf_image_pin), ordinary host frames queued back to back through the
- * remap's page-locked stage, and a real EuRoC frame. Skips without a device. */
+ * page-locked in place (vf_image_pin), ordinary host frames queued back to back, and a real
+ * EuRoC frame. Skips without a device. */
 #include <stdint.h>
 #include <viofront/viofront.h>
 
@@ -106,10 +106,10 @@ static void pinned_input(const vf_remap_config* mc) {
   vf_remap_destroy(m_gpu);
 }
 
-/* Ordinary (pageable) host frames go through the remap's page-locked stage. Eight frames in one
- * caller buffer, each rewritten as soon as the call returns, remapped into device images with no
- * wait between the calls: each result must hold its own frame's pixels, so the call must have
- * taken the pixels before returning and must not refill the stage while it is still uploading. */
+/* Ordinary (pageable) host frames, whose upload the driver stages. Eight frames in one caller
+ * buffer, each rewritten as soon as the call returns, remapped into device images with no wait
+ * between the calls: each result must hold its own frame's pixels, so the call must have taken
+ * the pixels before returning, whatever stages them on the way to the device. */
 #define QUEUED_FRAMES 8
 static void pageable_input_queued(const vf_remap_config* mc) {
   vf_remap *m_cpu = NULL, *m_gpu = NULL;
