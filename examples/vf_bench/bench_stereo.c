@@ -4,9 +4,9 @@
  * libSGM's time beside ours, the cell rate (pixels x disparities x paths per second) and the
  * DRAM traffic the CUDA pipeline moves (each path's byte costs written once and read once,
  * census words, images, output) divided by the median time. The CPU backend runs only the rows
- * up to 640x480. Then the other methods (ZNCC + FastDT, census + FastDT, Cyclops2) with their
- * defaults on the Cones, EuRoC and (GPU only) 720p sizes, and hierarchical SGM and 16 paths
- * (bench_hsgm.c). */
+ * up to 640x480; --size WxH runs one row at any size (bench_stereo_size_row). Then the other
+ * methods (ZNCC + FastDT, census + FastDT, Cyclops2) with their defaults on the Cones, EuRoC and
+ * (GPU only) 720p sizes, and hierarchical SGM and 16 paths (bench_hsgm.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +68,21 @@ void bench_stereo_job_free(stereo_job* job) {
   vf_image_free(&job->left);
   vf_image_free(&job->right);
   vf_image_free(&job->out);
+}
+
+/* The row --size WxH runs: libSGM's row of that size with 4 paths and sub-pixel where its table
+ * has one (450x375: 64 disparities; 1024x440: 128), its time beside ours; at any other size the
+ * first row's settings (64 disparities, 4 paths, sub-pixel), the image at least 64 wide. */
+static stereo_row bench_stereo_size_row(int w, int h) {
+  stereo_row row = rows[0];
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+    if (rows[i].w == w && rows[i].h == h && rows[i].paths == row.paths &&
+        rows[i].subpixel == row.subpixel)
+      return rows[i];
+  }
+  row.w = w < row.disparities ? row.disparities : w;
+  row.h = h;
+  return row;
 }
 
 static int bench_stereo_row(vf_context* ctx, const bench_options* opt, bench_out* out,
@@ -169,10 +184,8 @@ int bench_stereo(vf_context* ctx, const bench_options* opt, bench_out* out) {
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
     stereo_row row = rows[i];
     if (opt->width > 0) {
-      if (i > 0) break; /* --size: one row, 64 disparities, 4 paths */
-      row.w = opt->width;
-      row.h = opt->height;
-      if (row.w < row.disparities) row.w = row.disparities;
+      if (i > 0) break; /* --size: one row */
+      row = bench_stereo_size_row(opt->width, opt->height);
     } else if (cpu && row.w * row.h > 640 * 480) {
       continue;
     }
