@@ -90,10 +90,13 @@ void replay_stats_print(const replay_stats* st, FILE* out) {
   const long* m = st->right_missing;
   fprintf(out,
           "camera-1 records for %.1f%% of the features; none for %.2f%% (no disparity %.2f%%, "
-          "left-right check %.2f%%, outside %.2f%%); depth edges under %.1f%%\n",
-          100.0 * st->right_records / left, 100.0 * (m[0] + m[1] + m[2]) / left,
+          "left-right check %.2f%%, outside %.2f%%, ambiguous %.2f%%, low correlation %.2f%%); "
+          "depth edges under %.1f%%\n",
+          100.0 * st->right_records / left,
+          100.0 * (m[0] + m[1] + m[2] + m[VF_RIGHT_AMBIGUOUS] + m[VF_RIGHT_LOW_CORRELATION]) / left,
           100.0 * m[VF_RIGHT_NO_DISPARITY] / left, 100.0 * m[VF_RIGHT_OCCLUDED] / left,
-          100.0 * m[VF_RIGHT_OUTSIDE] / left, 100.0 * st->depth_edge / left);
+          100.0 * m[VF_RIGHT_OUTSIDE] / left, 100.0 * m[VF_RIGHT_AMBIGUOUS] / left,
+          100.0 * m[VF_RIGHT_LOW_CORRELATION] / left, 100.0 * st->depth_edge / left);
   fprintf(out, "mean track length %.2f frames, tracks living >= 10 frames %.1f%%\n",
           tracks ? (double)observations / tracks : 0.0, tracks ? 100.0 * long_lived / tracks : 0.0);
   const vf_stage_times* s = &st->sum;

@@ -25,6 +25,7 @@
 #include <viofront/vf_feature_set.h>
 #include <viofront/vf_image.h>
 #include <viofront/vf_rectify.h>
+#include <viofront/vf_sampler.h>
 #include <viofront/vf_stereo.h>
 #include <viofront/vf_tracker.h>
 
@@ -47,6 +48,8 @@ typedef enum vf_right_missing {
   VF_RIGHT_NO_DISPARITY = 0, /**< the map has no disparity at the feature */
   VF_RIGHT_OCCLUDED,         /**< withheld: its match fails the left-right check */
   VF_RIGHT_OUTSIDE,          /**< withheld: its match falls outside the right camera's image */
+  VF_RIGHT_AMBIGUOUS,        /**< sparse stereo: another disparity matches nearly as well */
+  VF_RIGHT_LOW_CORRELATION,  /**< sparse stereo: the matched windows correlate too little */
   VF_RIGHT_MISSING_REASONS   /**< number of reasons (not a reason) */
 } vf_right_missing;
 
@@ -66,6 +69,18 @@ typedef struct vf_feature {
   float gain, bias; /**< photometric change to the track's template: I = gain * T + bias */
   uint32_t flags;   /**< VF_FEATURE_* bits */
 } vf_feature;
+
+/** How the frontend finds each feature's stereo match (vf_frontend_config.stereo_mode). */
+typedef enum vf_frontend_stereo_mode {
+  /** A dense disparity map (SGM or another vf_stereo method) every frame; features read their
+   * disparity from it and refine it; the map goes to on_disparity. */
+  VF_FRONTEND_STEREO_DENSE = 0,
+  /** No dense map: each feature is matched alone along its rectified row
+   * (vf_sampler_match_stereo), from its previous disparity where it has one; the depth-edge flag
+   * and the birth check come from the match's corner windows. A map is still computed every
+   * dense_every-th frame when asked for (for on_disparity only). */
+  VF_FRONTEND_STEREO_SPARSE
+} vf_frontend_stereo_mode;
 
 /** Wall or GPU time of each stage of the frame, milliseconds. On CUDA the stages are timed with
  * events on the frontend's streams: with stereo on, the right image's rectification and the
@@ -180,6 +195,13 @@ typedef struct vf_frontend_config {
   int imu_capacity; /**< IMU samples kept */
   int64_t imu_max_gap_ns; /**< a larger gap between IMU samples disables seeding for the frame */
   vf_memory disparity_location; /**< where the disparity frame's map lives (device only on CUDA) */
+  vf_frontend_stereo_mode stereo_mode; /**< dense (default) or sparse stereo, with stereo_enabled */
+  int dense_every; /**< sparse mode: a dense map also every this many frames (the first frame
+                      included), handed to on_disparity; 0 = never (default) */
+  vf_stereo_match_config sparse; /**< sparse mode's matcher; its disparity range is set from
+                                    stereo's (min_disparity .. min_disparity + disparities - 1),
+                                    its corner_radius from edge_radius, its refine.radius from
+                                    disparity_refine_radius when that is > 0 */
 } vf_frontend_config;
 
 /** The whole frontend (opaque): stages, feature set, IMU buffer and callbacks. */

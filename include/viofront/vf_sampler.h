@@ -94,6 +94,75 @@ VF_API vf_status vf_sampler_probe_and_refine_disparity(
     const float* xy, int count, const vf_disparity_probe_config* probe_config,
     const vf_disparity_refine_config* refine_config, vf_disparity_probe* probes, float* out);
 
+/** Limits of vf_stereo_match_config (vf_stereo_match_config_check). */
+#define VF_STEREO_MATCH_PRIOR_MAX 64  /**< prior_range */
+#define VF_STEREO_MATCH_RADIUS_MAX 7  /**< search_radius */
+#define VF_STEREO_MATCH_CORNER_MAX 15 /**< corner_radius */
+
+/** The outcome of vf_sampler_match_stereo() at a point. */
+typedef enum vf_stereo_match_result {
+  VF_STEREO_MATCH_OK = 0,      /**< matched: disparity holds the sub-pixel match */
+  VF_STEREO_MATCH_NONE,        /**< no match: the window leaves an image or the search range,
+                                  has no texture, or the sub-pixel matching failed */
+  VF_STEREO_MATCH_AMBIGUOUS,   /**< another disparity, not next to the best, costs nearly as
+                                  little (the uniqueness test: repeated texture) */
+  VF_STEREO_MATCH_LEFT_RIGHT,  /**< the right window's best match in the left image is another
+                                  point (an occlusion: a nearer surface hides the match) */
+  VF_STEREO_MATCH_CORRELATION, /**< the matched windows correlate less than min_zncc */
+  VF_STEREO_MATCH_RESULTS      /**< number of results (not a result) */
+} vf_stereo_match_result;
+
+/** What vf_sampler_match_stereo() does at each point of a rectified pair. */
+typedef struct vf_stereo_match_config {
+  int min_disparity, max_disparity; /**< whole px, the range searched (0 <= min < max <= 1024) */
+  int prior_range;   /**< 1..64 px: with a prior disparity p only round(p) -+ prior_range is
+                        searched (within the range); a minimum at an end of that window, where the
+                        disparity may have moved farther, searches the whole range */
+  int search_radius; /**< the whole-pixel search's window (2 r + 1)^2, 1..7 */
+  int uniqueness;    /**< percent 0..99: the match is ambiguous when a disparity more than one
+                        pixel from the best costs less than best * 100 / (100 - uniqueness) */
+  int max_lr_diff;   /**< whole px 0..8: the right window's own best match in the left image must
+                        lie within this of the match; -1 = no left-right check */
+  float min_zncc;    /**< -1..1: the least zero-mean normalized correlation of the two windows at
+                        the whole-pixel match */
+  int corner_radius; /**< 0..15: the four corner windows (corner_radius + 1)^2 of the window
+                        (2 corner_radius + 1)^2 are matched alone near the match, and their spread
+                        says whether the point lies on a depth edge; 0 = not done */
+  vf_disparity_refine_config refine; /**< the sub-pixel matching from the whole-pixel match (as
+                                        vf_sampler_refine_disparity) */
+} vf_stereo_match_config;
+
+/** One point's match. */
+typedef struct vf_stereo_match {
+  float disparity; /**< px (left x less right x), NAN unless result is VF_STEREO_MATCH_OK */
+  float zncc;      /**< correlation at the whole-pixel match, NAN where none was found */
+  float spread;    /**< px: the largest less the smallest disparity of the corner windows (a depth
+                      edge under the point when large), NAN when not measured */
+  int result;      /**< vf_stereo_match_result */
+} vf_stereo_match;
+
+/** Sparse stereo: the right-image match of each point of a rectified pair, with no disparity
+ * map. Per point: a whole-pixel search along the row (zero-mean sum of absolute differences over
+ * the window, from prior[i] when finite, else over the whole range), the uniqueness test, the
+ * left-right check (the right window searched in the left image), the correlation check, the
+ * sub-pixel matching of vf_sampler_refine_disparity from the whole-pixel minimum, and the corner
+ * windows' spread. prior may be NULL (no priors). left, right: U8 images of one size, host memory
+ * on the CPU backend, device memory on CUDA; xy, prior and out are host arrays; synchronous. The
+ * whole-pixel steps are integer arithmetic and agree bit for bit between the backends; the
+ * sub-pixel disparity and the spread within the refinement's tolerance. */
+VF_API vf_status vf_sampler_match_stereo(vf_sampler* sampler, const vf_image* left,
+                                         const vf_image* right, const float* xy, const float* prior,
+                                         int count, const vf_stereo_match_config* config,
+                                         vf_stereo_match* out);
+
+/** VF_OK when every field is in range, else VF_ERR_INVALID_ARG with a message naming the field
+ * (vf_last_error_message). */
+VF_API vf_status vf_stereo_match_config_check(const vf_stereo_match_config* config);
+
+/** Defaults: range 0..63, prior_range 3, search_radius 7, uniqueness 10, max_lr_diff 1,
+ * min_zncc 0.7, corner_radius 4, refine radius 7, 6 iterations, max_change 1 px. */
+VF_API vf_stereo_match_config vf_stereo_match_config_default(void);
+
 /** The message of this sampler's last failure; "" when none. */
 VF_API const char* vf_sampler_last_error(const vf_sampler* sampler);
 

@@ -50,6 +50,8 @@ static nb::object features_frame(const vf_feature_frame* fr) {
   missing["no_disparity"] = fr->right_missing[VF_RIGHT_NO_DISPARITY];
   missing["occluded"] = fr->right_missing[VF_RIGHT_OCCLUDED];
   missing["outside"] = fr->right_missing[VF_RIGHT_OUTSIDE];
+  missing["ambiguous"] = fr->right_missing[VF_RIGHT_AMBIGUOUS];
+  missing["low_correlation"] = fr->right_missing[VF_RIGHT_LOW_CORRELATION];
   out.right_missing = missing;
   out.f = fr->f;
   out.cx = fr->cx;

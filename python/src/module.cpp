@@ -144,7 +144,9 @@ static void register_enums(nb::module_& m) {
   nb::enum_<vf_right_missing>(m, "RightMissing", "Why a left feature has no camera-1 record.")
       .value("NO_DISPARITY", VF_RIGHT_NO_DISPARITY)
       .value("OCCLUDED", VF_RIGHT_OCCLUDED)
-      .value("OUTSIDE", VF_RIGHT_OUTSIDE);
+      .value("OUTSIDE", VF_RIGHT_OUTSIDE)
+      .value("AMBIGUOUS", VF_RIGHT_AMBIGUOUS)
+      .value("LOW_CORRELATION", VF_RIGHT_LOW_CORRELATION);
 }
 
 /* The log callable may refer back to its context: let the garbage collector see through it. */

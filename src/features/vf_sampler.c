@@ -8,10 +8,13 @@
 #include "core/vf_fault.h"
 #include "features/kernels/vf_disparity_rules.h"
 #include "features/kernels/vf_sample_cpu.h"
+#include "features/kernels/vf_stereo_match_cpu.h"
+#include "features/kernels/vf_stereo_match_rules.h"
 #include "viofront/vf_sampler.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
 #include "features/kernels/vf_sample_cuda.h"
+#include "features/kernels/vf_stereo_match_cuda.h"
 #endif
 
 #define VF_SAMPLER_MAX_POINTS (1 << 20)
@@ -29,6 +32,8 @@ struct vf_sampler {
   vf_disparity_probe* m_probes; /* h_probes' device address */
   float* h_matched;             /* the matched disparities of a probe-and-match call, mapped */
   float* m_matched;             /* h_matched's device address */
+  vf_stereo_match* h_match;     /* the sparse stereo matches, mapped */
+  vf_stereo_match* m_match;     /* h_match's device address */
   uint16_t* dev_values;         /* CUDA: the values read */
   float* dev_disparities;       /* CUDA: the refinement's starts, then its results */
 };
@@ -60,6 +65,10 @@ vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
         rc = vf_cuda_host_alloc_mapped((void**)&s->h_matched, (void**)&s->m_matched,
                                        sizeof(float) * (size_t)max_points);
       }
+      if (rc == 0) {
+        rc = vf_cuda_host_alloc_mapped((void**)&s->h_match, (void**)&s->m_match,
+                                       sizeof(vf_stereo_match) * (size_t)max_points);
+      }
       if (rc != 0) st = vf_cuda_fail(NULL, rc, "vf_sampler_create: pinned points and probes");
     }
 #endif
@@ -82,6 +91,7 @@ void vf_sampler_destroy(vf_sampler* s) {
   if (s->h_xy != NULL) vf_cuda_host_free(s->h_xy);
   if (s->h_probes != NULL) vf_cuda_host_free(s->h_probes);
   if (s->h_matched != NULL) vf_cuda_host_free(s->h_matched);
+  if (s->h_match != NULL) vf_cuda_host_free(s->h_match);
 #endif
   vf_device_free(s->dev_values);
   vf_device_free(s->dev_disparities);
@@ -315,6 +325,90 @@ vf_status vf_sampler_probe_and_refine_disparity(vf_sampler* s, const vf_image* m
   for (int i = 0; i < count; ++i)
     out[i] = vf_disparity_from_map(probes[i].value, probe_config->invalid, units);
   return vf_sampler_refine_disparity(s, left, right, xy, out, count, refine_config, out);
+}
+
+vf_stereo_match_config vf_stereo_match_config_default(void) {
+  vf_stereo_match_config c;
+  memset(&c, 0, sizeof c);
+  c.min_disparity = 0;
+  c.max_disparity = 63;
+  /* A track's disparity changes by a fraction of a pixel a frame at 20 Hz except close up;
+   * farther moves fall back to the whole range (a minimum at the window's end). */
+  c.prior_range = 3;
+  c.search_radius = 7;
+  c.uniqueness = 10;
+  c.max_lr_diff = 1;
+  c.min_zncc = 0.7f;
+  c.corner_radius = 4;
+  c.refine.radius = 7;
+  c.refine.max_iterations = 6;
+  c.refine.max_change = 1.0f;
+  return c;
+}
+
+static vf_status vf_sampler_match_config_check(vf_error* err, const vf_stereo_match_config* c,
+                                               const char* fn) {
+  if (c->min_disparity < 0 || c->max_disparity <= c->min_disparity ||
+      c->max_disparity > VF_STEREO_MATCH_MAX_DISPARITY) {
+    return vf_fail(err, VF_ERR_INVALID_ARG,
+                   "%s: disparities %d..%d are outside 0 <= min < max <= %d", fn, c->min_disparity,
+                   c->max_disparity, VF_STEREO_MATCH_MAX_DISPARITY);
+  }
+  if (c->prior_range < 1 || c->prior_range > VF_STEREO_MATCH_MAX_PRIOR || c->search_radius < 1 ||
+      c->search_radius > VF_STEREO_MATCH_MAX_RADIUS || c->uniqueness < 0 || c->uniqueness > 99 ||
+      c->max_lr_diff < -1 || c->max_lr_diff > 8 || c->corner_radius < 0 ||
+      c->corner_radius > VF_STEREO_MATCH_MAX_CORNER || !(c->min_zncc >= -1.0f) ||
+      !(c->min_zncc <= 1.0f)) {
+    return vf_fail(err, VF_ERR_INVALID_ARG,
+                   "%s: prior_range %d (1..%d), search_radius %d (1..%d), uniqueness %d (0..99), "
+                   "max_lr_diff %d (-1..8), corner_radius %d (0..%d) or min_zncc %g (-1..1) is out "
+                   "of range",
+                   fn, c->prior_range, VF_STEREO_MATCH_MAX_PRIOR, c->search_radius,
+                   VF_STEREO_MATCH_MAX_RADIUS, c->uniqueness, c->max_lr_diff, c->corner_radius,
+                   VF_STEREO_MATCH_MAX_CORNER, (double)c->min_zncc);
+  }
+  return VF_OK;
+}
+
+vf_status vf_stereo_match_config_check(const vf_stereo_match_config* config) {
+  VF_CHECK_ARG_NOT_NULL(NULL, config);
+  return vf_sampler_match_config_check(NULL, config, "vf_stereo_match_config_check");
+}
+
+#ifdef VF_HAVE_CUDA
+/* Points, priors and matches in mapped memory: one launch, one wait, no copy. */
+static vf_status vf_sampler_match_cuda(vf_sampler* s, const vf_image* left, const vf_image* right,
+                                       const float* xy, const float* prior, int count,
+                                       const vf_stereo_match_config* c, vf_stereo_match* out) {
+  void* stream = s->ctx->stream;
+  memcpy(s->h_xy, xy, sizeof(float) * 2 * (size_t)count);
+  if (prior != NULL) memcpy(s->h_matched, prior, sizeof(float) * (size_t)count);
+  int rc = vf_cuda_match_stereo(left->data, left->stride_bytes, right->data, right->stride_bytes,
+                                left->width, left->height, s->m_xy,
+                                prior != NULL ? s->m_matched : NULL, count, c, s->m_match, stream);
+  if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
+  if (rc == 0) memcpy(out, s->h_match, sizeof *out * (size_t)count);
+  return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_sampler_match_stereo");
+}
+#endif
+
+vf_status vf_sampler_match_stereo(vf_sampler* s, const vf_image* left, const vf_image* right,
+                                  const float* xy, const float* prior, int count,
+                                  const vf_stereo_match_config* config, vf_stereo_match* out) {
+  VF_CHECK_ARG_NOT_NULL(NULL, s);
+  VF_CHECK_ARG_NOT_NULL(&s->err, config);
+  const char* fn = "vf_sampler_match_stereo";
+  vf_status st = vf_sampler_match_config_check(&s->err, config, fn);
+  if (st == VF_OK)
+    st = vf_sampler_refine_check(s, left, right, xy, count, (const float*)out, &config->refine, fn);
+  if (st != VF_OK || count == 0) return st;
+#ifdef VF_HAVE_CUDA
+  if (left->location == VF_MEMORY_DEVICE)
+    return vf_sampler_match_cuda(s, left, right, xy, prior, count, config, out);
+#endif
+  vf_cpu_match_stereo(left->data, left->stride_bytes, right->data, right->stride_bytes, left->width,
+                      left->height, xy, prior, count, config, out, s->ctx->pool);
+  return VF_OK;
 }
 
 const char* vf_sampler_last_error(const vf_sampler* s) {

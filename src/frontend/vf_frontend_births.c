@@ -20,7 +20,9 @@ int vf_frontend_tries_candidates(const vf_frontend_config* c) {
   return vf_frontend_checks_births(c) && c->birth_candidates > 1;
 }
 
-static int vf_frontend_on_edge(const vf_frontend* fe, const vf_disparity_probe* p) {
+static int vf_frontend_on_edge(const vf_frontend* fe, int i) {
+  if (vf_frontend_sparse(&fe->cfg)) return vf_frontend_sparse_on_edge(fe, &fe->matches[i]);
+  const vf_disparity_probe* p = &fe->probes[i];
   const int bits = fe->cfg.stereo.subpixel ? VF_STEREO_SUBPIXEL_BITS : 0;
   float max_jump = fe->cfg.birth_max_jump * (float)(1 << bits);
   if (p->value != VF_STEREO_INVALID && fe->cfg.birth_max_jump_ratio * (float)p->value > max_jump)
@@ -29,8 +31,11 @@ static int vf_frontend_on_edge(const vf_frontend* fe, const vf_disparity_probe* 
   return (max_holes >= 0 && p->holes > max_holes) || (float)p->jump > max_jump;
 }
 
-/* What the map shows around the m points of fe->xy, into fe->probes. */
+/* What the map shows around the m points of fe->xy, into fe->probes; in sparse mode their
+ * matches, with corner windows over the birth check's window, into fe->matches. */
 static vf_status vf_frontend_probe_births(vf_frontend* fe, int m) {
+  if (vf_frontend_sparse(&fe->cfg))
+    return vf_frontend_match_points(fe, m, 0, fe->cfg.birth_edge_radius);
   const int bits = fe->cfg.stereo.subpixel ? VF_STEREO_SUBPIXEL_BITS : 0;
   const vf_disparity_probe_config pc = {fe->cfg.birth_edge_radius, 0, bits, VF_STEREO_INVALID};
   vf_status s = vf_sampler_probe_disparity(fe->sampler, &fe->disparity, fe->xy, m, &pc, fe->probes);
@@ -76,7 +81,7 @@ vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added) {
   vf_status s = m > 0 ? vf_frontend_probe_births(fe, m) : VF_OK;
   int refused = 0;
   for (int i = 0; i < m && s == VF_OK; ++i)
-    if (vf_frontend_on_edge(fe, &fe->probes[i])) fe->births[refused++] = fe->births[i];
+    if (vf_frontend_on_edge(fe, i)) fe->births[refused++] = fe->births[i];
   if (s == VF_OK && refused > 0) {
     s = vf_feature_set_refuse(fe->set, fe->births, refused, dropped);
     if (s != VF_OK)
@@ -96,7 +101,7 @@ vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added) {
   if (s != VF_OK) return s;
   int kept = 0;
   for (int i = 0; i < h; ++i)
-    if (!vf_frontend_on_edge(fe, &fe->probes[i])) fe->held[kept++] = fe->held[i];
+    if (!vf_frontend_on_edge(fe, i)) fe->held[kept++] = fe->held[i];
   fe->frame_committed = 1;
   s = vf_feature_set_add(fe->set, fe->held, kept, added);
   if (s != VF_OK) return vf_fail(&fe->err, s, "new tracks: %s", vf_feature_set_last_error(fe->set));

@@ -62,6 +62,9 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.imu_capacity = 4000;
   c.imu_max_gap_ns = 50000000; /* 10 samples at EuRoC's 200 Hz */
   c.disparity_location = VF_MEMORY_DEVICE;
+  c.stereo_mode = VF_FRONTEND_STEREO_DENSE;
+  c.dense_every = 0;
+  c.sparse = vf_stereo_match_config_default();
   return c;
 }
 
@@ -118,6 +121,12 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
   if (c->disparity_location != VF_MEMORY_HOST && c->disparity_location != VF_MEMORY_DEVICE)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: disparity_location %d is unknown", fn,
                    (int)c->disparity_location);
+  if (c->stereo_mode != VF_FRONTEND_STEREO_DENSE && c->stereo_mode != VF_FRONTEND_STEREO_SPARSE)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: stereo_mode %d is unknown", fn,
+                   (int)c->stereo_mode);
+  if (c->dense_every < 0 || c->dense_every > 1000000)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: dense_every %d is outside 0..1000000", fn,
+                   c->dense_every);
   if (c->tracker.refine && c->features.border < vf_frontend_refine_border(c->tracker.refine_patch))
     return vf_fail(NULL, VF_ERR_INVALID_ARG,
                    "%s: features.border %g is below the %g px that tracker.refine_patch %d needs",
@@ -156,6 +165,7 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
   if (VF_ALLOC_ARRAY(fe->motion, n) || VF_ALLOC_ARRAY(fe->motion_next, n) ||
       VF_ALLOC_ARRAY(fe->guess, 2 * n) || VF_ALLOC_ARRAY(fe->xy, 2 * points) ||
       VF_ALLOC_ARRAY(fe->probes, points) || VF_ALLOC_ARRAY(fe->disparities, n) ||
+      VF_ALLOC_ARRAY(fe->priors, points) || VF_ALLOC_ARRAY(fe->matches, points) ||
       VF_ALLOC_ARRAY(fe->births, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
       (bands > 0 &&
        (VF_ALLOC_ARRAY(fe->band_occupancy, bands) || VF_ALLOC_ARRAY(fe->held, bands))) ||
@@ -173,10 +183,10 @@ static vf_status vf_frontend_alloc_images(vf_frontend* fe, vf_memory where) {
   int w = fe->rect.width, h = fe->rect.height;
   vf_status s = vf_image_alloc(&fe->rectified[0], w, h, VF_PIXEL_U8, where);
   if (s == VF_OK) s = vf_image_alloc(&fe->rectified[1], w, h, VF_PIXEL_U8, where);
-  if (s == VF_OK && fe->cfg.stereo_enabled)
-    s = vf_image_alloc(&fe->disparity, w, h, VF_PIXEL_U16, where);
+  const int map = vf_frontend_has_map(&fe->cfg);
+  if (s == VF_OK && map) s = vf_image_alloc(&fe->disparity, w, h, VF_PIXEL_U16, where);
   /* CUDA with a host disparity frame: the map and the image are copied out for the callback. */
-  if (s == VF_OK && fe->cfg.stereo_enabled && where == VF_MEMORY_DEVICE &&
+  if (s == VF_OK && map && where == VF_MEMORY_DEVICE &&
       fe->cfg.disparity_location == VF_MEMORY_HOST) {
     s = vf_image_alloc(&fe->disparity_host, w, h, VF_PIXEL_U16, VF_MEMORY_HOST);
     if (s == VF_OK) s = vf_image_alloc(&fe->rectified_host, w, h, VF_PIXEL_U8, VF_MEMORY_HOST);
@@ -194,7 +204,9 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   vf_frontend_config* c = &fe->cfg;
   int w = fe->rect.width, h = fe->rect.height;
   vf_status s = VF_OK;
-  if (ctx->backend == VF_BACKEND_CUDA && c->stereo_enabled) {
+  /* Sparse stereo has no SGM to overlap: everything on the main stream (an occasional dense map
+   * too). */
+  if (ctx->backend == VF_BACKEND_CUDA && c->stereo_enabled && !vf_frontend_sparse(c)) {
     s = vf_context_create_sibling(ctx, &fe->side);
     if (s == VF_OK) s = vf_stream_link_init(&fe->left_ready, ctx, fe->side);
     if (s == VF_OK) s = vf_stream_link_init(&fe->stereo_done, fe->side, ctx);
@@ -227,8 +239,18 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   if (s == VF_OK) s = vf_tracker_create(ctx, &c->tracker, &fe->tracker);
   c->stereo.width = w;
   c->stereo.height = h;
-  if (s == VF_OK && c->stereo_enabled)
+  if (s == VF_OK && vf_frontend_has_map(c))
     s = vf_stereo_create(vf_frontend_stereo_context(fe), &c->stereo, &fe->stereo);
+  /* The sparse matcher searches the stereo stage's range, flags depth edges over the depth
+   * flags' window, and matches sub-pixel with the dense mode's refinement window. */
+  c->sparse.min_disparity = c->stereo.min_disparity;
+  c->sparse.max_disparity = c->stereo.min_disparity + c->stereo.disparities - 1;
+  c->sparse.corner_radius = c->edge_radius;
+  if (c->disparity_refine_radius > 0) c->sparse.refine.radius = c->disparity_refine_radius;
+  if (s == VF_OK && vf_frontend_sparse(c)) {
+    s = vf_stereo_match_config_check(&c->sparse);
+    if (s != VF_OK) s = vf_fail(NULL, s, "frontend.sparse: %s", vf_last_error_message());
+  }
   if (s == VF_OK) s = vf_sampler_create(ctx, vf_frontend_points(fe), &fe->sampler);
   if (s == VF_OK) s = vf_imu_buffer_create(c->imu_capacity, c->imu_max_gap_ns, &fe->imu);
   if (s == VF_OK) s = vf_stage_clock_init(&fe->clock, ctx, VF_STAGE_COUNT + 1);
@@ -298,6 +320,8 @@ void vf_frontend_destroy(vf_frontend* fe) {
   free(fe->xy);
   free(fe->probes);
   free(fe->disparities);
+  free(fe->priors);
+  free(fe->matches);
   free(fe->births);
   free(fe->occupancy);
   free(fe->band_occupancy);

@@ -73,7 +73,7 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   if (s == VF_OK && fe->side != NULL) {
     s = vf_stream_link_wait(&fe->stereo_done);
     if (s != VF_OK) s = vf_fail(&fe->err, s, "stereo: %s", vf_last_error_message());
-  } else if (s == VF_OK && fe->cfg.stereo_enabled) {
+  } else if (s == VF_OK && vf_frontend_map_frame(fe)) {
     s = vf_stereo_compute(fe->stereo, &fe->rectified[0], &fe->rectified[1], &fe->disparity, NULL);
     if (s != VF_OK) s = vf_fail(&fe->err, s, "stereo: %s", vf_stereo_last_error(fe->stereo));
   }

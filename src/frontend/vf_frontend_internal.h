@@ -94,6 +94,8 @@ struct vf_frontend {
   float* xy;                  /* feature (or candidate) positions for the sampler and the gyro */
   vf_disparity_probe* probes; /* per track (or candidate) what the disparity map shows around it */
   float* disparities;         /* per track the matched disparity (px), NaN where not matched */
+  float* priors;              /* sparse stereo: per point its previous disparity, NaN for none */
+  vf_stereo_match* matches;   /* sparse stereo: per track (or candidate) its match */
   uint64_t* births;           /* ids of the tracks born this frame */
   uint8_t* occupancy;         /* one byte per detector cell */
   uint8_t* band_occupancy;    /* one byte per band_detector cell */
@@ -125,6 +127,23 @@ struct vf_frontend {
   int frame_committed; /* this frame changed the tracks: it must not be rolled back */
   int frame_added, frame_lost;
 };
+
+/* Sparse stereo: features matched alone, no map unless one is asked for every dense_every
+ * frames. */
+static inline int vf_frontend_sparse(const vf_frontend_config* c) {
+  return c->stereo_enabled && c->stereo_mode == VF_FRONTEND_STEREO_SPARSE;
+}
+
+/* Whether the frontend has a stereo stage and a disparity map at all. */
+static inline int vf_frontend_has_map(const vf_frontend_config* c) {
+  return c->stereo_enabled && (c->stereo_mode == VF_FRONTEND_STEREO_DENSE || c->dense_every > 0);
+}
+
+/* Whether this frame computes the dense map. */
+static inline int vf_frontend_map_frame(const vf_frontend* fe) {
+  if (!vf_frontend_has_map(&fe->cfg)) return 0;
+  return !vf_frontend_sparse(&fe->cfg) || fe->sequence % (uint64_t)fe->cfg.dense_every == 0;
+}
 
 /* The previous frame's motion entry of a track: the set keeps its order and appends new
  * tracks, so one forward walk (j from 0) over both lists finds them; NULL for a new track. */
@@ -166,6 +185,17 @@ vf_status vf_frontend_hold_candidates(vf_frontend* fe);
 /* After stereo: the new tracks on depth edges are removed (`dropped`), and the held candidates
  * off them become tracks (`added`). */
 vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added);
+/* Sparse stereo (src/frontend/vf_frontend_sparse.c): the matches of the m points of fe->xy, from
+ * fe->priors when `priors` (else none), into fe->matches; corner windows of corner_radius. */
+vf_status vf_frontend_match_points(vf_frontend* fe, int m, int priors, int corner_radius);
+/* Whether a new track (or candidate) with this match lies on a depth edge: its match fails the
+ * left-right check (a nearer surface hides it) or its corner windows disagree by more than the
+ * birth check's step. */
+int vf_frontend_sparse_on_edge(const vf_frontend* fe, const vf_stereo_match* m);
+/* Sparse stereo: the live tracks' matches from their previous disparities, into fe->matches and
+ * fe->disparities. */
+vf_status vf_frontend_match_tracks(vf_frontend* fe, const vf_track* tr, int n);
+
 /* This frame's feature records (src/frontend/vf_frontend_records.c): the left camera's
  * positions and velocities, which need no disparity (on CUDA built while the stereo stage still
  * runs, unless births may still be dropped); then, from the disparity map, the depths, flags and

@@ -99,7 +99,8 @@ vf_status vf_frontend_process(vf_frontend* fe, int64_t t_ns, const vf_image* lef
   s = vf_frontend_run_frame(fe, t_ns, left, right, &times);
   if (s != VF_OK && !fe->frame_committed) return s; /* nothing changed: the frame is skipped */
   vf_disparity_frame df;
-  if (s == VF_OK && fe->cfg.stereo_enabled && fe->cb.on_disparity != NULL)
+  const int map = vf_frontend_map_frame(fe);
+  if (s == VF_OK && map && fe->cb.on_disparity != NULL)
     s = vf_frontend_disparity_frame(fe, t_ns, &df);
   /* From here on the frame counts: its tracks live in the current pyramid. */
   fe->cur = !fe->cur;
@@ -115,7 +116,7 @@ vf_status vf_frontend_process(vf_frontend* fe, int64_t t_ns, const vf_image* lef
   vf_frontend_feature_frame(fe, t_ns, &times, &ff);
   fe->in_callback = 1;
   if (fe->cb.on_features != NULL) fe->cb.on_features(&ff, fe->cb.user);
-  if (fe->cfg.stereo_enabled && fe->cb.on_disparity != NULL) fe->cb.on_disparity(&df, fe->cb.user);
+  if (map && fe->cb.on_disparity != NULL) fe->cb.on_disparity(&df, fe->cb.user);
   fe->in_callback = 0;
   fe->sequence++;
   return VF_OK;

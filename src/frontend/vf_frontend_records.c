@@ -13,6 +13,7 @@
  * VF_STEREO_INVALID where unknown), and their matched disparities in fe->disparities (NaN where
  * not matched). */
 static vf_status vf_frontend_probe_disparities(vf_frontend* fe, const vf_track* tr, int n) {
+  if (vf_frontend_sparse(&fe->cfg)) return vf_frontend_match_tracks(fe, tr, n);
   for (int i = 0; i < n; ++i) {
     fe->xy[2 * i] = tr[i].x;
     fe->xy[2 * i + 1] = tr[i].y;
@@ -66,6 +67,21 @@ static int vf_right_missing_reason(const vf_frontend_config* c, const vf_dispari
       (float)(p->occluder - p->value) > c->right_max_lr_diff * scale)
     return VF_RIGHT_OCCLUDED;
   return -1;
+}
+
+/* Sparse stereo: why the camera-1 record is missing (-1: it can be emitted), and the flags. */
+static int vf_sparse_missing_reason(const vf_stereo_match* m) {
+  switch (m->result) {
+    case VF_STEREO_MATCH_OK: return -1;
+    case VF_STEREO_MATCH_LEFT_RIGHT: return VF_RIGHT_OCCLUDED;
+    case VF_STEREO_MATCH_AMBIGUOUS: return VF_RIGHT_AMBIGUOUS;
+    case VF_STEREO_MATCH_CORRELATION: return VF_RIGHT_LOW_CORRELATION;
+    default: return VF_RIGHT_NO_DISPARITY;
+  }
+}
+
+static uint32_t vf_sparse_flags(const vf_frontend_config* c, const vf_stereo_match* m) {
+  return m->spread == m->spread && m->spread > c->edge_max_jump ? VF_FEATURE_DEPTH_EDGE : 0u;
 }
 
 /* Velocity in normalized coordinates per second from the previous observation (NaN = none). */
@@ -123,6 +139,7 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
   const vf_stereo_rectification* rc = &fe->rect;
   const vf_camera* cam1 = &fe->cfg.cam1;
   const float units = fe->cfg.stereo.subpixel ? (float)(1 << VF_STEREO_SUBPIXEL_BITS) : 1.0f;
+  const int sparse = vf_frontend_sparse(&fe->cfg);
   memset(fe->right_missing, 0, sizeof fe->right_missing);
   const double dt = vf_frame_dt(fe, t_ns);
   int right = 0, j = 0;
@@ -133,14 +150,16 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
     const vf_disparity_probe* pr = &fe->probes[i];
     /* The matched disparity where the match succeeded, else the map's. */
     const float matched = fe->disparities[i];
-    r->disparity = !isnan(matched)                  ? matched
+    r->disparity = !isnan(matched) || sparse        ? matched
                    : pr->value == VF_STEREO_INVALID ? NAN
                                                     : (float)pr->value / units;
     r->depth_m = vf_frontend_depth(rc->f, rc->baseline_m, r->disparity);
     next->disparity = r->disparity;
-    r->flags = vf_depth_flags(&fe->cfg, pr, units);
+    r->flags =
+        sparse ? vf_sparse_flags(&fe->cfg, &fe->matches[i]) : vf_depth_flags(&fe->cfg, pr, units);
     if (!fe->cfg.right_features) continue;
-    int why = vf_right_missing_reason(&fe->cfg, pr, units);
+    int why = sparse ? vf_sparse_missing_reason(&fe->matches[i])
+                     : vf_right_missing_reason(&fe->cfg, pr, units);
     vf_feature* q = &fe->records[n + right];
     if (why < 0) {
       /* The stereo match lies on the same rectified row, disparity pixels to the left. */

@@ -182,7 +182,7 @@ static vf_status vf_yaml_enum(const vf_yaml* y, const yaml_node_t* n, const char
                       t != NULL ? t : "(not a scalar)", list);
 }
 
-static vf_status vf_yaml_bool(const vf_yaml* y, const yaml_node_t* n, const char* where, int* out) {
+vf_status vf_yaml_bool(const vf_yaml* y, const yaml_node_t* n, const char* where, int* out) {
   static const char* const yes[] = {"true", "yes", "on", "1"};
   static const char* const no[] = {"false", "no", "off", "0"};
   const char* t = vf_yaml_scalar(n);

@@ -73,6 +73,9 @@ typedef struct vf_yaml_key {
 vf_status vf_yaml_read_map(vf_yaml* y, yaml_node_t* map, const char* section,
                            const vf_yaml_key* keys, int nkeys, void* target, unsigned* seen);
 
+/* A boolean scalar (true/false and the words vf_yaml.c accepts) into *out. */
+vf_status vf_yaml_bool(const vf_yaml* y, const yaml_node_t* n, const char* where, int* out);
+
 /* A failure at node n: "<file>:<line>: <where>: <message>". */
 vf_status vf_yaml_fail(const vf_yaml* y, const yaml_node_t* n, vf_status status, const char* where,
                        const char* fmt, ...) __attribute__((format(printf, 5, 6)));

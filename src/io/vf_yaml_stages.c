@@ -2,6 +2,7 @@
 /* The stage sections of a viofront config file. Ranges here are those of the YAML file; the
  * stages' create functions check the combinations (e.g. levels against the pyramid). */
 #include <stddef.h>
+#include <string.h>
 
 #include "io/vf_yaml_stages.h"
 
@@ -133,10 +134,39 @@ vf_status vf_yaml_read_features(vf_yaml* y, yaml_node_t* n, vf_feature_set_confi
 
 static const char* const vf_memory_names[] = {"host", "device", NULL};
 
+/* frontend.stereo: true | false | dense | sparse (dense is what true has always meant). */
+static vf_status vf_read_stereo_mode(vf_yaml* y, yaml_node_t* node, const char* where,
+                                     void* field) {
+  vf_frontend_config* c =
+      (vf_frontend_config*)(void*)((char*)field - offsetof(vf_frontend_config, stereo_enabled));
+  const char* t = node->type == YAML_SCALAR_NODE ? (const char*)node->data.scalar.value : NULL;
+  if (t != NULL && (strcmp(t, "dense") == 0 || strcmp(t, "sparse") == 0)) {
+    c->stereo_enabled = 1;
+    c->stereo_mode = t[0] == 'd' ? VF_FRONTEND_STEREO_DENSE : VF_FRONTEND_STEREO_SPARSE;
+    return VF_OK;
+  }
+  vf_status s = vf_yaml_bool(y, node, where, &c->stereo_enabled);
+  if (s != VF_OK)
+    return vf_yaml_fail(y, node, VF_ERR_FORMAT, where, "expected true, false, dense or sparse");
+  return VF_OK;
+}
+
 vf_status vf_yaml_read_frontend(vf_yaml* y, yaml_node_t* n, vf_frontend_config* out) {
   static const vf_yaml_key keys[] = {
-      {VF_KEY("stereo", VF_YAML_BOOL, vf_frontend_config, stereo_enabled), 0, 0, 0, 0, 0, NULL,
-       NULL, NULL, 0},
+      {VF_KEY("stereo", VF_YAML_CUSTOM, vf_frontend_config, stereo_enabled), 0, 0, 0, 0, 0, NULL,
+       NULL, vf_read_stereo_mode, 0},
+      {VF_KEY("dense_every", VF_YAML_INT, vf_frontend_config, dense_every), 0, 1000000, 0, 0, 0,
+       NULL, NULL, NULL, 0},
+      {VF_KEY("sparse_prior_range", VF_YAML_INT, vf_frontend_config, sparse.prior_range), 1,
+       VF_STEREO_MATCH_PRIOR_MAX, 0, 0, 0, NULL, NULL, NULL, 0},
+      {VF_KEY("sparse_search_radius", VF_YAML_INT, vf_frontend_config, sparse.search_radius), 1,
+       VF_STEREO_MATCH_RADIUS_MAX, 0, 0, 0, NULL, NULL, NULL, 0},
+      {VF_KEY("sparse_uniqueness", VF_YAML_INT, vf_frontend_config, sparse.uniqueness), 0, 99, 0, 0,
+       0, NULL, NULL, NULL, 0},
+      {VF_KEY("sparse_max_lr_diff", VF_YAML_INT, vf_frontend_config, sparse.max_lr_diff), -1, 8, 0,
+       0, 0, NULL, NULL, NULL, 0},
+      {VF_KEY("sparse_min_zncc", VF_YAML_FLOAT, vf_frontend_config, sparse.min_zncc), -1, 1, 0, 0,
+       0, NULL, NULL, NULL, 0},
       {VF_KEY("right_features", VF_YAML_BOOL, vf_frontend_config, right_features), 0, 0, 0, 0, 0,
        NULL, NULL, NULL, 0},
       {VF_KEY("right_max_lr_diff", VF_YAML_FLOAT, vf_frontend_config, right_max_lr_diff), 0, 4096,

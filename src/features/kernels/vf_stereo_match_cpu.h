@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* CPU twin of cuda/features/vf_stereo_match.cu: the sparse stereo match of points of a rectified
+ * pair (src/features/kernels/vf_stereo_match_rules.h). */
+#ifndef VF_STEREO_MATCH_CPU_H
+#define VF_STEREO_MATCH_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/vf_parallel.h"
+#include "viofront/vf_sampler.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* out[i] = the match of point xy[i] from prior[i] (prior may be NULL: none), points split over
+ * the pool's threads. */
+void vf_cpu_match_stereo(const uint8_t* left, size_t left_stride, const uint8_t* right,
+                         size_t right_stride, int width, int height, const float* xy,
+                         const float* prior, int count, const vf_stereo_match_config* c,
+                         vf_stereo_match* out, vf_pool* pool);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
