@@ -200,8 +200,9 @@ typedef struct vf_frontend_config {
                       included), handed to on_disparity; 0 = never (default) */
   vf_stereo_match_config sparse; /**< sparse mode's matcher; its disparity range is set from
                                     stereo's (min_disparity .. min_disparity + disparities - 1),
-                                    its corner_radius from edge_radius, its refine.radius from
-                                    disparity_refine_radius when that is > 0 */
+                                    its corner_radius from max(edge_radius, birth_edge_radius,
+                                    9), its refine.radius from disparity_refine_radius when
+                                    that is > 0 */
 } vf_frontend_config;
 
 /** The whole frontend (opaque): stages, feature set, IMU buffer and callbacks. */

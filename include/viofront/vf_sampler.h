@@ -125,9 +125,9 @@ typedef struct vf_stereo_match_config {
                         lie within this of the match; -1 = no left-right check */
   float min_zncc;    /**< -1..1: the least zero-mean normalized correlation of the two windows at
                         the whole-pixel match */
-  int corner_radius; /**< 0..15: the four corner windows (corner_radius + 1)^2 of the window
-                        (2 corner_radius + 1)^2 are matched alone near the match, and their spread
-                        says whether the point lies on a depth edge; 0 = not done */
+  int corner_radius; /**< 0 or 3..15: the window (2 corner_radius + 1)^2 around the point is split
+                        into 3 x 3 cells matched alone near the match; their disparities' step
+                        (`spread`) says whether the point lies on a depth edge; 0 = not done */
   vf_disparity_refine_config refine; /**< the sub-pixel matching from the whole-pixel match (as
                                         vf_sampler_refine_disparity) */
 } vf_stereo_match_config;
@@ -136,8 +136,9 @@ typedef struct vf_stereo_match_config {
 typedef struct vf_stereo_match {
   float disparity; /**< px (left x less right x), NAN unless result is VF_STEREO_MATCH_OK */
   float zncc;      /**< correlation at the whole-pixel match, NAN where none was found */
-  float spread;    /**< px: the largest less the smallest disparity of the corner windows (a depth
-                      edge under the point when large), NAN when not measured */
+  float spread;    /**< px: the depth step under the point: the largest second difference of the
+                      cells' disparities along a row or column of the 3 x 3 cells (0 on a plane,
+                      the step on a depth edge), NAN when not measured */
   int result;      /**< vf_stereo_match_result */
 } vf_stereo_match;
 
@@ -145,8 +146,8 @@ typedef struct vf_stereo_match {
  * map. Per point: a whole-pixel search along the row (zero-mean sum of absolute differences over
  * the window, from prior[i] when finite, else over the whole range), the uniqueness test, the
  * left-right check (the right window searched in the left image), the correlation check, the
- * sub-pixel matching of vf_sampler_refine_disparity from the whole-pixel minimum, and the corner
- * windows' spread. prior may be NULL (no priors). left, right: U8 images of one size, host memory
+ * sub-pixel matching of vf_sampler_refine_disparity from the whole-pixel minimum, and the cells'
+ * depth step. prior may be NULL (no priors). left, right: U8 images of one size, host memory
  * on the CPU backend, device memory on CUDA; xy, prior and out are host arrays; synchronous. The
  * whole-pixel steps are integer arithmetic and agree bit for bit between the backends; the
  * sub-pixel disparity and the spread within the refinement's tolerance. */

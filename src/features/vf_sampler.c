@@ -357,15 +357,17 @@ static vf_status vf_sampler_match_config_check(vf_error* err, const vf_stereo_ma
   if (c->prior_range < 1 || c->prior_range > VF_STEREO_MATCH_MAX_PRIOR || c->search_radius < 1 ||
       c->search_radius > VF_STEREO_MATCH_MAX_RADIUS || c->uniqueness < 0 || c->uniqueness > 99 ||
       c->max_lr_diff < -1 || c->max_lr_diff > 8 || c->corner_radius < 0 ||
+      (c->corner_radius > 0 && c->corner_radius < 3) ||
       c->corner_radius > VF_STEREO_MATCH_MAX_CORNER || !(c->min_zncc >= -1.0f) ||
       !(c->min_zncc <= 1.0f)) {
-    return vf_fail(err, VF_ERR_INVALID_ARG,
-                   "%s: prior_range %d (1..%d), search_radius %d (1..%d), uniqueness %d (0..99), "
-                   "max_lr_diff %d (-1..8), corner_radius %d (0..%d) or min_zncc %g (-1..1) is out "
-                   "of range",
-                   fn, c->prior_range, VF_STEREO_MATCH_MAX_PRIOR, c->search_radius,
-                   VF_STEREO_MATCH_MAX_RADIUS, c->uniqueness, c->max_lr_diff, c->corner_radius,
-                   VF_STEREO_MATCH_MAX_CORNER, (double)c->min_zncc);
+    return vf_fail(
+        err, VF_ERR_INVALID_ARG,
+        "%s: prior_range %d (1..%d), search_radius %d (1..%d), uniqueness %d (0..99), "
+        "max_lr_diff %d (-1..8), corner_radius %d (0 or 3..%d) or min_zncc %g (-1..1) is out "
+        "of range",
+        fn, c->prior_range, VF_STEREO_MATCH_MAX_PRIOR, c->search_radius, VF_STEREO_MATCH_MAX_RADIUS,
+        c->uniqueness, c->max_lr_diff, c->corner_radius, VF_STEREO_MATCH_MAX_CORNER,
+        (double)c->min_zncc);
   }
   return VF_OK;
 }

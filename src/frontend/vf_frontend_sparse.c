@@ -28,6 +28,7 @@ int vf_frontend_sparse_on_edge(const vf_frontend* fe, const vf_stereo_match* m) 
 }
 
 vf_status vf_frontend_match_tracks(vf_frontend* fe, const vf_track* tr, int n) {
+  /* The features' matches carry the depth-step check of fe->cfg.sparse.corner_radius. */
   int j = 0;
   for (int i = 0; i < n; ++i) {
     fe->xy[2 * i] = tr[i].x;

@@ -15,12 +15,58 @@
 
 /* The whole-pixel part of one point's match (everything but the sub-pixel refinement, which
  * the backends run with their own vf_disparity_refine_point code): fills out's zncc and result,
- * and for a result still VF_STEREO_MATCH_OK the refinement's start in *start and the corner
- * spread (px, from the corners' whole-pixel costs and parabolas). Integer steps: both backends
+ * and for a result still VF_STEREO_MATCH_OK the refinement's start in *start and the cells'
+ * depth step (vf_match_cells_step). Integer steps: both backends
  * agree bit for bit on everything this returns. */
 #ifndef VF_MATCH_FN
 #define VF_MATCH_FN VF_LK_FN
 #endif
+
+/* The depth step under a point matched at whole-pixel disparity d: the window of radius R split
+ * into 3 x 3 cells of radius R / 3, each matched alone within d -+ 2 (its parabola's vertex); a
+ * surface that is a plane gives cells whose disparities change linearly, so each row's and each
+ * column's second difference d_a - 2 d_b + d_c is 0, while a step in depth between two cells
+ * gives the step. Returns the largest |second difference| over the rows and columns whose three
+ * cells have texture, NAN when none has. Only additions of the same floats on both backends. */
+VF_MATCH_FN float vf_match_cells_step(const uint8_t* left, size_t ls, const uint8_t* right,
+                                      size_t rs, int width, int height, int xi, int yi, int d,
+                                      int R, int lane) {
+  const int cr = R / 3, step = 2 * cr + 1;
+  if (cr < 1 || !vf_match_inside(width, height, xi, yi, R)) return NAN;
+  const vf_match_rect w = {-cr, cr, -cr, cr};
+  const int32_t n = vf_match_rect_size(&w);
+  float cell[9];
+  int valid[9];
+  for (int k = 0; k < 9; ++k) {
+    const int cx = xi + (k % 3 - 1) * step, cy = yi + (k / 3 - 1) * step;
+    /* A cell without texture (grey levels within about 2 of its mean) matches anywhere. */
+    int64_t s1 = 0, s2 = 0;
+    for (int j = -cr; j <= cr; ++j)
+      for (int i = -cr; i <= cr; ++i) {
+        const int64_t v = left[(size_t)(cy + j) * ls + (size_t)(cx + i)];
+        s1 += v;
+        s2 += v * v;
+      }
+    valid[k] = (int64_t)n * s2 - s1 * s1 > (int64_t)4 * n * n;
+    cell[k] = 0.0f;
+    if (!valid[k]) continue;
+    const vf_match_search cs =
+        VF_MATCH_RUN(left, ls, right, rs, width, cx, cy, 1, d - VF_STEREO_MATCH_CORNER_REACH,
+                     d + VF_STEREO_MATCH_CORNER_REACH, &w, lane);
+    valid[k] = cs.lo <= cs.hi;
+    cell[k] = (float)cs.d + vf_match_vertex(cs.cm, cs.cost, cs.cp);
+  }
+  float worst = -1.0f;
+  for (int line = 0; line < 6; ++line) {
+    /* rows 0..2, then columns 0..2: cells a, b, c in order */
+    const int a = line < 3 ? 3 * line : line - 3, inc = line < 3 ? 1 : 3;
+    if (!valid[a] || !valid[a + inc] || !valid[a + 2 * inc]) continue;
+    const float second = (cell[a] - cell[a + inc]) - (cell[a + inc] - cell[a + 2 * inc]);
+    const float mag = second < 0.0f ? -second : second;
+    worst = mag > worst ? mag : worst;
+  }
+  return worst < 0.0f ? NAN : worst;
+}
 
 VF_MATCH_FN void vf_match_point_whole(const uint8_t* left, size_t ls, const uint8_t* right,
                                       size_t rs, int width, int height, float x, float y,
@@ -86,22 +132,9 @@ VF_MATCH_FN void vf_match_point_whole(const uint8_t* left, size_t ls, const uint
   if (out->result != VF_STEREO_MATCH_OK) return;
   out->result = VF_STEREO_MATCH_OK;
   *start = (float)s.d + vf_match_vertex(s.cm, s.cost, s.cp);
-  const int cr = c->corner_radius;
-  if (cr <= 0 || !vf_match_inside(width, height, xi, yi, cr)) return;
-  float dmin = 0.0f, dmax = 0.0f;
-  int corners = 0;
-  for (int k = 0; k < 4; ++k) {
-    const vf_match_rect q = vf_match_corner(k, cr);
-    const vf_match_search cs =
-        VF_MATCH_RUN(left, ls, right, rs, width, xi, yi, 1, s.d - VF_STEREO_MATCH_CORNER_REACH,
-                     s.d + VF_STEREO_MATCH_CORNER_REACH, &q, lane);
-    if (cs.lo > cs.hi || cs.cost <= 0) continue; /* outside, or a flat (or exact) corner */
-    const float d = (float)cs.d + vf_match_vertex(cs.cm, cs.cost, cs.cp);
-    dmin = corners == 0 || d < dmin ? d : dmin;
-    dmax = corners == 0 || d > dmax ? d : dmax;
-    ++corners;
-  }
-  if (corners >= 2) out->spread = dmax - dmin;
+  if (c->corner_radius > 0)
+    out->spread = vf_match_cells_step(left, ls, right, rs, width, height, xi, yi, s.d,
+                                      c->corner_radius, lane);
 }
 
 /* The sub-pixel step of a point whose whole-pixel result is VF_STEREO_MATCH_OK: its disparity

@@ -10,8 +10,8 @@
  * the sub-pixel matching the dense frontend already applies at its features
  * (vf_disparity_refine_point: 1-D shift with gain and bias), so that both modes give the same
  * sub-pixel accuracy where they find the same whole pixel. The depth-edge flag that the map gave
- * comes from the four corner windows matched alone near the match: on one surface they agree, on
- * a depth edge the corners on either side move apart. */
+ * comes from 3 x 3 cells of the window matched alone near the match: on one surface (a plane)
+ * their disparities change linearly, a depth edge steps between two cells. */
 #ifndef VF_STEREO_MATCH_RULES_H
 #define VF_STEREO_MATCH_RULES_H
 
@@ -25,7 +25,7 @@
 #define VF_STEREO_MATCH_MAX_RADIUS VF_STEREO_MATCH_RADIUS_MAX
 #define VF_STEREO_MATCH_MAX_CORNER VF_STEREO_MATCH_CORNER_MAX
 #define VF_STEREO_MATCH_MAX_PRIOR VF_STEREO_MATCH_PRIOR_MAX
-/* Whole pixels each side of the match that a corner window searches. */
+/* Whole pixels each side of the match that a cell of the depth-step check searches. */
 #define VF_STEREO_MATCH_CORNER_REACH 2
 
 /* A window relative to its centre pixel: columns x0..x1, rows y0..y1 (inclusive). */
@@ -35,16 +35,6 @@ typedef struct vf_match_rect {
 
 VF_LK_FN int vf_match_rect_size(const vf_match_rect* w) {
   return (w->x1 - w->x0 + 1) * (w->y1 - w->y0 + 1);
-}
-
-/* Corner k (0 top left, 1 top right, 2 bottom left, 3 bottom right) of the window of radius r. */
-VF_LK_FN vf_match_rect vf_match_corner(int k, int r) {
-  vf_match_rect w;
-  w.x0 = (k & 1) ? 0 : -r;
-  w.x1 = (k & 1) ? r : 0;
-  w.y0 = (k & 2) ? 0 : -r;
-  w.y1 = (k & 2) ? r : 0;
-  return w;
 }
 
 /* The sum of a window of img centred at (x, y). */
