@@ -26,6 +26,8 @@ typedef struct replay_options {
   int prefetch;       /* pairs decoded ahead, -1 = max(8, 2 x decode threads) */
   int read_only;      /* 1: only read the sequence (no frontend): the reader's own speed */
   int no_eval;        /* 1: no evaluation even where the sequence has ground truth */
+  int stereo;         /* --stereo: a vf_frontend_stereo_mode (stereo on), -1 = the config's */
+  int dense_every;    /* --dense-every: sparse mode's map every N frames, -1 = the config's */
 } replay_options;
 
 /* Per-frame statistics kept during the replay and summarised at the end. */
@@ -68,6 +70,30 @@ void replay_csv_write(FILE* f, const vf_feature_frame* frame);
 /* Writes "<csv_path>.rectification.yaml" (f, cx, cy, baseline_m, R1, R2) from a feature frame;
  * 0 on success, -1 when it cannot be written. */
 int replay_csv_write_rectification(const char* csv_path, const vf_feature_frame* frame);
+
+/* Sparse stereo's matches against the dense map at the features (replay_sparse.c). */
+typedef struct replay_sparse_match {
+  float u_rect, v_rect, disparity; /* a left record with a camera-1 record */
+} replay_sparse_match;
+typedef struct replay_sparse {
+  replay_sparse_match* pending; /* the last feature frame's matches, until its map arrives */
+  long pending_count, pending_cap;
+  uint64_t pending_sequence;
+  float* diffs; /* |sparse - dense| px where the map has a value */
+  long diff_count, diff_cap;
+  long records;  /* matches on frames with a map */
+  long no_value; /* of those, where the map has no value */
+  long frames;   /* frames compared */
+} replay_sparse;
+/* Whether the frontend's frames have both matches and maps: sparse mode with dense_every. */
+int replay_sparse_wanted(const vf_frontend_config* fc);
+/* Keeps the frame's matches; 0, or -1 when out of memory. */
+int replay_sparse_features(replay_sparse* sp, const vf_feature_frame* frame);
+/* Compares the kept matches with the frame's map (host memory); 0, or -1 when out of memory. */
+int replay_sparse_disparity(replay_sparse* sp, const vf_disparity_frame* frame);
+/* "sparse vs dense map at the features: ..." */
+void replay_sparse_print(replay_sparse* sp, FILE* out);
+void replay_sparse_free(replay_sparse* sp);
 
 /* The rectified left image with the tracks drawn over it, beside the colour-mapped disparity,
  * as an RGB PNG. */

@@ -11,11 +11,14 @@ static int usage(void) {
           "                 [--max-frames N] [--csv FILE] [--json FILE] [--disparity-dir DIR]\n"
           "                 [--overlay-dir DIR] [--overlay N[,N...]] [--quiet]\n"
           "                 [--decode-threads N] [--prefetch N] [--read-only] [--no-eval]\n"
+          "                 [--stereo dense|sparse] [--dense-every N]\n"
           "SEQUENCE is an EuRoC ASL folder (holding mav0), real or written by vf_synth.\n"
           "--decode-threads: threads decoding images (and ground truth) ahead, 0..64;\n"
           "--prefetch: pairs decoded ahead, 0..64; --read-only: read the images (and the\n"
           "ground-truth files), no frontend; --no-eval: no ground-truth evaluation;\n"
-          "--json: the summary (features, tracks, the evaluation) as JSON.\n");
+          "--json: the summary (features, tracks, the evaluation) as JSON;\n"
+          "--stereo: the frontend's stereo mode (over the config's); --dense-every: in sparse\n"
+          "mode also a dense map every N frames (0 = never), compared with the matches.\n");
   return -1;
 }
 
@@ -31,10 +34,20 @@ static int parse_frames(const char* s, replay_options* opt) {
   return 0;
 }
 
+/* A whole number 0..max, nothing after it. */
+static int parse_count(const char* s, long max, int* out) {
+  char* end = NULL;
+  long n = strtol(s, &end, 10);
+  if (end == s || *end != '\0' || n < 0 || n > max) return -1;
+  *out = (int)n;
+  return 0;
+}
+
 int replay_parse_args(int argc, char** argv, replay_options* opt) {
   memset(opt, 0, sizeof *opt);
   opt->backend = VF_BACKEND_AUTO;
   opt->decode_threads = opt->prefetch = -1;
+  opt->stereo = opt->dense_every = -1;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     if (strcmp(a, "--realtime") == 0) {
@@ -73,10 +86,13 @@ int replay_parse_args(int argc, char** argv, replay_options* opt) {
       opt->max_frames = atoi(v);
       if (opt->max_frames < 0) return usage();
     } else if (strcmp(a, "--decode-threads") == 0 || strcmp(a, "--prefetch") == 0) {
-      char* end = NULL;
-      long n = strtol(v, &end, 10);
-      if (end == v || *end != '\0' || n < 0 || n > 64) return usage();
-      *(a[2] == 'd' ? &opt->decode_threads : &opt->prefetch) = (int)n;
+      if (parse_count(v, 64, a[2] == 'd' ? &opt->decode_threads : &opt->prefetch) != 0)
+        return usage();
+    } else if (strcmp(a, "--stereo") == 0) {
+      if (strcmp(v, "dense") != 0 && strcmp(v, "sparse") != 0) return usage();
+      opt->stereo = v[0] == 'd' ? VF_FRONTEND_STEREO_DENSE : VF_FRONTEND_STEREO_SPARSE;
+    } else if (strcmp(a, "--dense-every") == 0) {
+      if (parse_count(v, 1000000, &opt->dense_every) != 0) return usage();
     } else if (strcmp(a, "--json") == 0) {
       opt->json = v;
     } else if (strcmp(a, "--csv") == 0) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* vf_replay, the main job: replays an EuRoC ASL sequence (real, or written by vf_synth) through
  * the frontend at full speed or in real time, shows progress, writes the features CSV, the
- * disparity maps and overlay pictures on request, and ends with a summary (and, for vf_synth
+ * disparity maps and overlay pictures on request, and ends with a summary (with, in sparse stereo
+ * with an occasional map, the matches against the map at the features; and, for vf_synth
  * sequences, the error against the rendered ground truth). */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@ typedef struct replay_state {
   const replay_options* opt;
   replay_stats stats;
   replay_eval* eval;
+  replay_sparse sparse;
+  int compare_sparse; /* replay_sparse_wanted: the matches are compared with the maps */
   FILE* csv;
   long total_pairs;
   int decode_threads, prefetch; /* the reader's, for the summary */
@@ -47,6 +50,7 @@ static void on_features(const vf_feature_frame* frame, void* user) {
     st->failed = 1;
   }
   if (st->eval != NULL) replay_eval_features(st->eval, frame);
+  if (st->compare_sparse && replay_sparse_features(&st->sparse, frame) != 0) st->failed = 1;
   if (wants_overlay(st->opt, frame->sequence)) {
     vf_feature* copy = realloc(st->last_features, sizeof *copy * (size_t)(frame->count + 1));
     if (copy == NULL) {
@@ -71,6 +75,7 @@ static void on_disparity(const vf_disparity_frame* frame, void* user) {
   replay_state* st = user;
   const replay_options* opt = st->opt;
   if (st->eval != NULL) replay_eval_disparity(st->eval, frame);
+  if (st->compare_sparse && replay_sparse_disparity(&st->sparse, frame) != 0) st->failed = 1;
   char path[4096];
   if (opt->disparity_dir != NULL) {
     snprintf(path, sizeof path, "%s/%lld.png", opt->disparity_dir, (long long)frame->t_ns);
@@ -99,7 +104,8 @@ static int make_dir(const char* path) {
   return -1;
 }
 
-/* The frontend's configuration: the YAML file's (or the defaults), read before the sequence so
+/* The frontend's configuration: the YAML file's (or the defaults) under --stereo and
+ * --dense-every, read before the sequence so
  * that a bad file stops the program at once; its warnings go to the context's log. */
 static int load_config(const replay_options* opt, vf_context* ctx, vf_frontend_config* fc,
                        int* has_cameras) {
@@ -109,11 +115,16 @@ static int load_config(const replay_options* opt, vf_context* ctx, vf_frontend_c
     fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
     return -1;
   }
+  if (opt->stereo >= 0) {
+    fc->stereo_enabled = 1;
+    fc->stereo_mode = (vf_frontend_stereo_mode)opt->stereo;
+  }
+  if (opt->dense_every >= 0) fc->dense_every = opt->dense_every;
   return 0;
 }
 
 /* The sequence's cameras unless the file named its own; host disparity when it is read back
- * (written, drawn or evaluated). */
+ * (written, drawn, evaluated or compared with the sparse matches). */
 static int configure(const replay_options* opt, vf_euroc* reader, int has_cameras,
                      vf_frontend_config* fc) {
   if (!has_cameras && (vf_euroc_camera(reader, 0, &fc->cam0) != VF_OK ||
@@ -122,7 +133,7 @@ static int configure(const replay_options* opt, vf_euroc* reader, int has_camera
     return -1;
   }
   if (opt->disparity_dir != NULL || opt->overlay_dir != NULL ||
-      (vf_euroc_groundtruth_count(reader) > 0 && !opt->no_eval))
+      (vf_euroc_groundtruth_count(reader) > 0 && !opt->no_eval) || replay_sparse_wanted(fc))
     fc->disparity_location = VF_MEMORY_HOST;
   return 0;
 }
@@ -197,6 +208,7 @@ static int setup(const replay_options* opt, vf_context* ctx, vf_frontend_config*
     return -1;
   }
   if (configure(opt, *reader, has_cameras, fc) != 0) return -1;
+  st->compare_sparse = replay_sparse_wanted(fc);
   vf_euroc_info info;
   vf_euroc_get_info(*reader, &info);
   st->total_pairs = opt->max_frames > 0 && opt->max_frames < info.stereo_pairs ? opt->max_frames
@@ -273,6 +285,7 @@ int main(int argc, char** argv) {
     if (!opt.read_only) replay_stats_print(&st.stats, stdout);
     replay_stats_print_reader(&st.stats, st.decode_threads, st.prefetch,
                               replay_eval_wait_s(st.eval), stdout);
+    if (st.compare_sparse && !opt.read_only) replay_sparse_print(&st.sparse, stdout);
     if (st.eval != NULL && !opt.read_only) replay_eval_print(st.eval, stdout);
     if (opt.json != NULL && !opt.read_only && write_json(opt.json, &st) != 0) {
       fprintf(stderr, "vf_replay: cannot write %s\n", opt.json);
@@ -284,6 +297,7 @@ int main(int argc, char** argv) {
   if (st.csv != NULL) fclose(st.csv);
   replay_eval_close(st.eval);
   replay_stats_free(&st.stats);
+  replay_sparse_free(&st.sparse);
   free(st.last_features);
   vf_euroc_close(reader);
   vf_context_destroy(ctx);
