@@ -5,7 +5,10 @@
  * The pair moves by whole pixels between frames so tracking works in steady state; the
  * per-stage times come from the frontend's own stage clock (mean over the timed frames). The
  * input and configuration are shared with the "streams" stage (bench.h). features_per_frame
- * tells how many features a frame holds: a frame that tracks none measures no tracking. */
+ * tells how many features a frame holds: a frame that tracks none measures no tracking.
+ * VF_BENCH_FRONTEND_STEREO=sparse runs the frame with sparse stereo instead (each feature matched
+ * alone, no map: rows with "stereo": "sparse" and matched_per_frame, the camera-1 records a
+ * frame), =both the dense rows then the sparse ones; the dense rows carry no "stereo" field. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +18,7 @@ typedef struct frontend_job {
   vf_frontend* fe;
   bench_frontend_input in;
   vf_stage_times sum;
-  long calls, features;
+  long calls, features, matched;
 } frontend_job;
 
 static void on_features(const vf_feature_frame* fr, void* user) {
@@ -29,6 +32,7 @@ static void on_features(const vf_feature_frame* fr, void* user) {
   j->sum.features_ms += t->features_ms;
   j->calls++;
   j->features += fr->tracked + fr->detected;
+  j->matched += fr->count - (fr->tracked + fr->detected);
 }
 
 static vf_status frontend_step(void* arg) {
@@ -106,10 +110,11 @@ vf_frontend_config bench_frontend_config(void) {
 }
 
 static int bench_frontend_run(vf_context* ctx, const bench_options* opt, bench_out* out,
-                              bench_input where) {
+                              bench_input where, int sparse) {
   frontend_job* j = calloc(1, sizeof *j);
   if (j == NULL) return 1;
   vf_frontend_config fc = bench_frontend_config();
+  if (sparse) fc.stereo_mode = VF_FRONTEND_STEREO_SPARSE;
   vf_frontend_callbacks cb = {on_features, NULL, j};
   vf_status s = bench_frontend_input_make(where, &j->in);
   if (s == VF_OK) s = vf_frontend_create(ctx, &fc, &cb, &j->fe);
@@ -120,7 +125,9 @@ static int bench_frontend_run(vf_context* ctx, const bench_options* opt, bench_o
     double n = j->calls > 0 ? (double)j->calls : 1.0;
     bench_result_begin(out, "frontend", 752, 480, &st);
     bench_result_str(out, "input", bench_input_name(where));
+    if (sparse) bench_result_str(out, "stereo", "sparse");
     bench_result_num(out, "features_per_frame", j->features / n);
+    if (sparse) bench_result_num(out, "matched_per_frame", j->matched / n);
     bench_result_num(out, "rectify_ms", j->sum.rectify_ms / n);
     bench_result_num(out, "pyramid_ms", j->sum.pyramid_ms / n);
     bench_result_num(out, "track_ms", j->sum.track_ms / n);
@@ -142,12 +149,30 @@ static int bench_frontend_run(vf_context* ctx, const bench_options* opt, bench_o
   return s == VF_OK && !untracked ? 0 : 1;
 }
 
-int bench_frontend(vf_context* ctx, const bench_options* opt, bench_out* out) {
-  int failed = bench_frontend_run(ctx, opt, out, BENCH_INPUT_HOST);
+/* The rows of one stereo mode: host input, and on CUDA the other inputs. */
+static int bench_frontend_mode(vf_context* ctx, const bench_options* opt, bench_out* out,
+                               int sparse) {
+  int failed = bench_frontend_run(ctx, opt, out, BENCH_INPUT_HOST, sparse);
   if (vf_context_backend(ctx) == VF_BACKEND_CUDA) {
-    failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_PINNED);
-    failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_LOCKED);
-    failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_DEVICE);
+    failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_PINNED, sparse);
+    failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_LOCKED, sparse);
+    failed |= bench_frontend_run(ctx, opt, out, BENCH_INPUT_DEVICE, sparse);
   }
+  return failed;
+}
+
+int bench_frontend(vf_context* ctx, const bench_options* opt, bench_out* out) {
+  const char* mode = getenv("VF_BENCH_FRONTEND_STEREO");
+  if (mode != NULL && *mode == '\0') mode = NULL; /* set but empty: the default */
+  if (mode != NULL && strcmp(mode, "dense") != 0 && strcmp(mode, "sparse") != 0 &&
+      strcmp(mode, "both") != 0) {
+    fprintf(stderr, "frontend: VF_BENCH_FRONTEND_STEREO is dense, sparse or both, not '%s'\n",
+            mode);
+    return 1;
+  }
+  const int sparse = mode != NULL && strcmp(mode, "dense") != 0;
+  const int dense = mode == NULL || strcmp(mode, "sparse") != 0;
+  int failed = dense ? bench_frontend_mode(ctx, opt, out, 0) : 0;
+  if (sparse) failed |= bench_frontend_mode(ctx, opt, out, 1);
   return failed;
 }
