@@ -103,7 +103,8 @@ VF_MATCH_FN void vf_match_point_whole(const uint8_t* left, size_t ls, const uint
                  (s.d == s.hi && s.hi < c->max_disparity)))
       continue;
     out->result = VF_STEREO_MATCH_NONE;
-    if (s.lo > s.hi) return;
+    /* A minimum where the image cut the range short may lie beyond the image: no match. */
+    if (s.lo > s.hi || (s.d == s.lo && s.lo > lo) || (s.d == s.hi && s.hi < hi)) return;
     const float zncc = vf_match_zncc(left, ls, xi, right, rs, xi - s.d, yi, &w);
     out->zncc = zncc;
     if (!(zncc == zncc)) return; /* a window without contrast */
