@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* Bad input to the core calls: status strings, image views, contexts, timers, the point
- * sampler, camera math and rectification, remap maps, and the image and disparity files. Every
- * bad call gives its specific status and its own message; handles keep working afterwards. */
+ * sampler (and its sparse stereo matching), camera math and rectification, remap maps, and the
+ * image and disparity files. Every bad call gives its specific status and its own message;
+ * handles keep working afterwards. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <stdint.h>
 #include <stdlib.h>
@@ -236,6 +237,48 @@ static void test_sampler(void) {
   /* Points whose windows leave the 16 x 16 image, or without a start, give NaN. */
   CHECK_OK(vf_sampler_refine_disparity(sp, &l8, &l8, xy, start, 4, &rc, out));
   CHECK(isnan(out[0]) && isnan(out[1]) && isnan(out[2]) && isnan(out[3]));
+  /* Sparse stereo: the refinement's image and point checks, its own configuration's fields and
+   * the refinement's; priors may be NULL. */
+  const vf_stereo_match_config mc = vf_stereo_match_config_default();
+  vf_stereo_match_config bad_window = mc, bad_range = mc, bad_refine = mc;
+  bad_window.search_radius = 8;
+  bad_range.max_disparity = bad_range.min_disparity;
+  bad_refine.refine.max_change = NAN;
+  vf_stereo_match matches[4];
+  CHECK_BAD(vf_sampler_match_stereo(NULL, &l8, &l8, xy, NULL, 4, &mc, matches), VF_ERR_INVALID_ARG,
+            "vf_sampler_match_stereo");
+  CHECK_BAD_ON(vf_sampler_match_stereo(sp, &l8, &l8, xy, NULL, 4, NULL, matches),
+               VF_ERR_INVALID_ARG, "config", msg);
+  CHECK_BAD_ON(vf_sampler_match_stereo(sp, &l8, &l8, xy, NULL, 4, &bad_window, matches),
+               VF_ERR_INVALID_ARG, "search_radius", msg);
+  CHECK_BAD_ON(vf_sampler_match_stereo(sp, &l8, &l8, xy, NULL, 4, &bad_range, matches),
+               VF_ERR_INVALID_ARG, "disparities", msg);
+  CHECK_BAD_ON(vf_sampler_match_stereo(sp, &l8, &l8, xy, NULL, 4, &bad_refine, matches),
+               VF_ERR_INVALID_ARG, "max_change", msg);
+  CHECK_BAD_ON(vf_sampler_match_stereo(sp, NULL, &l8, xy, NULL, 4, &mc, matches),
+               VF_ERR_INVALID_ARG, "vf_sampler_match_stereo", msg);
+  CHECK_BAD_ON(vf_sampler_match_stereo(sp, &l8, &r8, xy, NULL, 4, &mc, matches), VF_ERR_INVALID_ARG,
+               "one size", msg);
+  CHECK_BAD_ON(vf_sampler_match_stereo(sp, &img, &img, xy, NULL, 4, &mc, matches),
+               VF_ERR_INVALID_ARG, "U8", msg);
+  CHECK_BAD_ON(vf_sampler_match_stereo(sp, &l8, &l8, xy, NULL, 5, &mc, matches), VF_ERR_INVALID_ARG,
+               "count", msg);
+  CHECK_BAD_ON(vf_sampler_match_stereo(sp, &l8, &l8, NULL, NULL, 4, &mc, matches),
+               VF_ERR_INVALID_ARG, "xy", msg);
+  CHECK_BAD_ON(vf_sampler_match_stereo(sp, &l8, &l8, xy, NULL, 4, &mc, NULL), VF_ERR_INVALID_ARG,
+               "out", msg);
+  if (vf_context_backend(ctx) == VF_BACKEND_CPU) {
+    CHECK_BAD_ON(vf_sampler_match_stereo(sp, &d8, &d8, xy, NULL, 4, &mc, matches),
+                 VF_ERR_INVALID_ARG, "host", msg);
+  }
+  CHECK_BAD(vf_stereo_match_config_check(NULL), VF_ERR_INVALID_ARG, "config");
+  CHECK_BAD(vf_stereo_match_config_check(&bad_window), VF_ERR_INVALID_ARG, "search_radius");
+  CHECK_OK(vf_stereo_match_config_check(&mc));
+  /* A flat 16 x 16 pair: no point has a window inside or texture; count 0 does nothing. */
+  CHECK_OK(vf_sampler_match_stereo(sp, &l8, &l8, xy, NULL, 4, &mc, matches));
+  for (int i = 0; i < 4; ++i)
+    CHECK(matches[i].result == VF_STEREO_MATCH_NONE && isnan(matches[i].disparity));
+  CHECK_OK(vf_sampler_match_stereo(sp, &l8, &l8, NULL, NULL, 0, &mc, NULL));
   vf_sampler_destroy(sp);
   vf_sampler_destroy(NULL);
   vf_context_destroy(ctx);
