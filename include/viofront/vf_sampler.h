@@ -116,11 +116,13 @@ typedef enum vf_stereo_match_result {
 typedef struct vf_stereo_match_config {
   int min_disparity, max_disparity; /**< whole px, the range searched (0 <= min < max <= 1024) */
   int prior_range;   /**< 1..64 px: with a prior disparity p only round(p) -+ prior_range is
-                        searched (within the range); a minimum at an end of that window, where the
-                        disparity may have moved farther, searches the whole range */
+                        searched (within the range); a minimum at an end of that window (the
+                        disparity may have moved farther), or one that fails a check or
+                        correlates less than 0.9, searches the whole range */
   int search_radius; /**< the whole-pixel search's window (2 r + 1)^2, 1..7 */
-  int uniqueness;    /**< percent 0..99: the match is ambiguous when a disparity more than one
-                        pixel from the best costs less than best * 100 / (100 - uniqueness) */
+  int uniqueness;    /**< percent 0..99, whole-range searches: the match is ambiguous when a
+                        local minimum more than one pixel from the best costs at most
+                        best * 100 / (100 - uniqueness); 0 = no test */
   int max_lr_diff;   /**< whole px 0..8: the right window's own best match in the left image must
                         lie within this of the match; -1 = no left-right check */
   float min_zncc;    /**< -1..1: the least zero-mean normalized correlation of the two windows at

@@ -374,7 +374,20 @@ static vf_status vf_sampler_match_config_check(vf_error* err, const vf_stereo_ma
 
 vf_status vf_stereo_match_config_check(const vf_stereo_match_config* config) {
   VF_CHECK_ARG_NOT_NULL(NULL, config);
-  return vf_sampler_match_config_check(NULL, config, "vf_stereo_match_config_check");
+  const char* fn = "vf_stereo_match_config_check";
+  vf_status s = vf_sampler_match_config_check(NULL, config, fn);
+  if (s != VF_OK) return s;
+  const vf_disparity_refine_config* c = &config->refine;
+  if (c->radius < 1 || c->radius > VF_DISPARITY_REFINE_MAX_RADIUS || c->max_iterations < 1 ||
+      c->max_iterations > 50 ||
+      !(c->max_change > 0.0f && c->max_change <= VF_DISPARITY_REFINE_MAX_CHANGE)) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: refine.radius %d (1..%d), refine.max_iterations %d (1..50) or "
+                   "refine.max_change %g (0..%g px) is out of range",
+                   fn, c->radius, VF_DISPARITY_REFINE_MAX_RADIUS, c->max_iterations,
+                   (double)c->max_change, (double)VF_DISPARITY_REFINE_MAX_CHANGE);
+  }
+  return VF_OK;
 }
 
 #ifdef VF_HAVE_CUDA

@@ -32,7 +32,8 @@ VF_MATCH_FN float vf_match_cells_step(const uint8_t* left, size_t ls, const uint
                                       size_t rs, int width, int height, int xi, int yi, int d,
                                       int R, int lane) {
   const int cr = R / 3, step = 2 * cr + 1;
-  if (cr < 1 || !vf_match_inside(width, height, xi, yi, R)) return NAN;
+  /* The outer cells reach 3 cr + 1 pixels from the centre (R + 1 when R is a multiple of 3). */
+  if (cr < 1 || !vf_match_inside(width, height, xi, yi, 3 * cr + 1)) return NAN;
   const vf_match_rect w = {-cr, cr, -cr, cr};
   const int32_t n = vf_match_rect_size(&w);
   float cell[9];
@@ -110,8 +111,9 @@ VF_MATCH_FN void vf_match_point_whole(const uint8_t* left, size_t ls, const uint
     if (!(zncc == zncc)) return; /* a window without contrast */
     /* Repeated texture is a risk of the whole range; a prior's window lies inside the basin the
      * previous frame's unique match left. */
-    if (!near && s.second >= 0 &&
-        (int64_t)s.second * (100 - c->uniqueness) < (int64_t)s.cost * 100) {
+    /* <=: two exact copies (both costs 0) are ambiguous too; uniqueness 0 turns the test off. */
+    if (!near && c->uniqueness > 0 && s.second >= 0 &&
+        (int64_t)s.second * (100 - c->uniqueness) <= (int64_t)s.cost * 100) {
       out->result = VF_STEREO_MATCH_AMBIGUOUS;
       return;
     }
@@ -125,7 +127,12 @@ VF_MATCH_FN void vf_match_point_whole(const uint8_t* left, size_t ls, const uint
     } else {
       out->result = VF_STEREO_MATCH_OK;
     }
-    if (out->result == VF_STEREO_MATCH_OK && zncc < c->min_zncc)
+    /* The prior's window skips the uniqueness test and its left-right check sees only the
+     * window: a false minimum inside it (a prior far off) must correlate as a true match does,
+     * else the whole range decides. */
+    const float least =
+        near && c->min_zncc < VF_STEREO_MATCH_NEAR_ZNCC ? VF_STEREO_MATCH_NEAR_ZNCC : c->min_zncc;
+    if (out->result == VF_STEREO_MATCH_OK && zncc < least)
       out->result = VF_STEREO_MATCH_CORRELATION;
     if (out->result == VF_STEREO_MATCH_OK) break;
     if (!near) return;

@@ -25,6 +25,8 @@
 #define VF_STEREO_MATCH_MAX_RADIUS VF_STEREO_MATCH_RADIUS_MAX
 #define VF_STEREO_MATCH_MAX_CORNER VF_STEREO_MATCH_CORNER_MAX
 #define VF_STEREO_MATCH_MAX_PRIOR VF_STEREO_MATCH_PRIOR_MAX
+/* The least correlation of a match found in a prior's window (else the whole range is searched). */
+#define VF_STEREO_MATCH_NEAR_ZNCC 0.9f
 /* Whole pixels each side of the match that a cell of the depth-step check searches. */
 #define VF_STEREO_MATCH_CORNER_REACH 2
 
