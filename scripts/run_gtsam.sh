@@ -8,7 +8,20 @@
 # Usage: scripts/run_gtsam.sh [FRAMES [SEED]] [vf_gtsam.py options, e.g. --max-ratio 1.3
 #        --require-stereo-better]; FRAMES defaults to 400 (20 s), SEED to 1. VF_GTSAM_BUILD
 #        names another build folder to use (e.g. build, as run_main.sh leaves it).
+#        VF_GTSAM_CONFIG=FILE passes `--config FILE` to vf_replay (e.g. config/euroc.yaml with
+#        `frontend.stereo: sparse`); the sequence folder then gets the file's name (without
+#        .yaml) as a suffix, so runs with different configs do not overwrite each other. Unset:
+#        vf_replay's defaults, folder $build/gtsam_seq_FRAMES_sSEED, as before.
 set -euo pipefail
+replay_config=()
+seq_suffix=""
+if [[ -n ${VF_GTSAM_CONFIG:-} ]]; then
+  [[ -f $VF_GTSAM_CONFIG ]] || { echo "run_gtsam: no config file $VF_GTSAM_CONFIG" >&2; exit 2; }
+  name=$(basename "$VF_GTSAM_CONFIG")
+  # Absolute, as the script moves to the repository root below.
+  replay_config=(--config "$(cd "$(dirname "$VF_GTSAM_CONFIG")" && pwd)/$name")
+  seq_suffix=_${name%.*}
+fi
 cd "$(dirname "$0")/.."
 frames=400
 seed=1
@@ -35,13 +48,14 @@ if ! "$venv/bin/python" -c "import numpy, gtsam" 2>/dev/null; then
   "$venv/bin/pip" install -q numpy gtsam
 fi
 
-seq=$build/gtsam_seq_${frames}_s$seed
+seq=$build/gtsam_seq_${frames}_s$seed$seq_suffix
 rm -rf "$seq"
 t0=$(date +%s)
 "$build/examples/vf_synth" --out "$seq" --frames "$frames" --seed "$seed" --noise on \
   --photometric on >/dev/null
 t1=$(date +%s)
-"$build/examples/vf_replay" "$seq" --csv "$seq/features.csv" --quiet
+"$build/examples/vf_replay" "$seq" "${replay_config[@]}" --csv "$seq/features.csv" \
+  --quiet
 t2=$(date +%s)
 "$venv/bin/python" examples/gtsam/test_vf_gtsam.py "$seq"
 "$venv/bin/python" examples/gtsam/vf_gtsam.py "$seq" "$seq/features.csv" --json "$seq/gtsam.json" "$@"
