@@ -77,8 +77,8 @@ typedef enum vf_frontend_stereo_mode {
   VF_FRONTEND_STEREO_DENSE = 0,
   /** No dense map: each feature is matched alone along its rectified row
    * (vf_sampler_match_stereo), from its previous disparity where it has one; the depth-edge flag
-   * and the birth check come from the match's corner windows. A map is still computed every
-   * dense_every-th frame when asked for (for on_disparity only). */
+   * and the birth check come from the depth step of the match's cells. A map is still computed
+   * every dense_every-th frame when asked for (for on_disparity only). */
   VF_FRONTEND_STEREO_SPARSE
 } vf_frontend_stereo_mode;
 
@@ -200,7 +200,7 @@ typedef struct vf_frontend_config {
                       included), handed to on_disparity; 0 = never (default) */
   vf_stereo_match_config sparse; /**< sparse mode's matcher; its disparity range is set from
                                     stereo's (min_disparity .. min_disparity + disparities - 1),
-                                    its corner_radius from max(edge_radius, birth_edge_radius,
+                                    its step_radius from max(edge_radius, birth_edge_radius,
                                     9), its refine.radius from disparity_refine_radius when
                                     that is > 0 */
 } vf_frontend_config;

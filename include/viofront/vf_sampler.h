@@ -95,9 +95,9 @@ VF_API vf_status vf_sampler_probe_and_refine_disparity(
     const vf_disparity_refine_config* refine_config, vf_disparity_probe* probes, float* out);
 
 /** Limits of vf_stereo_match_config (vf_stereo_match_config_check). */
-#define VF_STEREO_MATCH_PRIOR_MAX 64  /**< prior_range */
-#define VF_STEREO_MATCH_RADIUS_MAX 7  /**< search_radius */
-#define VF_STEREO_MATCH_CORNER_MAX 15 /**< corner_radius */
+#define VF_STEREO_MATCH_PRIOR_MAX 64 /**< prior_range */
+#define VF_STEREO_MATCH_RADIUS_MAX 7 /**< search_radius */
+#define VF_STEREO_MATCH_STEP_MAX 15  /**< step_radius */
 
 /** The outcome of vf_sampler_match_stereo() at a point. */
 typedef enum vf_stereo_match_result {
@@ -127,9 +127,9 @@ typedef struct vf_stereo_match_config {
                         lie within this of the match; -1 = no left-right check */
   float min_zncc;    /**< -1..1: the least zero-mean normalized correlation of the two windows at
                         the whole-pixel match */
-  int corner_radius; /**< 0 or 3..15: the window (2 corner_radius + 1)^2 around the point is split
-                        into 3 x 3 cells matched alone near the match; their disparities' step
-                        (`spread`) says whether the point lies on a depth edge; 0 = not done */
+  int step_radius;   /**< 0 or 3..15: the window (2 step_radius + 1)^2 around the point is split
+                          into 3 x 3 cells matched alone near the match; their disparities' step
+                          (`spread`) says whether the point lies on a depth edge; 0 = not done */
   vf_disparity_refine_config refine; /**< the sub-pixel matching from the whole-pixel match (as
                                         vf_sampler_refine_disparity) */
 } vf_stereo_match_config;
@@ -163,7 +163,7 @@ VF_API vf_status vf_sampler_match_stereo(vf_sampler* sampler, const vf_image* le
 VF_API vf_status vf_stereo_match_config_check(const vf_stereo_match_config* config);
 
 /** Defaults: range 0..63, prior_range 3, search_radius 7, uniqueness 10, max_lr_diff 1,
- * min_zncc 0.7, corner_radius 4, refine radius 7, 6 iterations, max_change 1 px. */
+ * min_zncc 0.7, step_radius 4, refine radius 7, 6 iterations, max_change 1 px. */
 VF_API vf_stereo_match_config vf_stereo_match_config_default(void);
 
 /** The message of this sampler's last failure; "" when none. */

@@ -212,6 +212,21 @@ static vf_status vf_sampler_refine_cuda(vf_sampler* s, const vf_image* left, con
 }
 #endif
 
+/* A refinement's settings; `prefix` names them in the message ("" or "refine."). */
+static vf_status vf_sampler_refine_config_check(vf_error* err, const vf_disparity_refine_config* c,
+                                                const char* prefix, const char* fn) {
+  if (c->radius < 1 || c->radius > VF_DISPARITY_REFINE_MAX_RADIUS || c->max_iterations < 1 ||
+      c->max_iterations > 50 ||
+      !(c->max_change > 0.0f && c->max_change <= VF_DISPARITY_REFINE_MAX_CHANGE)) {
+    return vf_fail(err, VF_ERR_INVALID_ARG,
+                   "%s: %sradius %d (1..%d), %smax_iterations %d (1..50) or %smax_change %g (0..%g "
+                   "px) is out of range",
+                   fn, prefix, c->radius, VF_DISPARITY_REFINE_MAX_RADIUS, prefix, c->max_iterations,
+                   prefix, (double)c->max_change, (double)VF_DISPARITY_REFINE_MAX_CHANGE);
+  }
+  return VF_OK;
+}
+
 /* The images, count, points, output and configuration of a refinement (start is checked by the
  * caller that takes it). */
 static vf_status vf_sampler_refine_check(vf_sampler* s, const vf_image* left, const vf_image* right,
@@ -236,16 +251,7 @@ static vf_status vf_sampler_refine_check(vf_sampler* s, const vf_image* left, co
   if (count > 0 && (xy == NULL || out == NULL)) {
     return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn, xy == NULL ? "xy" : "out");
   }
-  if (c->radius < 1 || c->radius > VF_DISPARITY_REFINE_MAX_RADIUS || c->max_iterations < 1 ||
-      c->max_iterations > 50 ||
-      !(c->max_change > 0.0f && c->max_change <= VF_DISPARITY_REFINE_MAX_CHANGE)) {
-    return vf_fail(&s->err, VF_ERR_INVALID_ARG,
-                   "%s: radius %d (1..%d), max_iterations %d (1..50) or max_change %g (0..%g px) "
-                   "is out of range",
-                   fn, c->radius, VF_DISPARITY_REFINE_MAX_RADIUS, c->max_iterations,
-                   (double)c->max_change, (double)VF_DISPARITY_REFINE_MAX_CHANGE);
-  }
-  return VF_OK;
+  return vf_sampler_refine_config_check(&s->err, c, "", fn);
 }
 
 vf_status vf_sampler_refine_disparity(vf_sampler* s, const vf_image* left, const vf_image* right,
@@ -339,7 +345,7 @@ vf_stereo_match_config vf_stereo_match_config_default(void) {
   c.uniqueness = 10;
   c.max_lr_diff = 1;
   c.min_zncc = 0.7f;
-  c.corner_radius = 4;
+  c.step_radius = 4;
   c.refine.radius = 7;
   c.refine.max_iterations = 6;
   c.refine.max_change = 1.0f;
@@ -356,17 +362,16 @@ static vf_status vf_sampler_match_config_check(vf_error* err, const vf_stereo_ma
   }
   if (c->prior_range < 1 || c->prior_range > VF_STEREO_MATCH_MAX_PRIOR || c->search_radius < 1 ||
       c->search_radius > VF_STEREO_MATCH_MAX_RADIUS || c->uniqueness < 0 || c->uniqueness > 99 ||
-      c->max_lr_diff < -1 || c->max_lr_diff > 8 || c->corner_radius < 0 ||
-      (c->corner_radius > 0 && c->corner_radius < 3) ||
-      c->corner_radius > VF_STEREO_MATCH_MAX_CORNER || !(c->min_zncc >= -1.0f) ||
-      !(c->min_zncc <= 1.0f)) {
+      c->max_lr_diff < -1 || c->max_lr_diff > 8 || c->step_radius < 0 ||
+      (c->step_radius > 0 && c->step_radius < 3) || c->step_radius > VF_STEREO_MATCH_MAX_STEP ||
+      !(c->min_zncc >= -1.0f) || !(c->min_zncc <= 1.0f)) {
     return vf_fail(
         err, VF_ERR_INVALID_ARG,
         "%s: prior_range %d (1..%d), search_radius %d (1..%d), uniqueness %d (0..99), "
-        "max_lr_diff %d (-1..8), corner_radius %d (0 or 3..%d) or min_zncc %g (-1..1) is out "
+        "max_lr_diff %d (-1..8), step_radius %d (0 or 3..%d) or min_zncc %g (-1..1) is out "
         "of range",
         fn, c->prior_range, VF_STEREO_MATCH_MAX_PRIOR, c->search_radius, VF_STEREO_MATCH_MAX_RADIUS,
-        c->uniqueness, c->max_lr_diff, c->corner_radius, VF_STEREO_MATCH_MAX_CORNER,
+        c->uniqueness, c->max_lr_diff, c->step_radius, VF_STEREO_MATCH_MAX_STEP,
         (double)c->min_zncc);
   }
   return VF_OK;
@@ -377,17 +382,7 @@ vf_status vf_stereo_match_config_check(const vf_stereo_match_config* config) {
   const char* fn = "vf_stereo_match_config_check";
   vf_status s = vf_sampler_match_config_check(NULL, config, fn);
   if (s != VF_OK) return s;
-  const vf_disparity_refine_config* c = &config->refine;
-  if (c->radius < 1 || c->radius > VF_DISPARITY_REFINE_MAX_RADIUS || c->max_iterations < 1 ||
-      c->max_iterations > 50 ||
-      !(c->max_change > 0.0f && c->max_change <= VF_DISPARITY_REFINE_MAX_CHANGE)) {
-    return vf_fail(NULL, VF_ERR_INVALID_ARG,
-                   "%s: refine.radius %d (1..%d), refine.max_iterations %d (1..50) or "
-                   "refine.max_change %g (0..%g px) is out of range",
-                   fn, c->radius, VF_DISPARITY_REFINE_MAX_RADIUS, c->max_iterations,
-                   (double)c->max_change, (double)VF_DISPARITY_REFINE_MAX_CHANGE);
-  }
-  return VF_OK;
+  return vf_sampler_refine_config_check(NULL, &config->refine, "refine.", fn);
 }
 
 #ifdef VF_HAVE_CUDA

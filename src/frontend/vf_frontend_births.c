@@ -32,10 +32,10 @@ static int vf_frontend_on_edge(const vf_frontend* fe, int i) {
 }
 
 /* What the map shows around the m points of fe->xy, into fe->probes; in sparse mode their
- * matches, with corner windows over the birth check's window, into fe->matches. */
+ * matches into fe->matches (the depth step over sparse.step_radius, which covers the birth
+ * check's window). */
 static vf_status vf_frontend_probe_births(vf_frontend* fe, int m) {
-  if (vf_frontend_sparse(&fe->cfg))
-    return vf_frontend_match_points(fe, m, 0, fe->cfg.birth_edge_radius);
+  if (vf_frontend_sparse(&fe->cfg)) return vf_frontend_match_points(fe, m, 0);
   const int bits = fe->cfg.stereo.subpixel ? VF_STEREO_SUBPIXEL_BITS : 0;
   const vf_disparity_probe_config pc = {fe->cfg.birth_edge_radius, 0, bits, VF_STEREO_INVALID};
   vf_status s = vf_sampler_probe_disparity(fe->sampler, &fe->disparity, fe->xy, m, &pc, fe->probes);

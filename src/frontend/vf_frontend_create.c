@@ -247,9 +247,9 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   c->sparse.max_disparity = c->stereo.min_disparity + c->stereo.disparities - 1;
   /* Cells of a 9 x 9 window (edge_radius 4) are 3 x 3 pixels, too few to match: the depth-step
    * check takes at least the birth check's window (docs/perf/sparse_stereo.md). */
-  c->sparse.corner_radius =
+  c->sparse.step_radius =
       c->edge_radius > c->birth_edge_radius ? c->edge_radius : c->birth_edge_radius;
-  if (c->sparse.corner_radius < 9) c->sparse.corner_radius = 9;
+  if (c->sparse.step_radius < 9) c->sparse.step_radius = 9;
   if (c->disparity_refine_radius > 0) c->sparse.refine.radius = c->disparity_refine_radius;
   if (s == VF_OK && vf_frontend_sparse(c)) {
     s = vf_stereo_match_config_check(&c->sparse);

@@ -186,11 +186,11 @@ vf_status vf_frontend_hold_candidates(vf_frontend* fe);
  * off them become tracks (`added`). */
 vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added);
 /* Sparse stereo (src/frontend/vf_frontend_sparse.c): the matches of the m points of fe->xy, from
- * fe->priors when `priors` (else none), into fe->matches; corner windows of corner_radius. */
-vf_status vf_frontend_match_points(vf_frontend* fe, int m, int priors, int corner_radius);
+ * fe->priors when `priors` (else none), into fe->matches, with fe->cfg.sparse (its depth step
+ * over step_radius, set and checked at create). */
+vf_status vf_frontend_match_points(vf_frontend* fe, int m, int priors);
 /* Whether a new track (or candidate) with this match lies on a depth edge: its match fails the
- * left-right check (a nearer surface hides it) or its corner windows disagree by more than the
- * birth check's step. */
+ * left-right check (a nearer surface hides it) or its depth step is over the birth check's. */
 int vf_frontend_sparse_on_edge(const vf_frontend* fe, const vf_stereo_match* m);
 /* Sparse stereo: the live tracks' matches from their previous disparities, into fe->matches and
  * fe->disparities. */

@@ -139,7 +139,7 @@ static vf_status vf_read_stereo_mode(vf_yaml* y, yaml_node_t* node, const char* 
                                      void* field) {
   vf_frontend_config* c =
       (vf_frontend_config*)(void*)((char*)field - offsetof(vf_frontend_config, stereo_enabled));
-  const char* t = node->type == YAML_SCALAR_NODE ? (const char*)node->data.scalar.value : NULL;
+  const char* t = vf_yaml_scalar(node);
   if (t != NULL && (strcmp(t, "dense") == 0 || strcmp(t, "sparse") == 0)) {
     c->stereo_enabled = 1;
     c->stereo_mode = t[0] == 'd' ? VF_FRONTEND_STEREO_DENSE : VF_FRONTEND_STEREO_SPARSE;

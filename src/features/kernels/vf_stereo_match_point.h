@@ -52,8 +52,8 @@ VF_MATCH_FN float vf_match_cells_step(const uint8_t* left, size_t ls, const uint
     cell[k] = 0.0f;
     if (!valid[k]) continue;
     const vf_match_search cs =
-        VF_MATCH_RUN(left, ls, right, rs, width, cx, cy, 1, d - VF_STEREO_MATCH_CORNER_REACH,
-                     d + VF_STEREO_MATCH_CORNER_REACH, &w, lane);
+        VF_MATCH_RUN(left, ls, right, rs, width, cx, cy, 1, d - VF_STEREO_MATCH_STEP_REACH,
+                     d + VF_STEREO_MATCH_STEP_REACH, &w, lane);
     valid[k] = cs.lo <= cs.hi;
     cell[k] = (float)cs.d + vf_match_vertex(cs.cm, cs.cost, cs.cp);
   }
@@ -140,9 +140,9 @@ VF_MATCH_FN void vf_match_point_whole(const uint8_t* left, size_t ls, const uint
   if (out->result != VF_STEREO_MATCH_OK) return;
   out->result = VF_STEREO_MATCH_OK;
   *start = (float)s.d + vf_match_vertex(s.cm, s.cost, s.cp);
-  if (c->corner_radius > 0)
-    out->spread = vf_match_cells_step(left, ls, right, rs, width, height, xi, yi, s.d,
-                                      c->corner_radius, lane);
+  if (c->step_radius > 0)
+    out->spread =
+        vf_match_cells_step(left, ls, right, rs, width, height, xi, yi, s.d, c->step_radius, lane);
 }
 
 /* The sub-pixel step of a point whose whole-pixel result is VF_STEREO_MATCH_OK: its disparity

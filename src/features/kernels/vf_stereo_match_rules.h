@@ -23,12 +23,12 @@
 
 #define VF_STEREO_MATCH_MAX_DISPARITY 1024
 #define VF_STEREO_MATCH_MAX_RADIUS VF_STEREO_MATCH_RADIUS_MAX
-#define VF_STEREO_MATCH_MAX_CORNER VF_STEREO_MATCH_CORNER_MAX
+#define VF_STEREO_MATCH_MAX_STEP VF_STEREO_MATCH_STEP_MAX
 #define VF_STEREO_MATCH_MAX_PRIOR VF_STEREO_MATCH_PRIOR_MAX
 /* The least correlation of a match found in a prior's window (else the whole range is searched). */
 #define VF_STEREO_MATCH_NEAR_ZNCC 0.9f
 /* Whole pixels each side of the match that a cell of the depth-step check searches. */
-#define VF_STEREO_MATCH_CORNER_REACH 2
+#define VF_STEREO_MATCH_STEP_REACH 2
 
 /* A window relative to its centre pixel: columns x0..x1, rows y0..y1 (inclusive). */
 typedef struct vf_match_rect {

@@ -331,7 +331,7 @@ static double mean_spread(vf_sampler* s, const vf_image* left, const vf_image* r
     sum += m[i].spread;
     ++k;
   }
-  CHECK(c->corner_radius == 0 ? k == 0 : k >= n * 9 / 10);
+  CHECK(c->step_radius == 0 ? k == 0 : k >= n * 9 / 10);
   return k > 0 ? sum / k : NAN;
 }
 
@@ -345,19 +345,19 @@ static void depth_edge(vf_sampler* s) {
   c.uniqueness = 0;
   c.max_lr_diff = -1;
   c.min_zncc = -1.0f;
-  const int radii[2] = {c.corner_radius, 12};
+  const int radii[2] = {c.step_radius, 12};
   for (int k = 0; k < 2; ++k) {
-    c.corner_radius = radii[k];
+    c.step_radius = radii[k];
     const double edge = mean_spread(s, &left, &right, 160, &c);
     const double far = mean_spread(s, &left, &right, 100, &c);
     const double near = mean_spread(s, &left, &right, 200, &c);
     printf(
-        "depth edge 8 -> 16 px, corner_radius %d: mean spread %.3f px on the edge, %.3f and "
+        "depth edge 8 -> 16 px, step_radius %d: mean spread %.3f px on the edge, %.3f and "
         "%.3f px on the planes\n",
-        c.corner_radius, edge, far, near);
+        c.step_radius, edge, far, near);
     CHECK(edge > fmax(far, near) + 0.5);
   }
-  c.corner_radius = 0;
+  c.step_radius = 0;
   CHECK(isnan(mean_spread(s, &left, &right, 160, &c)));
   vf_image_free(&left);
   vf_image_free(&right);
@@ -409,7 +409,7 @@ static vf_stereo_match_config with_field(int k, double v) {
   vf_stereo_match_config c = vf_stereo_match_config_default();
   int* ints[10] = {&c.min_disparity, &c.max_disparity, &c.prior_range,
                    &c.search_radius, &c.uniqueness,    &c.max_lr_diff,
-                   &c.corner_radius, &c.refine.radius, &c.refine.max_iterations};
+                   &c.step_radius,   &c.refine.radius, &c.refine.max_iterations};
   if (k == 9)
     c.min_zncc = (float)v;
   else if (k == 10)
@@ -444,8 +444,8 @@ static void arguments(vf_context* ctx) {
   } bad[] = {{0, -1, "disparities"},  {1, 0, "disparities"},    {1, 1025, "disparities"},
              {2, 0, "prior_range"},   {2, 65, "prior_range"},   {3, 0, "search_radius"},
              {3, 8, "search_radius"}, {4, -1, "uniqueness"},    {4, 100, "uniqueness"},
-             {5, -2, "max_lr_diff"},  {5, 9, "max_lr_diff"},    {6, -1, "corner_radius"},
-             {6, 2, "corner_radius"}, {6, 16, "corner_radius"}, {7, 0, "radius"},
+             {5, -2, "max_lr_diff"},  {5, 9, "max_lr_diff"},    {6, -1, "step_radius"},
+             {6, 2, "step_radius"},   {6, 16, "step_radius"},   {7, 0, "radius"},
              {7, 11, "radius"},       {8, 0, "max_iterations"}, {8, 51, "max_iterations"},
              {9, -1.01, "min_zncc"},  {9, 1.01, "min_zncc"},    {9, NAN, "min_zncc"},
              {10, 0.0, "max_change"}, {10, 2.5, "max_change"},  {10, NAN, "max_change"}};
@@ -574,9 +574,9 @@ static void gpu_cones(vf_sampler* sc, vf_sampler* sg) {
   }
   vf_stereo_match_config c = vf_stereo_match_config_default();
   compare(sc, sg, &left, &right, xy, prior, NG, &c, "Cones, defaults");
-  c.corner_radius = 10; /* the frontend's default depth-step window */
+  c.step_radius = 10; /* the frontend's default depth-step window */
   c.search_radius = 3;
-  compare(sc, sg, &left, &right, xy, prior, NG, &c, "Cones, search radius 3, corner radius 10");
+  compare(sc, sg, &left, &right, xy, prior, NG, &c, "Cones, search radius 3, step radius 10");
   vf_image_free(&left);
   vf_image_free(&right);
   vf_image_free(&truth);
@@ -597,13 +597,13 @@ static void gpu_parity(void) {
   cs[1].uniqueness = 0;
   cs[1].max_lr_diff = -1;
   cs[1].min_zncc = -1.0f;
-  cs[1].corner_radius = 12;
+  cs[1].step_radius = 12;
   cs[1].search_radius = 3;
   cs[2].min_disparity = 10;
   cs[2].max_disparity = 210;
   cs[2].prior_range = 9;
   cs[2].search_radius = 7;
-  cs[2].corner_radius = 15;
+  cs[2].step_radius = 15;
   cs[2].refine.radius = 10;
   const double ds[PAIRS] = {14.3, 12.0, 12.0, 12.0, 8.0, 12.0, 12.0};
   for (int k = 0; k < PAIRS; ++k) {
