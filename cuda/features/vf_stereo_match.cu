@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Sparse stereo: the right-image match of points of a rectified pair, one warp per point. The
 // control flow is the CPU reference's own (vf_match_point_whole,
-// src/features/kernels/vf_stereo_match_point.h); its whole-pixel searches run here on the warp,
-// lane l taking disparities lo + l, lo + l + 32, ..., the best, its neighbours and the second
-// best gathered by shuffles into every lane. Costs are integers, so the result, the correlation
-// and the corner spread equal the CPU's bit for bit; the sub-pixel step is the refinement's warp
-// code (vf_refine_warp.cuh), within its tolerance of the CPU's.
+// src/features/kernels/vf_stereo_match_point.h); its whole-pixel searches, correlations and
+// texture tests run here on the warp with every lane busy: a search gives each disparity a
+// group of lanes (a power of two, so many that the disparities of a prior's window or a cell
+// fill the warp in one round), each lane a share of the window's rows, and keeps the costs in
+// shared memory so that the best's neighbours and the second best are read, not recomputed.
+// Costs are integer sums, whose order does not matter, so the result, the correlation and the
+// depth step equal the CPU's bit for bit; the sub-pixel step is the refinement's warp code
+// (vf_refine_warp.cuh), within its tolerance of the CPU's.
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -17,19 +20,80 @@
 
 namespace {
 
+constexpr int kPointsPerBlock = 4;
+constexpr unsigned kAll = 0xffffffffu;
+
 __device__ __forceinline__ int32_t vf_warp_min_i32(int32_t v) {
 #pragma unroll
-  for (int o = 16; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
+  for (int o = 16; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(kAll, v, o));
   return v;
 }
 
 __device__ __forceinline__ uint64_t vf_warp_min_u64(uint64_t v) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) {
-    const uint64_t u = __shfl_xor_sync(0xffffffffu, v, o);
+    const uint64_t u = __shfl_xor_sync(kAll, v, o);
     v = u < v ? u : v;
   }
   return v;
+}
+
+// The sum over each aligned group of `group` lanes (a power of two), in every lane of it.
+__device__ __forceinline__ int32_t vf_group_sum(int32_t v, int group) {
+  for (int o = 1; o < group; o <<= 1) v += __shfl_xor_sync(kAll, v, o);
+  return v;
+}
+
+// Lane l takes pixels l, l + 32, ... of a square window of radius r (row-major), at (i, j) from
+// its centre. Every sum of the rules fits 32 bits here (at most 15 x 15 pixels of 255^2).
+__device__ __forceinline__ void vf_lane_pixel(int p, int r, int* i, int* j) {
+  const int side = 2 * r + 1;
+  *j = p / side - r;
+  *i = p % side - r;
+}
+
+__device__ int vf_match_textured_warp(const uint8_t* img, size_t stride, int x, int y, int r,
+                                      int lane) {
+  int32_t s1 = 0, s2 = 0;
+  for (int p = lane; p < (2 * r + 1) * (2 * r + 1); p += 32) {
+    int i, j;
+    vf_lane_pixel(p, r, &i, &j);
+    const int32_t v = img[(size_t)(y + j) * stride + (size_t)(x + i)];
+    s1 += v;
+    s2 += v * v;
+  }
+  s1 = vf_group_sum(s1, 32);
+  s2 = vf_group_sum(s2, 32);
+  const int64_t n = (int64_t)(2 * r + 1) * (2 * r + 1);
+  return n * s2 - (int64_t)s1 * s1 > 4 * n * n;
+}
+
+// vf_match_zncc's sums over the warp (the windows are squares of radius w->x1 here), then its
+// double arithmetic: the same bits.
+__device__ float vf_match_zncc_warp(const uint8_t* a, size_t sa, int xa, const uint8_t* b,
+                                    size_t sb, int xb, int y, const vf_match_rect* w, int lane) {
+  int32_t s_a = 0, s_b = 0, s_aa = 0, s_bb = 0, s_ab = 0;
+  const int r = w->x1;
+  for (int p = lane; p < (2 * r + 1) * (2 * r + 1); p += 32) {
+    int i, j;
+    vf_lane_pixel(p, r, &i, &j);
+    const int32_t u = a[(size_t)(y + j) * sa + (size_t)(xa + i)];
+    const int32_t v = b[(size_t)(y + j) * sb + (size_t)(xb + i)];
+    s_a += u;
+    s_b += v;
+    s_aa += u * u;
+    s_bb += v * v;
+    s_ab += u * v;
+  }
+  s_a = vf_group_sum(s_a, 32);
+  s_b = vf_group_sum(s_b, 32);
+  s_aa = vf_group_sum(s_aa, 32);
+  s_bb = vf_group_sum(s_bb, 32);
+  s_ab = vf_group_sum(s_ab, 32);
+  const int64_t n = vf_match_rect_size(w);
+  const int64_t va = n * s_aa - (int64_t)s_a * s_a, vb = n * s_bb - (int64_t)s_b * s_b;
+  if (va <= 0 || vb <= 0) return NAN;
+  return (float)((double)(n * s_ab - (int64_t)s_a * s_b) / sqrt((double)va * (double)vb));
 }
 
 // vf_match_run on a warp: the same disparities, costs and choices (the smallest cost, the
@@ -37,47 +101,66 @@ __device__ __forceinline__ uint64_t vf_warp_min_u64(uint64_t v) {
 __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const uint8_t* m,
                                              size_t ms, int width, int xf, int y, int sign, int lo,
                                              int hi, const vf_match_rect* w, int lane) {
+  __shared__ int32_t costs[kPointsPerBlock][VF_STEREO_MATCH_MAX_DISPARITY + 1];
+  int32_t* cost = costs[threadIdx.x / 32];
   vf_match_search s = vf_match_begin(width, xf, sign, lo, hi, w);
   lo = s.lo;
   hi = s.hi;
   if (lo > hi) return s;
-  const int32_t sf = vf_match_sum(f, fs, xf, y, w);
-  // Pass 1: the best (cost, then disparity) as one 64-bit key.
+  const int count = hi - lo + 1, rows = w->y1 - w->y0 + 1;
+  const int32_t n = vf_match_rect_size(w);
+  int32_t sf = 0;
+  for (int p = lane; p < n; p += 32) {
+    int i, j;
+    vf_lane_pixel(p, w->x1, &i, &j);  // the windows are squares
+    sf += f[(size_t)(y + j) * fs + (size_t)(xf + i)];
+  }
+  sf = vf_group_sum(sf, 32);
+  int group = 1;
+  while (group * 2 * count <= 32 && group * 2 <= rows) group *= 2;
+  const int per_round = 32 / group, g = lane & (group - 1);
+  __syncwarp();  // the previous search's costs are read
   uint64_t best = ~0ull;
-  for (int d = lo + lane; d <= hi; d += 32) {
-    const int32_t c = vf_match_zsad(f, fs, xf, m, ms, xf - sign * d, y, w, sf);
-    const uint64_t key = ((uint64_t)(uint32_t)c << 32) | (uint32_t)(d - lo);
-    best = key < best ? key : best;
+  for (int base = lo; base <= hi; base += per_round) {
+    const int d = base + lane / group;
+    const bool valid = d <= hi;
+    const int xm = xf - sign * d;
+    int32_t sm = 0;
+    if (valid)
+      for (int j = w->y0 + g; j <= w->y1; j += group) {
+        const uint8_t* pm = m + (size_t)(y + j) * ms + xm;
+        for (int i = w->x0; i <= w->x1; ++i) sm += pm[i];
+      }
+    const int32_t off = sf - vf_group_sum(sm, group);
+    int32_t c = 0;
+    if (valid)
+      for (int j = w->y0 + g; j <= w->y1; j += group) {
+        const uint8_t* pf = f + (size_t)(y + j) * fs + xf;
+        const uint8_t* pm = m + (size_t)(y + j) * ms + xm;
+        for (int i = w->x0; i <= w->x1; ++i) c += abs(n * ((int32_t)pf[i] - (int32_t)pm[i]) - off);
+      }
+    c = vf_group_sum(c, group);
+    if (valid) {
+      if (g == 0) cost[d - lo] = c;
+      const uint64_t key = ((uint64_t)(uint32_t)c << 32) | (uint32_t)(d - lo);
+      best = key < best ? key : best;
+    }
   }
   best = vf_warp_min_u64(best);
   s.d = lo + (int)(uint32_t)best;
   s.cost = (int32_t)(best >> 32);
-  // Pass 2: the neighbours and the second (a local minimum more than a pixel away), costs
-  // recomputed (a lane keeps none: the range may be 1024 wide), 32 consecutive disparities a
-  // round; a lane's neighbours come from the lanes beside it, the round's ends compute theirs.
+  __syncwarp();  // every cost is written
+  s.cm = s.d > lo ? cost[s.d - 1 - lo] : -1;
+  s.cp = s.d < hi ? cost[s.d + 1 - lo] : -1;
   const int32_t kNone = 0x7fffffff;
-  int32_t second = kNone, cm = kNone, cp = kNone;
-  for (int base = lo; base <= hi; base += 32) {
-    const int d = base + lane;
-    const bool valid = d <= hi;
-    const int32_t c = valid ? vf_match_zsad(f, fs, xf, m, ms, xf - sign * d, y, w, sf) : -1;
-    int32_t left = __shfl_up_sync(0xffffffffu, c, 1);
-    int32_t right = __shfl_down_sync(0xffffffffu, c, 1);
-    if (lane == 0)
-      left = d > lo ? vf_match_zsad(f, fs, xf, m, ms, xf - sign * (d - 1), y, w, sf) : -1;
-    if (lane == 31 || d + 1 > hi)
-      right = valid && d < hi ? vf_match_zsad(f, fs, xf, m, ms, xf - sign * (d + 1), y, w, sf) : -1;
-    if (!valid) continue;
-    if (d == s.d - 1) cm = c;
-    if (d == s.d + 1) cp = c;
+  int32_t second = kNone;
+  for (int d = lo + lane; d <= hi; d += 32) {
+    const int32_t c = cost[d - lo];
+    const int32_t left = d > lo ? cost[d - 1 - lo] : -1, right = d < hi ? cost[d + 1 - lo] : -1;
     if (vf_match_second_candidate(d, s.d, c, left, right)) second = min(second, c);
   }
   second = vf_warp_min_i32(second);
-  cm = vf_warp_min_i32(cm);
-  cp = vf_warp_min_i32(cp);
   s.second = second == kNone ? -1 : second;
-  s.cm = cm == kNone ? -1 : cm;
-  s.cp = cp == kNone ? -1 : cp;
   return s;
 }
 
@@ -85,14 +168,16 @@ __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const 
 
 #define VF_MATCH_RUN(f, fs, m, ms, width, xf, y, sign, lo, hi, w, lane) \
   vf_match_run_warp(f, fs, m, ms, width, xf, y, sign, lo, hi, w, lane)
+#define VF_MATCH_ZNCC(a, sa, xa, b, sb, xb, y, w, lane) \
+  vf_match_zncc_warp(a, sa, xa, b, sb, xb, y, w, lane)
+#define VF_MATCH_TEXTURED(img, stride, x, y, r, lane) \
+  vf_match_textured_warp(img, stride, x, y, r, lane)
 #define VF_MATCH_FN static __device__ __forceinline__
 #include "features/kernels/vf_stereo_match_point.h"
 
 namespace {
 
 using namespace vf_refine_warp_ns;
-
-constexpr int kPointsPerBlock = 4;
 
 __global__ void __launch_bounds__(32 * kPointsPerBlock)
     vf_match_kernel(const uint8_t* __restrict__ left, size_t left_stride,

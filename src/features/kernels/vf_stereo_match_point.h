@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* One point's sparse stereo match, whole-pixel part (src/features/kernels/vf_stereo_match_rules.h
- * says why it works this way). Its searches go through VF_MATCH_RUN: vf_match_run on the CPU;
- * cuda/features/vf_stereo_match.cu defines it, before including this file, as the same search on
- * a warp (each lane a share of the disparities), so that both backends take one control flow. */
+ * says why it works this way). Its searches, correlations and texture tests go through
+ * VF_MATCH_RUN, VF_MATCH_ZNCC and VF_MATCH_TEXTURED: the rules' functions on the CPU;
+ * cuda/features/vf_stereo_match.cu defines all three, before including this file, as the same
+ * sums on a warp (each lane a share of the pixels and disparities), so that both backends take
+ * one control flow. */
 #ifndef VF_STEREO_MATCH_POINT_H
 #define VF_STEREO_MATCH_POINT_H
 
@@ -11,6 +13,8 @@
 #ifndef VF_MATCH_RUN
 #define VF_MATCH_RUN(f, fs, m, ms, width, xf, y, sign, lo, hi, w, lane) \
   vf_match_run(f, fs, m, ms, width, xf, y, sign, lo, hi, w)
+#define VF_MATCH_ZNCC(a, sa, xa, b, sb, xb, y, w, lane) vf_match_zncc(a, sa, xa, b, sb, xb, y, w)
+#define VF_MATCH_TEXTURED(img, stride, x, y, r, lane) vf_match_textured(img, stride, x, y, r)
 #endif
 
 /* The whole-pixel part of one point's match (everything but the sub-pixel refinement, which
@@ -35,20 +39,11 @@ VF_MATCH_FN float vf_match_cells_step(const uint8_t* left, size_t ls, const uint
   /* The outer cells reach 3 cr + 1 pixels from the centre (R + 1 when R is a multiple of 3). */
   if (cr < 1 || !vf_match_inside(width, height, xi, yi, 3 * cr + 1)) return NAN;
   const vf_match_rect w = {-cr, cr, -cr, cr};
-  const int32_t n = vf_match_rect_size(&w);
   float cell[9];
   int valid[9];
   for (int k = 0; k < 9; ++k) {
     const int cx = xi + (k % 3 - 1) * step, cy = yi + (k / 3 - 1) * step;
-    /* A cell without texture (grey levels within about 2 of its mean) matches anywhere. */
-    int64_t s1 = 0, s2 = 0;
-    for (int j = -cr; j <= cr; ++j)
-      for (int i = -cr; i <= cr; ++i) {
-        const int64_t v = left[(size_t)(cy + j) * ls + (size_t)(cx + i)];
-        s1 += v;
-        s2 += v * v;
-      }
-    valid[k] = (int64_t)n * s2 - s1 * s1 > (int64_t)4 * n * n;
+    valid[k] = VF_MATCH_TEXTURED(left, ls, cx, cy, cr, lane);
     cell[k] = 0.0f;
     if (!valid[k]) continue;
     const vf_match_search cs =
@@ -106,7 +101,7 @@ VF_MATCH_FN void vf_match_point_whole(const uint8_t* left, size_t ls, const uint
     out->result = VF_STEREO_MATCH_NONE;
     /* A minimum where the image cut the range short may lie beyond the image: no match. */
     if (s.lo > s.hi || (s.d == s.lo && s.lo > lo) || (s.d == s.hi && s.hi < hi)) return;
-    const float zncc = vf_match_zncc(left, ls, xi, right, rs, xi - s.d, yi, &w);
+    const float zncc = VF_MATCH_ZNCC(left, ls, xi, right, rs, xi - s.d, yi, &w, lane);
     out->zncc = zncc;
     if (!(zncc == zncc)) return; /* a window without contrast */
     /* Repeated texture is a risk of the whole range; a prior's window lies inside the basin the

@@ -178,6 +178,21 @@ VF_LK_FN float vf_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t*
   return (float)((double)(n * s_ab - s_a * s_b) / sqrt((double)va * (double)vb));
 }
 
+/* Whether the square of radius r at (x, y) has texture: grey levels spread more than about 2
+ * around its mean (variance over 4); a flat cell matches anywhere. Integer: same on both
+ * backends. */
+VF_LK_FN int vf_match_textured(const uint8_t* img, size_t stride, int x, int y, int r) {
+  const int64_t n = (int64_t)(2 * r + 1) * (2 * r + 1);
+  int64_t s1 = 0, s2 = 0;
+  for (int j = -r; j <= r; ++j)
+    for (int i = -r; i <= r; ++i) {
+      const int64_t v = img[(size_t)(y + j) * stride + (size_t)(x + i)];
+      s1 += v;
+      s2 += v * v;
+    }
+  return n * s2 - s1 * s1 > 4 * n * n;
+}
+
 /* Whether a window of radius r at (x, y) lies inside a width x height image. */
 VF_LK_FN int vf_match_inside(int width, int height, int x, int y, int r) {
   return x - r >= 0 && y - r >= 0 && x + r < width && y + r < height;
