@@ -35,7 +35,11 @@ static int vf_frontend_on_edge(const vf_frontend* fe, int i) {
  * matches into fe->matches (the depth step over sparse.step_radius, which covers the birth
  * check's window). */
 static vf_status vf_frontend_probe_births(vf_frontend* fe, int m) {
-  if (vf_frontend_sparse(&fe->cfg)) return vf_frontend_match_points(fe, m, 0);
+  if (vf_frontend_sparse(&fe->cfg)) {
+    vf_status s = vf_frontend_match_points(fe, m, 0);
+    if (s == VF_OK) vf_frontend_remember_births(fe, m);
+    return s;
+  }
   const int bits = fe->cfg.stereo.subpixel ? VF_STEREO_SUBPIXEL_BITS : 0;
   const vf_disparity_probe_config pc = {fe->cfg.birth_edge_radius, 0, bits, VF_STEREO_INVALID};
   vf_status s = vf_sampler_probe_disparity(fe->sampler, &fe->disparity, fe->xy, m, &pc, fe->probes);
@@ -68,6 +72,7 @@ vf_status vf_frontend_hold_candidates(vf_frontend* fe) {
 vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added) {
   *dropped = 0;
   *added = 0;
+  vf_frontend_forget_births(fe);
   if (!vf_frontend_checks_births(&fe->cfg)) return VF_OK;
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);

@@ -166,7 +166,9 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
       VF_ALLOC_ARRAY(fe->guess, 2 * n) || VF_ALLOC_ARRAY(fe->xy, 2 * points) ||
       VF_ALLOC_ARRAY(fe->probes, points) || VF_ALLOC_ARRAY(fe->disparities, n) ||
       VF_ALLOC_ARRAY(fe->priors, points) || VF_ALLOC_ARRAY(fe->matches, points) ||
-      VF_ALLOC_ARRAY(fe->births, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
+      VF_ALLOC_ARRAY(fe->born_xy, 4 * points) || VF_ALLOC_ARRAY(fe->born, 2 * points) ||
+      VF_ALLOC_ARRAY(fe->born_at, n) || VF_ALLOC_ARRAY(fe->births, n) ||
+      VF_ALLOC_ARRAY(fe->occupancy, cells) ||
       (bands > 0 &&
        (VF_ALLOC_ARRAY(fe->band_occupancy, bands) || VF_ALLOC_ARRAY(fe->held, bands))) ||
       VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n) ||
@@ -326,6 +328,9 @@ void vf_frontend_destroy(vf_frontend* fe) {
   free(fe->disparities);
   free(fe->priors);
   free(fe->matches);
+  free(fe->born_xy);
+  free(fe->born);
+  free(fe->born_at);
   free(fe->births);
   free(fe->occupancy);
   free(fe->band_occupancy);

@@ -96,6 +96,10 @@ struct vf_frontend {
   float* disparities;         /* per track the matched disparity (px), NaN where not matched */
   float* priors;              /* sparse stereo: per point its previous disparity, NaN for none */
   vf_stereo_match* matches;   /* sparse stereo: per track (or candidate) its match */
+  float* born_xy;             /* sparse stereo: the birth check's points of this frame, */
+  vf_stereo_match* born;      /* their matches (no prior), */
+  int born_count;             /* how many */
+  int* born_at;               /* per track its place among them, -1: matched anew */
   uint64_t* births;           /* ids of the tracks born this frame */
   uint8_t* occupancy;         /* one byte per detector cell */
   uint8_t* band_occupancy;    /* one byte per band_detector cell */
@@ -189,11 +193,16 @@ vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added);
  * fe->priors when `priors` (else none), into fe->matches, with fe->cfg.sparse (its depth step
  * over step_radius, set and checked at create). */
 vf_status vf_frontend_match_points(vf_frontend* fe, int m, int priors);
+/* Sparse stereo: keeps the matches of the m points of fe->xy in fe->matches (the birth check's,
+ * no prior) for this frame's records; vf_frontend_forget_births empties the list. */
+void vf_frontend_remember_births(vf_frontend* fe, int m);
+void vf_frontend_forget_births(vf_frontend* fe);
 /* Whether a new track (or candidate) with this match lies on a depth edge: its match fails the
  * left-right check (a nearer surface hides it) or its depth step is over the birth check's. */
 int vf_frontend_sparse_on_edge(const vf_frontend* fe, const vf_stereo_match* m);
 /* Sparse stereo: the live tracks' matches from their previous disparities, into fe->matches and
- * fe->disparities. */
+ * fe->disparities; a track without a prior where the birth check matched it is not matched again
+ * (the same point, no prior, the same configuration: the same match). */
 vf_status vf_frontend_match_tracks(vf_frontend* fe, const vf_track* tr, int n);
 
 /* This frame's feature records (src/frontend/vf_frontend_records.c): the left camera's

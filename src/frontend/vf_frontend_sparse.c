@@ -27,16 +27,44 @@ int vf_frontend_sparse_on_edge(const vf_frontend* fe, const vf_stereo_match* m) 
   return m->spread > max_jump;
 }
 
-vf_status vf_frontend_match_tracks(vf_frontend* fe, const vf_track* tr, int n) {
-  int j = 0;
-  for (int i = 0; i < n; ++i) {
-    fe->xy[2 * i] = tr[i].x;
-    fe->xy[2 * i + 1] = tr[i].y;
-    const vf_frontend_motion* m = vf_frontend_previous_motion(fe, &j, tr[i].id);
-    fe->priors[i] = m != NULL ? m->disparity : NAN;
+void vf_frontend_forget_births(vf_frontend* fe) { fe->born_count = 0; }
+
+/* At most the frame's new tracks and held candidates (2 points each, allocated at create). */
+void vf_frontend_remember_births(vf_frontend* fe, int m) {
+  for (int i = 0; i < m; ++i) {
+    const int k = fe->born_count++;
+    fe->born_xy[2 * k] = fe->xy[2 * i];
+    fe->born_xy[2 * k + 1] = fe->xy[2 * i + 1];
+    fe->born[k] = fe->matches[i];
   }
-  vf_status s = vf_frontend_match_points(fe, n, 1);
+}
+
+static int vf_frontend_born_match(const vf_frontend* fe, float x, float y) {
+  for (int k = 0; k < fe->born_count; ++k)
+    if (fe->born_xy[2 * k] == x && fe->born_xy[2 * k + 1] == y) return k;
+  return -1;
+}
+
+vf_status vf_frontend_match_tracks(vf_frontend* fe, const vf_track* tr, int n) {
+  int j = 0, todo = 0;
+  for (int i = 0; i < n; ++i) {
+    const vf_frontend_motion* m = vf_frontend_previous_motion(fe, &j, tr[i].id);
+    const float prior = m != NULL ? m->disparity : NAN;
+    fe->born_at[i] = prior == prior ? -1 : vf_frontend_born_match(fe, tr[i].x, tr[i].y);
+    if (fe->born_at[i] >= 0) continue;
+    fe->xy[2 * todo] = tr[i].x;
+    fe->xy[2 * todo + 1] = tr[i].y;
+    fe->priors[todo++] = prior;
+  }
+  vf_status s = todo > 0 ? vf_frontend_match_points(fe, todo, 1) : VF_OK;
   if (s != VF_OK) return s;
-  for (int i = 0; i < n; ++i) fe->disparities[i] = fe->matches[i].disparity;
+  /* The new matches to their tracks' places, from the last (a place is never before its match's),
+   * then the remembered ones. */
+  for (int i = n - 1; i >= 0; --i)
+    if (fe->born_at[i] < 0) fe->matches[i] = fe->matches[--todo];
+  for (int i = 0; i < n; ++i) {
+    if (fe->born_at[i] >= 0) fe->matches[i] = fe->born[fe->born_at[i]];
+    fe->disparities[i] = fe->matches[i].disparity;
+  }
   return VF_OK;
 }
