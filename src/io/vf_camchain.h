@@ -29,6 +29,7 @@ typedef struct vf_camchain_cam {
 
 typedef struct vf_camchain {
   int count;                             /* cameras cam0..cam<count-1> */
+  yaml_node_t* key[VF_RIG_MAX_CAMERAS];  /* their keys, for messages about a whole camera */
   yaml_node_t* node[VF_RIG_MAX_CAMERAS]; /* their mappings */
   yaml_node_t* pairs;                    /* stereo_pairs, or NULL */
   vf_camchain_cam cam[VF_RIG_MAX_CAMERAS];

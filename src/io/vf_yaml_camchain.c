@@ -149,6 +149,7 @@ static vf_status vf_camchain_sort_keys(vf_yaml* y, yaml_node_t* root, vf_camchai
     }
     if (*slot != NULL) return vf_yaml_fail(y, kn, VF_ERR_FORMAT, key, "key appears twice");
     *slot = vf_yaml_node(y, p->value);
+    if (slot != &c->pairs) c->key[i] = kn;
     if (i >= c->count) c->count = i + 1;
   }
   if (c->count == 0) {
@@ -219,7 +220,7 @@ static vf_status vf_camchain_read(vf_yaml* y, vf_rig* out) {
     char name[16];
     snprintf(name, sizeof name, "cam%d", i);
     if (vf_rig_add_camera(&rig, name, &cam) != VF_OK) {
-      return vf_yaml_fail(y, c.node[i], VF_ERR_FORMAT, name, "%s", vf_last_error_message());
+      return vf_yaml_fail(y, c.key[i], VF_ERR_FORMAT, name, "%s", vf_last_error_message());
     }
     rig.timeshift_s[i] = cc->timeshift_s;
     for (int k = 0; k < cc->noverlaps; ++k) rig.overlaps[i] |= 1u << cc->overlaps[k];

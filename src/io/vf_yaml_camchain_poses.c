@@ -89,12 +89,12 @@ vf_status vf_camchain_poses(vf_yaml* y, const vf_camchain* c, double T_BS[][16],
     if (known[i]) continue;
     if (!any) {
       snprintf(w, sizeof w, "cam%d.T_cn_cnm1", i);
-      return vf_yaml_fail(y, c->node[i], VF_ERR_FORMAT, w,
+      return vf_yaml_fail(y, c->key[i], VF_ERR_FORMAT, w,
                           "missing key: with no T_cam_imu in the file, the cameras are placed "
                           "from cam0 by T_cn_cnm1");
     }
     snprintf(w, sizeof w, "cam%d", i);
-    return vf_yaml_fail(y, c->node[i], VF_ERR_FORMAT, w,
+    return vf_yaml_fail(y, c->key[i], VF_ERR_FORMAT, w,
                         "no T_cam_imu, and no T_cn_cnm1 links it to a camera that has one");
   }
   for (int n = 1; n < c->count; ++n) {
