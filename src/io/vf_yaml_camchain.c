@@ -103,12 +103,14 @@ static vf_status vf_camchain_read_camera(vf_yaml* y, vf_camchain* c, int i) {
   }
   for (int k = 0; k < cam->noverlaps; ++k) {
     const int j = cam->overlaps[k];
-    if (j >= c->count || j == i) {
-      snprintf(w, sizeof w, "%s.cam_overlaps", section);
-      return vf_yaml_fail(
-          y, vf_camchain_at(y, map, "cam_overlaps"), VF_ERR_FORMAT, w,
-          j == i ? "lists the camera itself (%d)" : "camera %d is not in the file (%d cameras)", j,
-          c->count);
+    snprintf(w, sizeof w, "%s.cam_overlaps", section);
+    if (j == i) {
+      return vf_yaml_fail(y, vf_camchain_at(y, map, "cam_overlaps"), VF_ERR_FORMAT, w,
+                          "lists the camera itself (%d)", j);
+    }
+    if (j >= c->count) {
+      return vf_yaml_fail(y, vf_camchain_at(y, map, "cam_overlaps"), VF_ERR_FORMAT, w,
+                          "camera %d is not in the file (%d cameras)", j, c->count);
     }
   }
   return VF_OK;
