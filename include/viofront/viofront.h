@@ -19,6 +19,7 @@
 #include <viofront/vf_png.h>
 #include <viofront/vf_pyramid.h>
 #include <viofront/vf_rectify.h>
+#include <viofront/vf_rig.h>
 #include <viofront/vf_sampler.h>
 #include <viofront/vf_status.h>
 #include <viofront/vf_stereo.h>

@@ -84,6 +84,11 @@ vf_status vf_yaml_fail(const vf_yaml* y, const yaml_node_t* n, vf_status status,
 vf_status vf_yaml_read_numbers(vf_yaml* y, yaml_node_t* node, const char* where, double* out,
                                int count_min, int count_max, int* count);
 
+/* A row-major 4x4 as EuRoC writes T_BS ({rows: 4, cols: 4, data: [16]}), a list of 16 numbers,
+ * or a list of 4 rows of 4 (Kalibr's); checked to be a rigid transform. A VF_YAML_CUSTOM parse
+ * whose field is double[16]. */
+vf_status vf_yaml_read_transform(vf_yaml* y, yaml_node_t* n, const char* where, void* field);
+
 /* EuRoC sensor.yaml content of a mapping (src/io/vf_yaml_sensor.c), validated. */
 vf_status vf_yaml_read_camera(vf_yaml* y, yaml_node_t* map, const char* section, vf_camera* out);
 vf_status vf_yaml_read_imu(vf_yaml* y, yaml_node_t* map, const char* section, vf_imu_calib* out);

@@ -18,10 +18,7 @@ typedef struct vf_matrix_yaml {
   double data[16];
 } vf_matrix_yaml;
 
-/* T_BS as EuRoC writes it ({rows: 4, cols: 4, data: [16]}), or a list of 16 numbers, or a
- * list of 4 rows of 4; then checked to be a rigid transform. */
-static vf_status vf_yaml_read_transform(vf_yaml* y, yaml_node_t* n, const char* where,
-                                        void* field) {
+vf_status vf_yaml_read_transform(vf_yaml* y, yaml_node_t* n, const char* where, void* field) {
   static const vf_yaml_key keys[] = {
       {VF_KEY("rows", VF_YAML_INT, vf_matrix_yaml, rows), 4, 4, 0, 0, 1, NULL, NULL, NULL, 0},
       {VF_KEY("cols", VF_YAML_INT, vf_matrix_yaml, cols), 4, 4, 0, 0, 1, NULL, NULL, NULL, 0},

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* Bad input to the core calls: status strings, image views, contexts, timers, the point
- * sampler (and its sparse stereo matching), camera math and rectification, remap maps, and the
- * image and disparity files. Every bad call gives its specific status and its own message;
- * handles keep working afterwards. */
+ * sampler (and its sparse stereo matching), camera math and rectification, remap maps, camera
+ * rigs and their camchain files, and the image and disparity files. Every bad call gives its
+ * specific status and its own message; handles keep working afterwards. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <stdint.h>
 #include <stdlib.h>
@@ -331,6 +331,77 @@ static void test_camera(void) {
   CHECK_OK(vf_camera_unproject(&good, xy, ray));
 }
 
+static void test_rig(void) {
+  const vf_camera c0 = euroc_camera(0), c1 = euroc_camera(1);
+  vf_camera bad_cam = c1;
+  bad_cam.fx = NAN;
+  vf_rig rig = vf_rig_default(), bad;
+  CHECK_BAD(vf_rig_add_camera(NULL, NULL, &c0), VF_ERR_INVALID_ARG, "rig");
+  CHECK_BAD(vf_rig_add_camera(&rig, NULL, NULL), VF_ERR_INVALID_ARG, "camera");
+  CHECK_BAD(vf_rig_add_camera(&rig, NULL, &bad_cam), VF_ERR_INVALID_ARG, "focal");
+  CHECK_BAD(vf_rig_add_camera(&rig, "", &c0), VF_ERR_INVALID_ARG, "name");
+  CHECK_BAD(vf_rig_add_camera(&rig, "a_name_of_sixteen", &c0), VF_ERR_INVALID_ARG, "name");
+  CHECK(rig.camera_count == 0);
+  CHECK_OK(vf_rig_add_camera(&rig, NULL, &c0));
+  CHECK_BAD(vf_rig_add_camera(&rig, "cam0", &c1), VF_ERR_INVALID_ARG, "cam0");
+  CHECK_OK(vf_rig_add_camera(&rig, NULL, &c1));
+  bad = rig;
+  bad.camera_count = -1;
+  CHECK_BAD(vf_rig_add_camera(&bad, NULL, &c0), VF_ERR_INVALID_ARG, "camera_count");
+  CHECK_BAD(vf_rig_add_pair(&bad, 0, 1), VF_ERR_INVALID_ARG, "camera_count");
+  CHECK_BAD(vf_rig_add_pair(NULL, 0, 1), VF_ERR_INVALID_ARG, "rig");
+  CHECK_BAD(vf_rig_add_pair(&rig, 0, 2), VF_ERR_INVALID_ARG, "camera 2");
+  CHECK_BAD(vf_rig_add_pair(&rig, -1, 1), VF_ERR_INVALID_ARG, "camera -1");
+  CHECK_BAD(vf_rig_add_pair(&rig, 1, 1), VF_ERR_INVALID_ARG, "itself");
+  CHECK(rig.pair_count == 0);
+  CHECK_OK(vf_rig_add_pair(&rig, 0, 1));
+  CHECK_BAD(vf_rig_add_pair(&rig, 1, 0), VF_ERR_INVALID_ARG, "already");
+  CHECK_OK(vf_rig_check(&rig));
+
+  /* vf_rig_check names the camera or pair and the field. */
+  CHECK_BAD(vf_rig_check(NULL), VF_ERR_INVALID_ARG, "vf_rig_check");
+  bad = vf_rig_default();
+  CHECK_BAD(vf_rig_check(&bad), VF_ERR_INVALID_ARG, "camera_count");
+  bad = rig;
+  bad.cameras[1].fx = -1.0;
+  CHECK_BAD(vf_rig_check(&bad), VF_ERR_INVALID_ARG, "camera 1 (cam1)");
+  bad = rig;
+  strcpy(bad.names[1], "cam0");
+  CHECK_BAD(vf_rig_check(&bad), VF_ERR_INVALID_ARG, "name");
+  bad = rig;
+  memset(bad.names[0], 'x', sizeof bad.names[0]); /* no NUL */
+  CHECK_BAD(vf_rig_check(&bad), VF_ERR_INVALID_ARG, "name");
+  bad = rig;
+  bad.timeshift_s[0] = NAN;
+  CHECK_BAD(vf_rig_check(&bad), VF_ERR_INVALID_ARG, "timeshift_s");
+  bad = rig;
+  bad.overlaps[1] = 1u << 1; /* itself */
+  CHECK_BAD(vf_rig_check(&bad), VF_ERR_INVALID_ARG, "overlaps");
+  bad = rig;
+  bad.overlaps[0] = 1u << 5; /* outside */
+  CHECK_BAD(vf_rig_check(&bad), VF_ERR_INVALID_ARG, "overlaps");
+  bad = rig;
+  bad.imu_extrinsics = 2;
+  CHECK_BAD(vf_rig_check(&bad), VF_ERR_INVALID_ARG, "imu_extrinsics");
+  bad = rig;
+  bad.pair_count = VF_RIG_MAX_PAIRS + 1;
+  CHECK_BAD(vf_rig_check(&bad), VF_ERR_INVALID_ARG, "pair_count");
+  bad = rig;
+  bad.pairs[0].right = 0;
+  CHECK_BAD(vf_rig_check(&bad), VF_ERR_INVALID_ARG, "pair 0");
+
+  /* The readers' arguments. */
+  CHECK_BAD(vf_rig_load_camchain(NULL, NULL, &bad), VF_ERR_INVALID_ARG, "path");
+  CHECK_BAD(vf_rig_load_camchain("no/such/camchain.yaml", NULL, NULL), VF_ERR_INVALID_ARG, "out");
+  CHECK_BAD(vf_rig_load_camchain("no/such/camchain.yaml", NULL, &bad), VF_ERR_IO,
+            "no/such/camchain.yaml");
+  CHECK_BAD(vf_rig_parse_camchain(NULL, 4, "text.yaml", NULL, &bad), VF_ERR_INVALID_ARG, "text");
+  CHECK_BAD(vf_rig_parse_camchain("cam0", 4, "text.yaml", NULL, NULL), VF_ERR_INVALID_ARG, "out");
+  CHECK_BAD(vf_rig_parse_camchain("cam0", 4, "text.yaml", NULL, &bad), VF_ERR_FORMAT,
+            "text.yaml:1");
+  CHECK_BAD(vf_rig_from_euroc(NULL, &bad), VF_ERR_INVALID_ARG, "reader");
+}
+
 static void test_rectify(void) {
   const vf_camera c0 = euroc_camera(0), c1 = euroc_camera(1);
   vf_rectify_config rc = vf_rectify_config_default();
@@ -602,6 +673,7 @@ int main(void) {
   test_context();
   test_sampler();
   test_camera();
+  test_rig();
   test_rectify();
   test_remap();
   test_files(dir);

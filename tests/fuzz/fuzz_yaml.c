@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* libFuzzer target: the YAML readers (viofront config, camera and IMU sensor.yaml) must never
- * crash, leak or read out of bounds; each input either parses to a valid result or fails with
- * a message. The first byte picks the reader, the rest is the text. */
+/* libFuzzer target: the YAML readers (viofront config, camera and IMU sensor.yaml, Kalibr
+ * camchain) must never crash, leak or read out of bounds; each input either parses to a valid
+ * result or fails with a message. The first byte picks the reader, the rest is the text. */
 #include <stddef.h>
 #include <stdint.h>
 #include <viofront/viofront.h>
@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const char* text = (const char*)data + 1;
   size_t n = size - 1;
   vf_status s;
-  switch (data[0] % 3) {
+  switch (data[0] % 4) {
     case 0: {
       vf_config cfg;
       /* Relative sensor_yaml paths resolve under a folder that does not exist. */
@@ -29,6 +29,12 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       vf_camera cam;
       s = vf_sensor_yaml_parse_camera(text, n, "fuzz.yaml", NULL, &cam);
       if (s == VF_OK && vf_camera_check(&cam) != VF_OK) __builtin_trap();
+      break;
+    }
+    case 3: {
+      vf_rig rig;
+      s = vf_rig_parse_camchain(text, n, "fuzz.yaml", NULL, &rig);
+      if (s == VF_OK && vf_rig_check(&rig) != VF_OK) __builtin_trap();
       break;
     }
     default: {
