@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* 16-byte integer vectors: 16 lanes of unsigned bytes (vf_u8x16) and 8 lanes of 16 bits
- * (vf_i16x8), for the CPU SGM aggregation (src/stereo/cpu/vf_sgm_cpu.c) and the exact [1 2 1]
+ * (vf_i16x8), for the CPU SGM aggregation (src/stereo/cpu/vf_sgm_cpu.c), FAST's segment test
+ * (src/features/cpu/vf_fast_cpu.c) and the exact [1 2 1]
  * smoothing of the CPU refinement's window (src/features/cpu/vf_affine_cpu.c, whose 16-bit sums
  * go to floats as vf_simd4.h's vf_f4). SSE2 on x86-64 and NEON on AArch64, both baselines of
  * their ISA (no run-time dispatch); plain C elsewhere and wherever VF_SIMD4_PORTABLE is defined
@@ -35,6 +36,14 @@ static inline vf_u8x16 vf_u8x16_add(vf_u8x16 a, vf_u8x16 b) { return _mm_add_epi
 static inline vf_u8x16 vf_u8x16_sub(vf_u8x16 a, vf_u8x16 b) { return _mm_sub_epi8(a, b); }
 static inline vf_u8x16 vf_u8x16_and(vf_u8x16 a, vf_u8x16 b) { return _mm_and_si128(a, b); }
 static inline vf_u8x16 vf_u8x16_xor(vf_u8x16 a, vf_u8x16 b) { return _mm_xor_si128(a, b); }
+static inline vf_u8x16 vf_u8x16_or(vf_u8x16 a, vf_u8x16 b) { return _mm_or_si128(a, b); }
+/* Saturating a + b and a - b (0..255). */
+static inline vf_u8x16 vf_u8x16_adds(vf_u8x16 a, vf_u8x16 b) { return _mm_adds_epu8(a, b); }
+static inline vf_u8x16 vf_u8x16_subs(vf_u8x16 a, vf_u8x16 b) { return _mm_subs_epu8(a, b); }
+/* Bit i set where lane i is not 0. */
+static inline unsigned vf_u8x16_nonzero_bits(vf_u8x16 v) {
+  return ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0xFFFFu;
+}
 /* (v >> n) & m in every byte, 0 <= n < 8: a 16-bit shift whose bits from the high byte the
  * mask clears. */
 static inline vf_u8x16 vf_u8x16_shr_and(vf_u8x16 v, int n, uint8_t m) {
@@ -127,6 +136,15 @@ static inline vf_u8x16 vf_u8x16_add(vf_u8x16 a, vf_u8x16 b) { return vaddq_u8(a,
 static inline vf_u8x16 vf_u8x16_sub(vf_u8x16 a, vf_u8x16 b) { return vsubq_u8(a, b); }
 static inline vf_u8x16 vf_u8x16_and(vf_u8x16 a, vf_u8x16 b) { return vandq_u8(a, b); }
 static inline vf_u8x16 vf_u8x16_xor(vf_u8x16 a, vf_u8x16 b) { return veorq_u8(a, b); }
+static inline vf_u8x16 vf_u8x16_or(vf_u8x16 a, vf_u8x16 b) { return vorrq_u8(a, b); }
+static inline vf_u8x16 vf_u8x16_adds(vf_u8x16 a, vf_u8x16 b) { return vqaddq_u8(a, b); }
+static inline vf_u8x16 vf_u8x16_subs(vf_u8x16 a, vf_u8x16 b) { return vqsubq_u8(a, b); }
+/* Each lane's bit weighted 1..128 within its half, then each half summed. */
+static inline unsigned vf_u8x16_nonzero_bits(vf_u8x16 v) {
+  static const uint8_t w[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+  const uint8x16_t b = vandq_u8(vtstq_u8(v, v), vld1q_u8(w));
+  return (unsigned)vaddv_u8(vget_low_u8(b)) | (unsigned)vaddv_u8(vget_high_u8(b)) << 8;
+}
 static inline vf_u8x16 vf_u8x16_shr_and(vf_u8x16 v, int n, uint8_t m) {
   return vandq_u8(vshlq_u8(v, vdupq_n_s8((int8_t)-n)), vdupq_n_u8(m));
 }
@@ -219,6 +237,23 @@ static inline vf_u8x16 vf_u8x16_and(vf_u8x16 a, vf_u8x16 b) {
 static inline vf_u8x16 vf_u8x16_xor(vf_u8x16 a, vf_u8x16 b) {
   for (int i = 0; i < 16; ++i) a.v[i] ^= b.v[i];
   return a;
+}
+static inline vf_u8x16 vf_u8x16_or(vf_u8x16 a, vf_u8x16 b) {
+  for (int i = 0; i < 16; ++i) a.v[i] |= b.v[i];
+  return a;
+}
+static inline vf_u8x16 vf_u8x16_adds(vf_u8x16 a, vf_u8x16 b) {
+  for (int i = 0; i < 16; ++i) a.v[i] = (uint8_t)(a.v[i] + b.v[i] > 255 ? 255 : a.v[i] + b.v[i]);
+  return a;
+}
+static inline vf_u8x16 vf_u8x16_subs(vf_u8x16 a, vf_u8x16 b) {
+  for (int i = 0; i < 16; ++i) a.v[i] = (uint8_t)(a.v[i] > b.v[i] ? a.v[i] - b.v[i] : 0);
+  return a;
+}
+static inline unsigned vf_u8x16_nonzero_bits(vf_u8x16 v) {
+  unsigned m = 0;
+  for (int i = 0; i < 16; ++i) m |= (v.v[i] != 0 ? 1u : 0u) << i;
+  return m;
 }
 static inline vf_u8x16 vf_u8x16_shr_and(vf_u8x16 v, int n, uint8_t m) {
   for (int i = 0; i < 16; ++i) v.v[i] = (uint8_t)((v.v[i] >> n) & m);

@@ -67,6 +67,14 @@ int main(void) {
 
     /* Byte lanes: arithmetic modulo 256, unsigned minimum, logic, masked shifts. */
     uint8_t e_min[16], e_add[16], e_sub[16], e_and[16], e_xor[16], e_shr[16], e_one[16];
+    uint8_t e_or[16], e_adds[16], e_subs[16];
+    unsigned e_bits = 0;
+    for (int i = 0; i < 16; ++i) {
+      e_or[i] = a[i] | b[i];
+      e_adds[i] = (uint8_t)(a[i] + b[i] > 255 ? 255 : a[i] + b[i]);
+      e_subs[i] = (uint8_t)(a[i] > b[i] ? a[i] - b[i] : 0);
+      e_bits |= (c[i] != 0 ? 1u : 0u) << i;
+    }
     for (int i = 0; i < 16; ++i) {
       e_min[i] = min8(a[i], b[i]);
       e_add[i] = (uint8_t)(a[i] + b[i]);
@@ -80,7 +88,9 @@ int main(void) {
                  !same_u8(vf_u8x16_sub(va, vb), e_sub) + !same_u8(vf_u8x16_and(va, vb), e_and) +
                  !same_u8(vf_u8x16_xor(va, vb), e_xor) +
                  !same_u8(vf_u8x16_shr_and(va, n, (uint8_t)m), e_shr) +
-                 !same_u8(vf_u8x16_set1(c[3]), e_one);
+                 !same_u8(vf_u8x16_set1(c[3]), e_one) + !same_u8(vf_u8x16_or(va, vb), e_or) +
+                 !same_u8(vf_u8x16_adds(va, vb), e_adds) + !same_u8(vf_u8x16_subs(va, vb), e_subs) +
+                 (vf_u8x16_nonzero_bits(vc) != e_bits);
 
     /* Minima over lanes: of one vector in every lane, of four interleaved, broadcasts. */
     uint8_t ms[4] = {a[0], b[0], c[0], d[0]}, e_all[16], e_four[16];

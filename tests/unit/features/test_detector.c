@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* CPU detector: known answers (isolated dots with exact scores, the tie rule across levels, a
  * rectangle's corners), uniform and smooth images give nothing, the occupancy mask removes
- * exactly the masked cells, at most one keypoint per cell inside its cell and border, and the
- * result does not depend on the thread count. */
+ * exactly the masked cells, at most one keypoint per cell inside its cell and border, the
+ * result does not depend on the thread count, and on random images every cell's keypoint is the
+ * one a pixel-by-pixel walk of the definition picks. */
 #include "test_detector_util.h"
 
 static vf_context* ctx;
@@ -191,6 +192,97 @@ static void test_mask_and_layout(void) {
   vf_image_free(&img);
 }
 
+/* The segment test and score written out here, pixel by pixel, as the definition reads: the
+ * library tests 16 pixels at once with vector masks and sums. */
+static const int walk_circle[16][2] = {{0, -3}, {1, -3},  {2, -2},  {3, -1}, {3, 0},  {3, 1},
+                                       {2, 2},  {1, 3},   {0, 3},   {-1, 3}, {-2, 2}, {-3, 1},
+                                       {-3, 0}, {-3, -1}, {-2, -2}, {-1, -3}};
+
+static int walk_arc(const int d[16], int side, int t, int n) {
+  for (int start = 0; start < 16; ++start) {
+    int k = 0;
+    while (k < n && side * d[(start + k) % 16] > t) ++k;
+    if (k == n) return 1;
+  }
+  return 0;
+}
+
+static float walk_response(vf_image* img, int x, int y, const vf_detector_config* c) {
+  int d[16];
+  const int centre = *det_pixel(img, x, y), t = c->threshold, n = c->arc_length;
+  for (int k = 0; k < 16; ++k)
+    d[k] = *det_pixel(img, x + walk_circle[k][0], y + walk_circle[k][1]) - centre;
+  const int side = walk_arc(d, 1, t, n) ? 1 : walk_arc(d, -1, t, n) ? -1 : 0;
+  if (side == 0) return 0.0f;
+  int score = 0;
+  if (c->score == VF_FAST_SCORE_MAX_THRESHOLD) {
+    score = t;
+    while (score + 1 <= 254 && walk_arc(d, side, score + 1, n)) ++score;
+  }
+  for (int k = 0; k < 16 && c->score != VF_FAST_SCORE_MAX_THRESHOLD; ++k)
+    score +=
+        c->score == VF_FAST_SCORE_SAD_CIRCLE ? abs(d[k]) : (side * d[k] > t ? side * d[k] - t : 0);
+  return (float)score;
+}
+
+/* Random images (full range and low contrast) on one level, cells of 32 x 2 pixels: every cell's
+ * keypoint is the best local maximum (the raster tie rule) of the walked responses, for every
+ * arc length and score. */
+static void test_random_against_walk(void) {
+  enum { W = 203, H = 131 };
+  static float resp[H][W];
+  vf_image img;
+  CHECK_OK(vf_image_alloc(&img, W, H, VF_PIXEL_U8, VF_MEMORY_HOST));
+  int wrong = 0, found = 0;
+  for (int image = 0; image < 2; ++image) {
+    if (image == 0) det_fill_random(&img, 31, 0, 256);
+    if (image == 1) det_fill_random(&img, 32, 90, 40);
+    for (int n = 9; n <= 12; ++n) {
+      for (int score = 0; score < 3; ++score) {
+        vf_detector_config c = small_config(W, H, 0, 0);
+        c.arc_length = n;
+        c.score = (vf_fast_score)score;
+        c.threshold = image == 0 ? 20 : 4;
+        c.cell_height = 2; /* many small cells: weak corners win some */
+        const int m = c.border - 1 > 3 ? c.border - 1 : 3, b = c.border;
+        for (int y = 0; y < H; ++y)
+          for (int x = 0; x < W; ++x)
+            resp[y][x] =
+                x >= m && x < W - m && y >= m && y < H - m ? walk_response(&img, x, y, &c) : 0.0f;
+        det_result r = det_run(ctx, &img, &c, NULL);
+        CHECK_OK(r.status);
+        const int cols = (W + c.cell_width - 1) / c.cell_width;
+        const int rows = (H + c.cell_height - 1) / c.cell_height;
+        for (int cell = 0; cell < cols * rows; ++cell) {
+          const int cx = cell % cols, cy = cell / cols;
+          float best = 0.0f;
+          int bx = -1, by = -1;
+          for (int y = cy * c.cell_height; y < (cy + 1) * c.cell_height && y < H - b; ++y)
+            for (int x = cx * c.cell_width; x < (cx + 1) * c.cell_width && x < W - b; ++x) {
+              if (x < b || y < b || !(resp[y][x] > best)) continue;
+              const float v = resp[y][x];
+              if (v > resp[y - 1][x - 1] && v > resp[y - 1][x] && v > resp[y - 1][x + 1] &&
+                  v > resp[y][x - 1] && v >= resp[y][x + 1] && v >= resp[y + 1][x - 1] &&
+                  v >= resp[y + 1][x] && v >= resp[y + 1][x + 1]) {
+                best = v;
+                bx = x;
+                by = y;
+              }
+            }
+          const vf_keypoint* k = det_find_cell(&r, cell);
+          found += k != NULL;
+          wrong += (k != NULL) != (bx >= 0) ||
+                   (k != NULL && (k->x != (float)bx || k->y != (float)by || k->score != best));
+        }
+        det_free(&r);
+      }
+    }
+  }
+  CHECK(found > 1000);
+  CHECK(wrong == 0);
+  vf_image_free(&img);
+}
+
 /* One thread and several give the same list, byte for byte, on noise with many equal scores. */
 static void test_threads(void) {
   vf_image img;
@@ -226,6 +318,7 @@ int main(void) {
   test_nothing_to_find();
   test_mask_and_layout();
   test_threads();
+  test_random_against_walk();
   vf_context_destroy(ctx);
   VF_TEST_END("test_detector");
 }
