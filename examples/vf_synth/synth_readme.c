@@ -6,13 +6,16 @@
 
 #include "synth.h"
 
-/* "<pre>0<post><sep><pre>1<post>..." for cameras 0..n-1. */
+/* The cameras' names: "<pre>0<post>" for one, "<pre>0<post><sep><pre>1<post>" for two,
+ * "<pre>0<post> .. <pre>N<post>" for more. */
 static const char* synth_join(char* buf, size_t size, const char* pre, const char* post,
                               const char* sep, int n) {
-  buf[0] = '\0';
-  for (int k = 0; k < n; ++k) {
-    size_t used = strlen(buf);
-    snprintf(buf + used, size - used, "%s%s%d%s", k ? sep : "", pre, k, post);
+  if (n == 1) {
+    snprintf(buf, size, "%s0%s", pre, post);
+  } else if (n == 2) {
+    snprintf(buf, size, "%s0%s%s%s1%s", pre, post, sep, pre, post);
+  } else {
+    snprintf(buf, size, "%s0%s .. %s%d%s", pre, post, pre, n - 1, post);
   }
   return buf;
 }
