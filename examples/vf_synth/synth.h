@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* vf_synth: a synthetic stereo-inertial sequence in the EuRoC ASL layout, with ground truth.
+/* vf_synth: a synthetic stereo-inertial (or multi-camera) sequence in the EuRoC ASL layout, with
+ * ground truth.
  * The scene is a room of textured planes with boxes in it, rendered by ray casting through
  * EuRoC's camera calibration (distortion included); the body follows a smooth 6-DoF trajectory
  * whose derivatives give the IMU. Ray casting and texturing use cglm (float is plenty for 8-bit
@@ -10,11 +11,12 @@
 
 #include <cglm/cglm.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <viofront/viofront.h>
 
 typedef struct synth_options {
   const char* out; /* output folder (made if missing) */
-  int frames;      /* stereo frames at 20 Hz */
+  int frames;      /* frames at 20 Hz (of every camera) */
   uint64_t seed;   /* scene, texture and noise */
   int noise;       /* IMU noise + bias random walk and image noise */
   int photometric; /* slow per-camera gain and bias changes */
@@ -23,7 +25,31 @@ typedef struct synth_options {
   double alpha;    /* rectification alpha of the disparity ground truth */
   int threads;     /* rendering threads */
   int landmarks;   /* 3-D points whose projections are written per frame */
+  const char* rig; /* the camera rig's name (synth_rig.c) */
 } synth_options;
+
+/* --- camera rigs (synth_rig.c) --- */
+
+#define SYNTH_MAX_CAMS 8
+#define SYNTH_MAX_PAIRS 4
+
+typedef struct synth_rig {
+  const char* name;
+  int ncams;
+  int source[SYNTH_MAX_CAMS];  /* the EuRoC VI-Sensor camera (0, 1) each camera copies */
+  int quarter[SYNTH_MAX_CAMS]; /* quarter turns about body x (the vertical), to the left */
+  int npairs;
+  int pairs[SYNTH_MAX_PAIRS][2]; /* stereo pairs (left, right) with disparity ground truth */
+  vf_camera cams[SYNTH_MAX_CAMS];
+} synth_rig;
+
+/* The rig called `name`, cameras filled in; 0 when there is none. */
+int synth_rig_find(const char* name, synth_rig* out);
+/* The rigs' names, separated by '|'. */
+void synth_rig_names(char* buf, size_t size);
+/* The file name suffix of the pair whose left camera is `left`: "" for cam0 (disparity/,
+ * rectification.yaml, as before rigs), else the number (disparity2/, rectification2.yaml). */
+const char* synth_pair_suffix(int left, char buf[16]);
 
 /* --- scene (synth_scene.c, synth_texture.c) --- */
 
@@ -124,15 +150,16 @@ void synth_render_view(const synth_scene* s, const synth_view* v, const double R
                        const double c[3], float gain, float bias, float noise_sigma,
                        uint64_t noise_seed, vf_image* image, vf_image* depth);
 
-/* The rectified left view's pixel rays in raw camera 0 (x, y, 1), with z holding the
+/* The rectified left view's pixel rays in the raw left camera (x, y, 1), with z holding the
  * rectified depth per unit of raw depth, or 0 where the pixel has no raw source. */
-int synth_view_create_rectified(const vf_camera* cam0, const vf_stereo_rectification* rect,
+int synth_view_create_rectified(const vf_camera* left, const vf_stereo_rectification* rect,
                                 synth_view* v);
 
-/* Disparity of the rectified left view in 1/256 px (0 = unknown or occluded in the right). */
+/* Disparity of the rectified left view of pair (left, right) in 1/256 px (0 = unknown or
+ * occluded in the right). */
 void synth_render_disparity(const synth_scene* s, const vf_stereo_rectification* rect,
-                            const synth_view* rectified, const vf_camera cams[2],
-                            const synth_state* st, vf_image* disparity);
+                            const synth_view* rectified, const vf_camera* left,
+                            const vf_camera* right, const synth_state* st, vf_image* disparity);
 
 /* Whether world point X is seen by camera (R_WC, c): in front, inside the image, not hidden
  * (by the boxes of mask `boxes`, from synth_scene_boxes_in_front). uv receives its pixel. */
@@ -141,25 +168,33 @@ int synth_point_visible(const synth_scene* s, const vf_camera* cam, const double
 
 /* --- output (synth_write.c) --- */
 
-int synth_write_calibration(const char* root, const vf_camera cams[2], const vf_imu_calib* imu);
-int synth_mkdirs(const char* root, int depth);
+int synth_write_calibration(const char* root, const synth_rig* rig, const vf_imu_calib* imu);
+int synth_mkdirs(const char* root, const synth_rig* rig, int depth);
 int synth_write_text(const char* path, const char* text);
 
 /* 8- or 16-bit grey host image to a PNG, fast (synth_png.c). */
 int synth_png_write(const char* path, const vf_image* img);
 
 /* synth_tables.c */
+/* Opens root/rel for writing (a message when it cannot); closes it, -1 on any write error. */
+FILE* synth_open(const char* root, const char* rel);
+int synth_close(FILE* f);
 int synth_write_camera_csv(const char* root, int k, const int64_t* t, int n);
 int synth_write_imu_csv(const char* root, const synth_imu_sample* s, int n);
 int synth_write_state_csv(const char* root, const synth_imu_sample* s, int n, int64_t t0_ns,
                           double speed);
 int synth_write_landmarks(const char* root, const double* X, int n);
-int synth_write_tracks(const char* root, const synth_scene* s, const vf_camera cams[2],
+int synth_write_tracks(const char* root, const synth_scene* s, const vf_camera* cams, int ncams,
                        const double* X, int nx, const int64_t* t, const synth_state* states,
                        int frames);
-int synth_write_photometric(const char* root, const int64_t* t, const float* gain,
+/* gain and bias hold ncams values per frame. */
+int synth_write_photometric(const char* root, int ncams, const int64_t* t, const float* gain,
                             const float* bias, int frames);
-int synth_write_rectification(const char* root, const vf_stereo_rectification* r, double alpha);
-int synth_write_readme(const char* root, const synth_options* o);
+int synth_write_rectification(const char* root, const int pair[2], const vf_stereo_rectification* r,
+                              double alpha);
+int synth_write_readme(const char* root, const synth_options* o, const synth_rig* rig);
+
+/* camchain.yaml at the sequence root: the rig in Kalibr's format (synth_camchain.c). */
+int synth_write_camchain(const char* root, const synth_rig* rig, const vf_imu_calib* imu);
 
 #endif

@@ -119,10 +119,10 @@ int synth_point_visible(const synth_scene* s, const vf_camera* cam, const double
   return !synth_scene_cast(s, o, df, 0.999f, boxes, &hit);
 }
 
-int synth_view_create_rectified(const vf_camera* cam0, const vf_stereo_rectification* rect,
+int synth_view_create_rectified(const vf_camera* left, const vf_stereo_rectification* rect,
                                 synth_view* v) {
   memset(v, 0, sizeof *v);
-  v->cam = *cam0;
+  v->cam = *left;
   v->cam.width = rect->width;
   v->cam.height = rect->height;
   size_t n = (size_t)rect->width * rect->height;
@@ -131,13 +131,13 @@ int synth_view_create_rectified(const vf_camera* cam0, const vf_stereo_rectifica
   const double* R1 = rect->R1;
   for (int y = 0; y < rect->height; ++y) {
     for (int x = 0; x < rect->width; ++x) {
-      /* Rectified ray r = ((x - cx) / f, (y - cy) / f, 1); in raw camera 0: R1^T r. */
+      /* Rectified ray r = ((x - cx) / f, (y - cy) / f, 1); in the raw left camera: R1^T r. */
       double r[3] = {(x - rect->cx) / rect->f, (y - rect->cy) / rect->f, 1.0}, raw[3], uv[2];
       for (int i = 0; i < 3; ++i) raw[i] = R1[i] * r[0] + R1[3 + i] * r[1] + R1[6 + i] * r[2];
       float* out = &v->ray[((size_t)y * rect->width + x) * 3];
       out[0] = out[1] = out[2] = 0.0f; /* z = 0: the pixel has no raw source */
-      if (raw[2] <= 0 || vf_camera_project(cam0, raw, uv) != VF_OK || uv[0] < 0 || uv[1] < 0 ||
-          uv[0] > cam0->width - 1 || uv[1] > cam0->height - 1) {
+      if (raw[2] <= 0 || vf_camera_project(left, raw, uv) != VF_OK || uv[0] < 0 || uv[1] < 0 ||
+          uv[0] > left->width - 1 || uv[1] > left->height - 1) {
         continue;
       }
       out[0] = (float)(raw[0] / raw[2]);
@@ -149,10 +149,11 @@ int synth_view_create_rectified(const vf_camera* cam0, const vf_stereo_rectifica
 }
 
 void synth_render_disparity(const synth_scene* s, const vf_stereo_rectification* rect,
-                            const synth_view* rectified, const vf_camera cams[2],
-                            const synth_state* st, vf_image* disparity) {
+                            const synth_view* rectified, const vf_camera* left,
+                            const vf_camera* right, const synth_state* st, vf_image* disparity) {
   double R_WC[2][9], c[2][3];
-  for (int k = 0; k < 2; ++k) synth_camera_pose(&cams[k], st, R_WC[k], c[k]);
+  synth_camera_pose(left, st, R_WC[0], c[0]);
+  synth_camera_pose(right, st, R_WC[1], c[1]);
   mat3 R0;
   synth_to_mat3(R_WC[0], R0);
   vec3 o = {(float)c[0][0], (float)c[0][1], (float)c[0][2]};
@@ -168,10 +169,10 @@ void synth_render_disparity(const synth_scene* s, const vf_stereo_rectification*
       glm_mat3_mulv(R0, dc, d);
       synth_hit hit;
       if (!synth_scene_cast(s, o, d, SYNTH_FAR, boxes0, &hit)) continue;
-      /* The hit is t (x, y, 1) in raw camera 0, at rectified depth t r[2]. */
+      /* The hit is t (x, y, 1) in the raw left camera, at rectified depth t r[2]. */
       double X[3], uv1[2];
       for (int i = 0; i < 3; ++i) X[i] = c[0][i] + (double)hit.t * d[i];
-      if (!synth_point_visible(s, &cams[1], R_WC[1], c[1], boxes1, X, uv1)) continue;
+      if (!synth_point_visible(s, right, R_WC[1], c[1], boxes1, X, uv1)) continue;
       double disp = rect->f * rect->baseline_m / ((double)hit.t * r[2]);
       row[x] = (uint16_t)fmin(65535.0, fmax(1.0, round(disp * 256.0)));
     }

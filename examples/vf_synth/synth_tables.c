@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* The CSV and text outputs: EuRoC's data.csv files (cameras, IMU, ground-truth state) and the
- * extra ground truth under groundtruth/ (landmarks and their per-frame pixels, photometric
- * gains, the rectification the disparity images use, a README describing every file). */
+ * extra ground truth under groundtruth/ (landmarks and their per-frame pixels per camera,
+ * photometric gains, the rectification each stereo pair's disparity images use). */
 #include <stdio.h>
 
 #include "synth.h"
 
-static FILE* synth_open(const char* root, const char* rel) {
+FILE* synth_open(const char* root, const char* rel) {
   char path[1200];
   snprintf(path, sizeof path, "%s/%s", root, rel);
   FILE* f = fopen(path, "w");
@@ -14,7 +14,7 @@ static FILE* synth_open(const char* root, const char* rel) {
   return f;
 }
 
-static int synth_close(FILE* f) {
+int synth_close(FILE* f) {
   if (f == NULL) return -1;
   int bad = ferror(f);
   return (fclose(f) != 0 || bad) ? -1 : 0;
@@ -79,10 +79,10 @@ int synth_write_landmarks(const char* root, const double* X, int n) {
 }
 
 /* Per frame and camera, the pixel of every landmark in view and not hidden. */
-int synth_write_tracks(const char* root, const synth_scene* s, const vf_camera cams[2],
+int synth_write_tracks(const char* root, const synth_scene* s, const vf_camera* cams, int ncams,
                        const double* X, int nx, const int64_t* t, const synth_state* states,
                        int frames) {
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < ncams; ++k) {
     char rel[64];
     snprintf(rel, sizeof rel, "groundtruth/tracks%d.csv", k);
     FILE* f = synth_open(root, rel);
@@ -103,54 +103,42 @@ int synth_write_tracks(const char* root, const synth_scene* s, const vf_camera c
   return 0;
 }
 
-int synth_write_photometric(const char* root, const int64_t* t, const float* gain,
+int synth_write_photometric(const char* root, int ncams, const int64_t* t, const float* gain,
                             const float* bias, int frames) {
   FILE* f = synth_open(root, "groundtruth/photometric.csv");
   if (f == NULL) return -1;
-  fprintf(f, "#timestamp [ns],gain0,bias0,gain1,bias1\n");
+  fprintf(f, "#timestamp [ns]");
+  for (int k = 0; k < ncams; ++k) fprintf(f, ",gain%d,bias%d", k, k);
   for (int i = 0; i < frames; ++i) {
-    fprintf(f, "%lld,%.6f,%.6f,%.6f,%.6f\n", (long long)t[i], gain[2 * i], bias[2 * i],
-            gain[2 * i + 1], bias[2 * i + 1]);
+    fprintf(f, "\n%lld", (long long)t[i]);
+    for (int k = 0; k < ncams; ++k)
+      fprintf(f, ",%.6f,%.6f", gain[ncams * i + k], bias[ncams * i + k]);
   }
+  fprintf(f, "\n");
   return synth_close(f);
 }
 
-int synth_write_rectification(const char* root, const vf_stereo_rectification* r, double alpha) {
-  FILE* f = synth_open(root, "groundtruth/rectification.yaml");
+int synth_write_rectification(const char* root, const int pair[2], const vf_stereo_rectification* r,
+                              double alpha) {
+  char suffix[16], rel[64], left[32] = "the two", right[64] = "sensor.yaml cameras";
+  synth_pair_suffix(pair[0], suffix);
+  snprintf(rel, sizeof rel, "groundtruth/rectification%s.yaml", suffix);
+  if (pair[0] != 0 || pair[1] != 1) {
+    snprintf(left, sizeof left, "cam%d (left) and", pair[0]);
+    snprintf(right, sizeof right, "cam%d (right) of sensor.yaml", pair[1]);
+  }
+  FILE* f = synth_open(root, rel);
   if (f == NULL) return -1;
   fprintf(f,
-          "# The rectification of groundtruth/disparity: vf_stereo_rectify of the two\n"
-          "# sensor.yaml cameras (OpenCV stereoRectify, CALIB_ZERO_DISPARITY).\n"
+          "# The rectification of groundtruth/disparity%s: vf_stereo_rectify of %s\n"
+          "# %s (OpenCV stereoRectify, CALIB_ZERO_DISPARITY).\n"
           "alpha: %.17g\nwidth: %d\nheight: %d\nf: %.17g\ncx: %.17g\ncy: %.17g\n"
           "baseline_m: %.17g\n",
-          alpha, r->width, r->height, r->f, r->cx, r->cy, r->baseline_m);
+          suffix, left, right, alpha, r->width, r->height, r->f, r->cx, r->cy, r->baseline_m);
   const double* m[2] = {r->R1, r->R2};
   for (int k = 0; k < 2; ++k) {
     fprintf(f, "R%d: [", k + 1);
     for (int i = 0; i < 9; ++i) fprintf(f, "%.17g%s", m[k][i], i < 8 ? ", " : "]\n");
   }
-  return synth_close(f);
-}
-
-int synth_write_readme(const char* root, const synth_options* o) {
-  FILE* f = synth_open(root, "groundtruth/README.txt");
-  if (f == NULL) return -1;
-  fprintf(f,
-          "vf_synth sequence: seed %llu, %d frames, noise %s, photometric %s, speed %g.\n"
-          "mav0/ is in the EuRoC ASL layout (cam0, cam1, imu0, state_groundtruth_estimate0 at\n"
-          "200 Hz: the exact simulated state, biases included). Ground truth beyond EuRoC's:\n"
-          "  depth0/<t>.png, depth1/<t>.png: 16-bit PNG per frame, z-depth (along the optical\n"
-          "    axis) of each raw, distorted pixel of cam0 / cam1, in units of 1/5000 m; 0 = none.\n"
-          "  disparity/<t>.png: 16-bit PNG, disparity of each pixel of the rectified left image\n"
-          "    (rectification.yaml) in units of 1/256 px; 0 = unknown: outside the raw image,\n"
-          "    or hidden from or outside the right camera.\n"
-          "  landmarks.csv: id, world position of 3-D points on the surfaces.\n"
-          "  tracks0.csv, tracks1.csv: per frame, the raw pixel (u, v) of every landmark that\n"
-          "    camera sees (in the image and not hidden).\n"
-          "  photometric.csv: per frame, the gain and bias applied to each camera's image\n"
-          "    (pixel = gain * radiance + bias).\n"
-          "World frame: z up, gravity -9.81 m/s^2 along z; body frame = IMU frame.\n",
-          (unsigned long long)o->seed, o->frames, o->noise ? "on" : "off",
-          o->photometric ? "on" : "off", o->speed);
   return synth_close(f);
 }

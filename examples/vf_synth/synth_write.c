@@ -27,23 +27,25 @@ static int synth_mkdir(const char* path) {
   return -1;
 }
 
-int synth_mkdirs(const char* root, int depth) {
-  static const char* dirs[] = {"",
-                               "/mav0",
-                               "/mav0/cam0",
-                               "/mav0/cam0/data",
-                               "/mav0/cam1",
-                               "/mav0/cam1/data",
-                               "/mav0/imu0",
-                               "/mav0/state_groundtruth_estimate0",
-                               "/groundtruth",
-                               "/groundtruth/depth0",
-                               "/groundtruth/depth1",
-                               "/groundtruth/disparity"};
-  int n = depth ? 12 : 9;
+/* The folders: EuRoC's per sensor, the ground truth's per camera and per stereo pair. */
+int synth_mkdirs(const char* root, const synth_rig* rig, int depth) {
+  char rel[5 + 3 * SYNTH_MAX_CAMS + SYNTH_MAX_PAIRS][64], suffix[16];
+  int n = 0;
+  static const char* fixed[] = {"", "/mav0", "/mav0/imu0", "/mav0/state_groundtruth_estimate0",
+                                "/groundtruth"};
+  for (int i = 0; i < 5; ++i) snprintf(rel[n++], sizeof rel[0], "%s", fixed[i]);
+  for (int k = 0; k < rig->ncams; ++k) {
+    snprintf(rel[n++], sizeof rel[0], "/mav0/cam%d", k);
+    snprintf(rel[n++], sizeof rel[0], "/mav0/cam%d/data", k);
+    if (depth) snprintf(rel[n++], sizeof rel[0], "/groundtruth/depth%d", k);
+  }
+  for (int p = 0; depth && p < rig->npairs; ++p) {
+    snprintf(rel[n++], sizeof rel[0], "/groundtruth/disparity%s",
+             synth_pair_suffix(rig->pairs[p][0], suffix));
+  }
   for (int i = 0; i < n; ++i) {
     char path[1100];
-    snprintf(path, sizeof path, "%s%s", root, dirs[i]);
+    snprintf(path, sizeof path, "%s%.63s", root, rel[i]);
     if (synth_mkdir(path) != 0) return -1;
   }
   return 0;
@@ -68,27 +70,32 @@ static void synth_format_T(char* buf, size_t size, const double T[16]) {
   }
 }
 
-static int synth_write_camera_yaml(const char* root, int k, const vf_camera* c) {
-  char T[1024], path[1100], text[4096];
+static int synth_write_camera_yaml(const char* root, const synth_rig* rig, int k) {
+  const vf_camera* c = &rig->cams[k];
+  char T[1024], path[1100], text[4096], origin[128] = "EuRoC VI-Sensor calibration";
+  if (rig->source[k] != k || rig->quarter[k] != 0) {
+    snprintf(origin, sizeof origin, "EuRoC VI-Sensor cam%d turned %d deg about body x",
+             rig->source[k], 90 * rig->quarter[k]);
+  }
   synth_format_T(T, sizeof T, c->T_BS);
   int nk = c->k[4] != 0.0 ? 5 : 4;
   char coeffs[256] = "";
   for (int i = 0; i < nk; ++i) synth_append(coeffs, sizeof coeffs, "%.15g", c->k[i], i == nk - 1);
   snprintf(text, sizeof text,
            "%%YAML:1.0\n# General sensor definitions.\nsensor_type: camera\n"
-           "comment: vf_synth cam%d (EuRoC VI-Sensor calibration)\n\n"
+           "comment: vf_synth cam%d (%s)\n\n"
            "# Sensor extrinsics wrt. the body-frame.\n%s\n# Camera specific definitions.\n"
            "rate_hz: %.15g\nresolution: [%d, %d]\ncamera_model: pinhole\n"
            "intrinsics: [%.15g, %.15g, %.15g, %.15g] #fu, fv, cu, cv\n"
            "distortion_model: radial-tangential\ndistortion_coefficients: [%s]\n",
-           k, T, c->rate_hz, c->width, c->height, c->fx, c->fy, c->cx, c->cy, coeffs);
+           k, origin, T, c->rate_hz, c->width, c->height, c->fx, c->fy, c->cx, c->cy, coeffs);
   snprintf(path, sizeof path, "%s/mav0/cam%d/sensor.yaml", root, k);
   return synth_write_text(path, text);
 }
 
-int synth_write_calibration(const char* root, const vf_camera cams[2], const vf_imu_calib* imu) {
-  for (int k = 0; k < 2; ++k) {
-    if (synth_write_camera_yaml(root, k, &cams[k]) != 0) return -1;
+int synth_write_calibration(const char* root, const synth_rig* rig, const vf_imu_calib* imu) {
+  for (int k = 0; k < rig->ncams; ++k) {
+    if (synth_write_camera_yaml(root, rig, k) != 0) return -1;
   }
   char T[1024], path[1100], text[4096];
   synth_format_T(T, sizeof T, imu->T_BS);

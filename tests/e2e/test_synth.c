@@ -60,29 +60,6 @@ static void stats(double* d, int n, double* median, double* p90) {
   *p90 = n > 0 ? d[n * 9 / 10] : INFINITY;
 }
 
-/* Camera pose in the world from a ground-truth state: R_WC (row-major), centre c. */
-static void camera_pose(const vf_euroc_state* st, const vf_camera* cam, double R_WC[9],
-                        double c[3]) {
-  double R[9];
-  quat_to_matrix(st->q, R);
-  const double* T = cam->T_BS;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j)
-      R_WC[3 * i + j] = R[3 * i] * T[j] + R[3 * i + 1] * T[4 + j] + R[3 * i + 2] * T[8 + j];
-    c[i] = st->p[i] + R[3 * i] * T[3] + R[3 * i + 1] * T[7] + R[3 * i + 2] * T[11];
-  }
-}
-
-/* World point -> pixel of a camera at (R_WC, c); 0 when not in the image. */
-static int project_world(const vf_camera* cam, const double R_WC[9], const double c[3],
-                         const double X[3], double uv[2], double* z) {
-  double d[3] = {X[0] - c[0], X[1] - c[1], X[2] - c[2]}, p[3];
-  for (int i = 0; i < 3; ++i) p[i] = R_WC[i] * d[0] + R_WC[3 + i] * d[1] + R_WC[6 + i] * d[2];
-  if (z != NULL) *z = p[2];
-  return vf_camera_project(cam, p, uv) == VF_OK && uv[0] >= 0 && uv[1] >= 0 &&
-         uv[0] <= cam->width - 1 && uv[1] <= cam->height - 1;
-}
-
 /* Moves cam a's pixels (every 3rd) by their ground-truth depth into camera b (another camera or
  * another time) and compares intensities where b's depth agrees (the point is not hidden). */
 static void check_warp(const vf_camera* ca, const vf_euroc_state* sa, const vf_image* ia,
@@ -184,46 +161,20 @@ static void check_disparity(vf_euroc* e, const char* root, int pair, const vf_im
 
 /* tracks0.csv against landmarks.csv projected with the ground-truth poses. */
 static void check_tracks(vf_euroc* e, const char* root) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/groundtruth/landmarks.csv", root);
-  FILE* f = fopen(path, "r");
   static double X[300][3];
-  int nx = 0;
-  char line[256];
-  while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-    int id;
-    double a, b, c;
-    if (line[0] != '#' && sscanf(line, "%d,%lf,%lf,%lf", &id, &a, &b, &c) == 4 && id == nx &&
-        nx < 300) {
-      X[nx][0] = a, X[nx][1] = b, X[nx][2] = c;
-      ++nx;
-    }
-  }
-  if (f != NULL) fclose(f);
+  static track_row rows[FRAMES * 300];
+  int nx = read_landmarks(root, X, 300);
   CHECK(nx == 300);
-  snprintf(path, sizeof path, "%s/groundtruth/tracks0.csv", root);
-  f = fopen(path, "r");
+  int n = read_tracks(root, 0, rows, FRAMES * 300);
   vf_camera c0;
   CHECK_OK(vf_euroc_camera(e, 0, &c0));
-  int rows = 0;
   double worst = 0;
-  while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-    long long t;
-    int id;
-    double u, v, uv[2], R[9], c[3];
-    if (line[0] == '#' || sscanf(line, "%lld,%d,%lf,%lf", &t, &id, &u, &v) != 4 || id < 0 ||
-        id >= nx)
-      continue;
-    vf_euroc_state st;
-    CHECK_OK(vf_euroc_groundtruth_at(e, t, &st));
-    camera_pose(&st, &c0, R, c);
-    CHECK(project_world(&c0, R, c, X[id], uv, NULL));
-    worst = fmax(worst, fmax(fabs(uv[0] - u), fabs(uv[1] - v)));
-    ++rows;
+  for (int i = 0; i < n; ++i) {
+    if (rows[i].id >= 0 && rows[i].id < nx)
+      worst = fmax(worst, track_error(e, &c0, X[rows[i].id], &rows[i], NULL));
   }
-  if (f != NULL) fclose(f);
-  printf("tracks0: %d rows, worst reprojection error %.2g px\n", rows, worst);
-  CHECK(rows > FRAMES * 20 && worst < 1e-3);
+  printf("tracks0: %d rows, worst reprojection error %.2g px\n", n, worst);
+  CHECK(n > FRAMES * 20 && worst < 1e-3);
 }
 
 /* The same seed with 1 and 2 threads: identical files. */
