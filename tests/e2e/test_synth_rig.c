@@ -108,6 +108,30 @@ static void check_camchain(const char* root, const vf_camera* cams, int ncams, c
   CHECK(strncmp(last + 14, pairs, strlen(pairs)) == 0);
 }
 
+/* The library's camchain reader (vf_rig_load_camchain) on the file: the sensor.yaml cameras,
+ * the IMU's body frame, and pairs (0, 1), (2, 3), ... */
+static void check_rig_reader(const char* root, const vf_camera* cams, int ncams, int npairs) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/camchain.yaml", root);
+  vf_rig rig;
+  CHECK_OK(vf_rig_load_camchain(path, NULL, &rig));
+  CHECK(rig.camera_count == ncams && rig.pair_count == npairs && rig.imu_extrinsics == 1);
+  double worst = 0;
+  int same = 1;
+  for (int k = 0; k < ncams && k < rig.camera_count; ++k) {
+    const vf_camera *a = &rig.cameras[k], *b = &cams[k];
+    worst = fmax(worst, mat4_diff(a->T_BS, b->T_BS));
+    same &= a->width == b->width && a->height == b->height && a->distortion == b->distortion;
+    same &= a->fx == b->fx && a->fy == b->fy && a->cx == b->cx && a->cy == b->cy;
+    for (int i = 0; i < 5; ++i) same &= a->k[i] == b->k[i];
+  }
+  for (int p = 0; p < npairs && p < rig.pair_count; ++p)
+    same &= rig.pairs[p].left == 2 * p && rig.pairs[p].right == 2 * p + 1;
+  printf("%s: vf_rig_load_camchain: %d cameras, %d pairs, |T_BS - sensor.yaml| %.2g\n", root,
+         rig.camera_count, rig.pair_count, worst);
+  CHECK(same && worst < 1e-12);
+}
+
 static int cmp_double(const void* a, const void* b) {
   double x = *(const double*)a, y = *(const double*)b;
   return x < y ? -1 : x > y;
@@ -294,6 +318,7 @@ static void check_rig(const char* root, int ncams, const char* pairs) {
   }
   check_folders(root, ncams);
   check_camchain(root, cams, ncams, pairs);
+  check_rig_reader(root, cams, ncams, strcmp(pairs, "[]") == 0 ? 0 : ncams / 2);
   check_not_blank(root, ncams);
   vf_euroc* e = NULL;
   CHECK_OK(vf_euroc_open(root, NULL, NULL, &e));
