@@ -20,6 +20,7 @@
 #include <viofront/vf_pyramid.h>
 #include <viofront/vf_rectify.h>
 #include <viofront/vf_rig.h>
+#include <viofront/vf_rig_frontend.h>
 #include <viofront/vf_sampler.h>
 #include <viofront/vf_status.h>
 #include <viofront/vf_stereo.h>

@@ -193,8 +193,27 @@ vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out) {
   return vf_context_make(&c, 1, out);
 }
 
+vf_status vf_context_create_view(const vf_context* ctx, vf_log_fn log_fn, void* log_user,
+                                 vf_context** out) {
+  *out = NULL;
+  vf_context* view = vf_calloc(1, sizeof *view);
+  if (view == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_context_create_view: out of memory");
+  *view = *ctx;
+  memset(&view->err, 0, sizeof view->err);
+  view->owns_stream = 0;
+  view->log_fn = log_fn;
+  view->log_user = log_user;
+  view->is_view = 1;
+  *out = view;
+  return VF_OK;
+}
+
 void vf_context_destroy(vf_context* ctx) {
   if (ctx == NULL) return;
+  if (ctx->is_view) {
+    free(ctx);
+    return;
+  }
 #ifdef VF_HAVE_CUDA
   if (ctx->owns_stream && ctx->stream != NULL) {
     vf_cuda_stream_drain(ctx->stream);

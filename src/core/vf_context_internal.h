@@ -25,6 +25,7 @@ struct vf_context {
    * that noted the count when it queued work knows that work finished once the count moved,
    * without asking the driver (vf_context_note_drained). */
   unsigned long drains;
+  int is_view; /* vf_context_create_view: the stream and the pool are the parent's */
 };
 
 /* Call after a wait on an event recorded on ctx->stream, or on the stream itself, succeeded. */
@@ -37,6 +38,13 @@ void vf_log(const vf_context* ctx, vf_log_level level, const char* fmt, ...)
  * same logging, for work that overlaps the parent's stream and bounds the frame (the frontend's
  * stereo). CPU backend: VF_ERR_UNSUPPORTED. */
 vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out);
+
+/* A view of ctx for work that runs beside other work on the pool's threads (the rig frontend's
+ * units): the same backend, device, stream, worker pool and log threshold, but an error slot and
+ * a log callback of its own, so that messages from two threads at once never meet in the user's
+ * callback. Destroying it frees the view only; ctx must outlive it. */
+vf_status vf_context_create_view(const vf_context* ctx, vf_log_fn log_fn, void* log_user,
+                                 vf_context** out);
 
 /* Turns a CUDA error code into a failure on `err` naming what was being done. */
 vf_status vf_cuda_fail(vf_error* err, int code, const char* what);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "geometry/vf_rig_internal.h"
 #include "io/vf_camchain.h"
-#include "io/vf_rig_internal.h"
 #include "io/vf_yaml.h"
 #include "viofront/vf_rig.h"
 

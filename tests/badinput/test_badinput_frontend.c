@@ -3,15 +3,16 @@
  * NaN and out-of-range settings or images smaller than the pyramid or the disparity range;
  * calls before creation, after a failed one, with a missing stereo side or a wrong image;
  * frame and IMU timestamps that repeat, go backwards or sit at the ends of int64; IMU gaps; a
- * back channel fed NaN or far-away predictions. A refused call leaves the frontend unchanged
- * (no callback, the same sequence numbers) and the next good frame goes on. Small images keep
- * it fast. */
+ * back channel fed NaN or far-away predictions; the rig frontend's handles, rigs and image sets. A
+ * refused call leaves the frontend unchanged (no callback, the same sequence numbers) and the next
+ * good frame goes on. Small images keep it fast. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "badinput.h"
+#include "frontend_scene.h"
 
 enum { W = 128, H = 96, TEX_W = 200, TEX_H = 120 };
 
@@ -39,12 +40,7 @@ static void on_disparity(const vf_disparity_frame* f, void* user) {
 }
 
 static vf_camera small_camera(double x_m) {
-  vf_camera c = vf_camera_default();
-  c.width = W;
-  c.height = H;
-  c.fx = c.fy = 100.0;
-  c.cx = (W - 1) / 2.0;
-  c.cy = (H - 1) / 2.0;
+  vf_camera c = scene_pinhole(W, H, 100.0);
   c.T_BS[3] = x_m;
   return c;
 }
@@ -401,6 +397,78 @@ static void test_euroc(void) {
   vf_euroc_close(NULL);
 }
 
+static void rig_on_features(int unit, const vf_feature_frame* f, void* user) {
+  (void)f;
+  ((int*)user)[unit]++;
+}
+
+/* The rig frontend: bad handles and arguments, a rig that fails vf_rig_check, a wrong image
+ * (refused before any unit runs: no callback), a set without any unit's images, a repeated time. */
+static void test_rig_frontend(const uint8_t* tex) {
+  vf_rig cams = vf_rig_default();
+  for (int k = 0; k < 3; ++k) {
+    vf_camera c = small_camera(0.1 * k);
+    CHECK_OK(vf_rig_add_camera(&cams, NULL, &c));
+  }
+  CHECK_OK(vf_rig_add_pair(&cams, 0, 1));
+  vf_frontend_config fc = small_config();
+  vf_rig empty = vf_rig_default();
+  vf_rig_frontend* fe = (vf_rig_frontend*)&fe;
+  CHECK_BAD(vf_rig_frontend_create(ctx, &cams, &fc, NULL), VF_ERR_INVALID_ARG, "out");
+  CHECK_BAD(vf_rig_frontend_create(NULL, &cams, &fc, &fe), VF_ERR_INVALID_ARG, "ctx");
+  CHECK(fe == NULL);
+  CHECK_BAD(vf_rig_frontend_create(ctx, NULL, &fc, &fe), VF_ERR_INVALID_ARG, "rig");
+  CHECK_BAD(vf_rig_frontend_create(ctx, &cams, NULL, &fe), VF_ERR_INVALID_ARG, "config");
+  CHECK_BAD(vf_rig_frontend_create(ctx, &empty, &fc, &fe), VF_ERR_INVALID_ARG, "camera_count");
+  fc.pyramid_levels = 0;
+  CHECK_BAD(vf_rig_frontend_create(ctx, &cams, &fc, &fe), VF_ERR_INVALID_ARG, "unit 0 (pair 0");
+  CHECK(fe == NULL);
+  fc.pyramid_levels = 4;
+  CHECK_OK(vf_rig_frontend_create(ctx, &cams, &fc, &fe));
+  if (fe == NULL) return;
+  int frames[2] = {0, 0};
+  vf_rig_frontend_callbacks cb = {rig_on_features, NULL, frames};
+  CHECK_BAD(vf_rig_frontend_set_callbacks(NULL, &cb), VF_ERR_INVALID_ARG, "fe");
+  CHECK_OK(vf_rig_frontend_set_callbacks(fe, &cb));
+  vf_rig_unit u;
+  CHECK_BAD(vf_rig_frontend_unit(fe, 2, &u), VF_ERR_INVALID_ARG, "unit 2");
+  CHECK_BAD(vf_rig_frontend_unit(fe, 0, NULL), VF_ERR_INVALID_ARG, "out");
+  const double g[3] = {0, 0, 0};
+  CHECK_BAD(vf_rig_frontend_add_imu(NULL, 0, g, g), VF_ERR_INVALID_ARG, "fe");
+  CHECK_BAD_ON(vf_rig_frontend_add_imu(fe, 0, NULL, g), VF_ERR_INVALID_ARG, "gyro",
+               vf_rig_frontend_last_error(fe));
+  CHECK_OK(vf_rig_frontend_add_imu(fe, 5, g, g));
+  CHECK_BAD(vf_rig_frontend_add_imu(fe, 5, g, g), VF_ERR_TIMESTAMP, "vf_rig_frontend_add_imu");
+  vf_image img[3], small;
+  memset(img, 0, sizeof img);
+  for (int k = 0; k < 3; ++k) {
+    CHECK_OK(vf_image_alloc(&img[k], W, H, VF_PIXEL_U8, VF_MEMORY_HOST));
+    if (img[k].data != NULL) frame(tex, 0, k == 1, &img[k]);
+  }
+  CHECK_OK(vf_image_alloc(&small, W / 2, H, VF_PIXEL_U8, VF_MEMORY_HOST));
+  const vf_image* wrong[3] = {&img[0], &small, &img[2]};
+  const vf_image* none[3] = {NULL, NULL, NULL};
+  const vf_image* good[3] = {&img[0], &img[1], &img[2]};
+  CHECK_BAD(vf_rig_frontend_process(NULL, 10, good), VF_ERR_INVALID_ARG, "fe");
+  CHECK_BAD_ON(vf_rig_frontend_process(fe, 10, NULL), VF_ERR_INVALID_ARG, "images",
+               vf_rig_frontend_last_error(fe));
+  CHECK_BAD_ON(vf_rig_frontend_process(fe, 10, wrong), VF_ERR_INVALID_ARG, "camera 1 (cam1)",
+               vf_rig_frontend_last_error(fe));
+  CHECK_BAD(vf_rig_frontend_process(fe, 10, none), VF_ERR_INVALID_ARG, "no unit");
+  CHECK(frames[0] == 0 && frames[1] == 0);
+  CHECK_OK(vf_rig_frontend_process(fe, 10, good));
+  CHECK(frames[0] == 1 && frames[1] == 1);
+  CHECK_BAD(vf_rig_frontend_process(fe, 10, good), VF_ERR_TIMESTAMP, "does not follow");
+  CHECK_OK(vf_rig_frontend_process(fe, 20, good));
+  CHECK(frames[0] == 2 && frames[1] == 2);
+  CHECK(vf_rig_frontend_unit_count(NULL) == 0);
+  CHECK(vf_rig_frontend_last_error(NULL)[0] != '\0');
+  for (int k = 0; k < 3; ++k) vf_image_free(&img[k]);
+  vf_image_free(&small);
+  vf_rig_frontend_destroy(fe);
+  vf_rig_frontend_destroy(NULL);
+}
+
 int main(void) {
   vf_context_config cc = vf_context_config_default();
   cc.backend = VF_BACKEND_CPU;
@@ -429,6 +497,7 @@ int main(void) {
     test_imu(&r);
     test_back_channel(&r);
     test_time_limits(&r);
+    test_rig_frontend(r.tex);
   }
   vf_frontend_destroy(r.fe);
   vf_image_free(&r.left);

@@ -50,6 +50,18 @@ static inline uint8_t* scene_texture(unsigned seed) {
   return t;
 }
 
+/* A pinhole camera of w x h pixels, focal length f, the principal point at the centre, no
+ * distortion, at the body origin: the small cameras of tests that build their own rigs. */
+static inline vf_camera scene_pinhole(int w, int h, double f) {
+  vf_camera c = vf_camera_default();
+  c.width = w;
+  c.height = h;
+  c.fx = c.fy = f;
+  c.cx = (w - 1) / 2.0;
+  c.cy = (h - 1) / 2.0;
+  return c;
+}
+
 /* Frame k of the left (right = 1) camera: a 752x480 crop of the texture. */
 static inline void scene_frame(const uint8_t* tex, int k, int right, vf_image* out) {
   int ox = 40 + 2 * k + (right ? SCENE_DISPARITY : 0), oy = 30 + k;

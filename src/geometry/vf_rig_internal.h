@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* What the camchain reader (vf_yaml_camchain.c) shares with the rig type (vf_rig.c): the pair
- * rules in words, so that a file's error can name its line and key rather than a function. */
+/* What the camchain reader (vf_yaml_camchain.c) shares with the rig type (src/geometry/vf_rig.c):
+ * the pair rules in words, so that a file's error can name its line and key rather than a function.
+ */
 #ifndef VF_RIG_INTERNAL_H
 #define VF_RIG_INTERNAL_H
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* The camera rig as a value (vf_rig.h): built camera by camera and pair by pair, its consistency
- * check, and the two-camera rig of a EuRoC sequence. */
+/* The camera rig as a value (vf_rig.h): built camera by camera and pair by pair, and its
+ * consistency check. A geometry value, below the frontend that runs over a rig (the readers that
+ * fill one are io: the camchain file, vf_rig_euroc.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/vf_error.h"
-#include "io/vf_rig_internal.h"
+#include "geometry/vf_rig_internal.h"
 
 /* Centres closer than this give no depth; calibrated baselines are centimetres or more. */
 #define VF_RIG_MIN_BASELINE_M 1e-6
@@ -173,21 +174,4 @@ vf_status vf_rig_check(const vf_rig* rig) {
     }
   }
   return VF_OK;
-}
-
-vf_status vf_rig_from_euroc(const vf_euroc* reader, vf_rig* out) {
-  VF_CHECK_ARG_NOT_NULL(NULL, reader);
-  VF_CHECK_ARG_NOT_NULL(NULL, out);
-  vf_rig rig = vf_rig_default();
-  for (int k = 0; k < 2; ++k) {
-    vf_camera cam;
-    vf_status s = vf_euroc_camera(reader, k, &cam);
-    if (s == VF_OK) s = vf_rig_add_camera(&rig, NULL, &cam);
-    if (s != VF_OK) return s;
-  }
-  /* EuRoC's T_BS are in the body frame of imu0/sensor.yaml (the IMU's). */
-  rig.imu_extrinsics = 1;
-  vf_status s = vf_rig_add_pair(&rig, 0, 1);
-  if (s == VF_OK) *out = rig;
-  return s;
 }

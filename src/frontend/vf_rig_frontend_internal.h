@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* What the rig frontend's files share: the handle and its units. Each unit is a vf_frontend of
+ * its own on a view of the rig's context (the same stream and worker pool, a log of its own), so
+ * that units can run at once on the pool's threads: their records and log messages are kept per
+ * unit and handed on, in unit order, on the calling thread. */
+#ifndef VF_RIG_FRONTEND_INTERNAL_H
+#define VF_RIG_FRONTEND_INTERNAL_H
+
+#include "core/vf_context_internal.h"
+#include "viofront/vf_rig_frontend.h"
+
+/* Log messages a unit keeps from one frame; more are counted, not kept. */
+#define VF_RIG_UNIT_LOG_MAX 4
+#define VF_RIG_UNIT_LOG_CHARS 256
+
+typedef struct vf_rig_unit_log {
+  int count, dropped;
+  vf_log_level level[VF_RIG_UNIT_LOG_MAX];
+  char text[VF_RIG_UNIT_LOG_MAX][VF_RIG_UNIT_LOG_CHARS];
+} vf_rig_unit_log;
+
+typedef struct vf_rig_slot {
+  vf_rig_unit info;
+  int index;
+  vf_context* view; /* the rig's context with this unit's log */
+  vf_frontend* fe;
+  vf_rig_unit_log log;
+  /* this frame's results, copied out of the unit's callbacks */
+  vf_feature* records; /* 2 x features.max_features */
+  vf_feature_frame frame;
+  vf_disparity_frame disparity;
+  int has_frame, has_disparity;
+  vf_status status; /* of this frame's vf_frontend_process */
+} vf_rig_slot;
+
+struct vf_rig_frontend {
+  vf_error err;
+  vf_context* ctx;
+  vf_rig rig;
+  vf_rig_frontend_callbacks cb;
+  int unit_count;
+  vf_rig_slot units[VF_RIG_MAX_CAMERAS];
+  int64_t last_t_ns;
+  int have_previous;
+  int in_callback;
+};
+
+/* "unit 1 (pair 0: cam2, cam3)" or "unit 2 (camera 4: cam4)", for messages. */
+void vf_rig_unit_name(const vf_rig_frontend* fe, int unit, char* out, size_t size);
+
+/* The callbacks every unit's frontend is made with (src/frontend/vf_rig_frontend_records.c):
+ * they copy the frame into the unit, with rig camera indices and rig-wide ids. */
+void vf_rig_unit_on_features(const vf_feature_frame* frame, void* user);
+void vf_rig_unit_on_disparity(const vf_disparity_frame* frame, void* user);
+/* The log callback of a unit's context view: the message is kept for the calling thread. */
+void vf_rig_unit_on_log(vf_log_level level, const char* message, void* user);
+
+#endif
