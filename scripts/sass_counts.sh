@@ -23,6 +23,9 @@ bindir=$(dirname "$(command -v "$nvcc")")
 cuobjdump=${CUOBJDUMP:-$bindir/cuobjdump}
 nvdisasm=${NVDISASM:-$bindir/nvdisasm}
 archs=${ARCHS:-62 87 90}
+for tool in "$nvcc" "$cuobjdump" "$nvdisasm"; do
+  command -v "$tool" >/dev/null || { echo "sass_counts: $tool not found (set NVCC, CUOBJDUMP, NVDISASM)"; exit 1; }
+done
 mkdir -p "$out"
 # The project's device flags (cmake/VfCuda.cmake: C++14, Release, -lineinfo); -lineinfo also
 # gives nvdisasm the source lines.
@@ -85,7 +88,7 @@ for row in "${rows[@]}"; do
     # kernel arch start end body path units | per unit | mix
     python3 scripts/sass_loops.py "$base.sass" "$base.lines" "$kernel" "$anchor" "${opts[@]}" |
       awk -v n="$name" -v a="sm_$a" -v u="$unit" \
-        '{ $1 = n " " a; $7 = sprintf("%s %ss | %.1f per %s", $6, u, $5 / $6, u); $6 = ""; print }'
+        '{ $1 = n " " a; $7 = sprintf("%s %ss | %.1f per %s |", $6, u, $5 / $6, u); $6 = ""; print }'
   done
 done
 
