@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# SASS instructions per trip of the CUDA kernels' inner loops (issue 35, docs/perf/sass_counts.md):
+# each file is compiled to a cubin per architecture, disassembled (cuobjdump -sass, and
+# nvdisasm -gi for the source lines that say which loop is which), and scripts/sass_loops.py
+# prints the innermost loop that holds the row's anchor line: its instructions and their mix.
+# No GPU is needed. Static counts: a loop's body is every instruction between its head and its
+# backward branch (docs/perf/sass_counts.md says how to read the rows).
+#
+# Usage: scripts/sass_counts.sh [OUT_DIR]
+#   NVCC, CUOBJDUMP, NVDISASM  the toolkit (default: nvcc on the PATH and the tools beside it);
+#                              cuobjdump must be as new as nvcc (an older one cannot read the
+#                              cubin), and CUDA 13 no longer disassembles sm_62
+#   ARCHS                      default "62 87 90"; CUDA 13 has no sm_62 (75 is the nearest);
+#                              CUDA 11.8 builds the project for 62, 72, 87 (scripts/ci_jetson.sh)
+#   CCBIN                      host compiler for nvcc (CUDA 11.8: g++-11)
+#   VF_NVCC_FLAGS              extra flags, e.g. -I for a toolkit's own headers
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-build-sass/sass}
+nvcc=${NVCC:-nvcc}
+bindir=$(dirname "$(command -v "$nvcc")")
+cuobjdump=${CUOBJDUMP:-$bindir/cuobjdump}
+nvdisasm=${NVDISASM:-$bindir/nvdisasm}
+archs=${ARCHS:-62 87 90}
+for tool in "$nvcc" "$cuobjdump" "$nvdisasm"; do
+  command -v "$tool" >/dev/null || { echo "sass_counts: $tool not found (set NVCC, CUOBJDUMP, NVDISASM)"; exit 1; }
+done
+mkdir -p "$out"
+# The project's device flags (cmake/VfCuda.cmake: C++14, Release, -lineinfo); -lineinfo also
+# gives nvdisasm the source lines.
+flags=(-std=c++14 -O3 -lineinfo -Isrc -Iinclude -DVF_HAVE_CUDA=1)
+[ -z "${CCBIN:-}" ] || flags+=(-ccbin "$CCBIN")
+# shellcheck disable=SC2206  # extra flags split on blanks on purpose
+[ -z "${VF_NVCC_FLAGS:-}" ] || flags+=(${VF_NVCC_FLAGS})
+"$nvcc" --version | tail -1
+
+# name | source | kernel (regex on the mangled name) | anchor FILE:REGEX the loop holds | a line
+# it must not hold | lines off the usual trip (;-separated) | units a trip handles per thread
+# (sass_loops.py --units) | what a unit is.
+# - sgm: D = 64 (16-lane groups, 4 disparities a lane), cs 9x7 census (32-bit words), fixed P2
+#   (config/euroc.yaml, jetson_tx2.yaml), the straight walk (4 paths are all straight; --not
+#   drops the wrapping kinds). walk_three aggregates 3 pixels a trip, 3 x 4 cells a lane: one
+#   POPC a cell.
+# - lk: one Gauss-Newton iteration; the loop is instantiated for 2, 4 and 8 samples a lane, the
+#   anchor's FFMA (sum e^2) counts them. Off the usual level-0 trip: the row reload (the patch's
+#   integer corner moved), the refactorization (more samples saturated), the coarse levels'
+#   reduction of 5 sums and moment step, the first iteration's copy.
+# - fast_*: the chunk's per-pixel loops, the SAD-arc score (the configs'): queue (4-pixel
+#   test, 5 shared loads a pixel; queuing a candidate is off the usual trip), score (full test
+#   and score of a queued pixel, 2 arc-table loads each), nms (3x3 maximum, 3 shared loads a
+#   row, unrolled; a new best is off the usual trip).
+# - census: straight-line code (no loop): from the barrier after the tile load to the end, 4
+#   pixels a thread (cs 9x7).
+# - match: the sparse matcher's cost sum over a window row, unrolled: one |x| a pixel (IABS;
+#   Pascal: I2I).
+st=cuda/stereo
+ft=cuda/features
+w=$ft/vf_lk_warp.cuh
+r=src/features/kernels/vf_lk_rules.h
+lk_off="$w:if \\(s.x0 != rows.x0;$w:if \\(!vf_warp_refactor;$w:vf_warp_sums<5>\\(sums\\)"
+lk_off+=";$w:v\\[j\\] = v_first\\[j\\];$r:vf_lk_step_moments\\(h, m;$r:st->a = p->m[ia][nx]_gain"
+rows=(
+  "sgm|$st/vf_sgm_paths.cu|vf_paths_kernelILi16ELi4ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)||POPC/1|cell"
+  "lk|$ft/vf_lk.cu|vf_lk_kernel|$w:sums\\[4\\] = fmaf\\(e, e, sums\\[4\\]\\)||$lk_off|@FFMA/1|pixel-iteration"
+  "fast_queue|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const int up = \\(n > hi\\)||$ft/vf_fast.cu:s_queue\\[atomicAdd|LDS/5|pixel"
+  "fast_score|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:s_resp\\[q\\] = vf_response|||LDG/2|candidate"
+  "fast_nms|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const bool is_max = m1 > 0.0f||$ft/vf_fast.cu:if \\(active && is_max\\)|LDS/3|pixel"
+  "census|$st/vf_census.cu|vf_census_kernelILb0E|barrier|||4|pixel"
+  "match|$ft/vf_stereo_match.cu|vf_match_kernel|$ft/vf_stereo_match.cu:c \\+= abs\\(n \\*|||IABS,I2I/1|pixel"
+)
+
+echo "loop arch start end body path units | per unit | mix of the path by class | by opcode"
+for row in "${rows[@]}"; do
+  IFS='|' read -r name src kernel anchor exclude off units unit <<<"$row"
+  opts=(--units "$units")
+  [ -z "$exclude" ] || opts+=(--not "$exclude")
+  IFS=';' read -r -a offs <<<"$off"
+  for o in "${offs[@]}"; do opts+=(--off "$o"); done
+  for a in $archs; do
+    base="$out/$(basename "$src" .cu).sm_$a"
+    # Compiled again when any source is newer than the last disassembly.
+    if [ ! -s "$base.sass" ] || [ -n "$(find cuda src include -newer "$base.sass" -print -quit)" ]; then
+      "$nvcc" "${flags[@]}" -arch="sm_$a" -cubin -o "$base.cubin" "$src"
+      "$cuobjdump" -sass "$base.cubin" >"$base.sass"
+      "$nvdisasm" -gi -c "$base.cubin" >"$base.lines"
+    fi
+    # kernel arch start end body path units | per unit | mix
+    python3 scripts/sass_loops.py "$base.sass" "$base.lines" "$kernel" "$anchor" "${opts[@]}" |
+      awk -v n="$name" -v a="sm_$a" -v u="$unit" \
+        '{ $1 = n " " a; $7 = sprintf("%s %ss | %.1f per %s |", $6, u, $5 / $6, u); $6 = ""; print }'
+  done
+done
+
+# What single packed or byte operations cost on each target (scripts/sass_probe.cu): the
+# instructions each adds to a plain copy, and which.
+for a in $archs; do
+  base="$out/sass_probe.sm_$a"
+  "$nvcc" "${flags[@]}" -arch="sm_$a" -cubin -o "$base.cubin" scripts/sass_probe.cu
+  "$cuobjdump" -sass "$base.cubin" >"$base.sass"
+  python3 scripts/sass_loops.py --probe "$base.sass" | sed "s/^/probe sm_$a /"
+done
