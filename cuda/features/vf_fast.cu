@@ -10,8 +10,8 @@
 //     one bit of the 2^16-entry arc table per mask says whether an arc of n contiguous pixels
 //     exists (no branch on the segment test); scores are integer sums converted to float once,
 //     as on the CPU;
-//  3. one warp per 32-pixel row fragment walks a stripe of rows with the 3x3 neighbourhood in
-//     registers, each lane keeping the best maximum of its column.
+//  3. the queued pixels inside the chunk are checked against their 3x3 neighbourhood, each
+//     thread keeping the best maximum it finds (no other pixel has a response).
 // A warp shuffle reduction, then a shared-memory reduction over the warps, gives the block's best;
 // the cell's two blocks meet in one atomic exchange, and the second to arrive writes the result.
 // Candidates compare as 64-bit keys: the score's float bits (positive floats order like
@@ -103,16 +103,23 @@ __device__ __forceinline__ float vf_response(const vf_fast_job& job, const uint8
   return (is_b | is_d) ? (float)s : 0.0f;
 }
 
+// x / d for 0 <= x <= kThreads and 1 <= d <= kImgW without an integer division (some 30
+// instructions on the GPU): (x + 1/2) / d lies at least 1 / (2 kImgW) from an integer, far more
+// than the float quotient's error, so truncating it is exact.
+__device__ __forceinline__ int vf_div_small(int x, int d) {
+  return (int)(((float)x + 0.5f) * __frcp_rn((float)d));
+}
+
 // Walks a w-wide rectangle in row-major order with stride kThreads, starting at index `tid`,
 // keeping (x, y) up to date without a division per step.
 struct vf_walker {
   int x, y, w, step_x, step_y;
-  __device__ __forceinline__ vf_walker(int tid, int width)
-      : x(tid % width),
-        y(tid / width),
-        w(width),
-        step_x(kThreads % width),
-        step_y(kThreads / width) {}
+  __device__ __forceinline__ vf_walker(int tid, int width) : w(width) {
+    y = vf_div_small(tid, width);
+    x = tid - y * width;
+    step_y = vf_div_small(kThreads, width);
+    step_x = kThreads - step_y * width;
+  }
   __device__ __forceinline__ void next() {
     x += step_x;
     y += step_y;
@@ -136,29 +143,28 @@ __device__ __forceinline__ void vf_load_tile(const vf_fast_level& lv, const vf_r
 }
 
 // Phase 1 for a chunk whose tile lies inside the level with rows that start 4-byte aligned (all
-// but the level's edge chunks): 32-bit words, every load of a thread issued before its first
-// store, so that a thread waits on memory once rather than once per byte (a dependent chain of up
-// to 23 round trips in vf_load_tile). False, with nothing done, for the other chunks.
+// but the level's edge chunks): 32-bit words, warp k taking rows k, k + 4, ..., lane l word l of
+// each (a row is at most 18 words), every load of a thread issued before its first store, so
+// that a thread waits on memory once rather than once per byte. False, with nothing done, for
+// the other chunks.
 __device__ __forceinline__ bool vf_load_tile_words(const vf_fast_level& lv, const vf_rect& c,
-                                                   uint8_t* s_img, int tid) {
+                                                   uint8_t* s_img, int warp, int lane) {
   const int x0 = c.x - 4, y0 = c.y - 4, w = c.w + 8, h = c.h + 8;
   if (x0 < 0 || y0 < 0 || x0 + w > lv.width || y0 + h > lv.height || (w & 3) != 0) return false;
   const uint8_t* base = lv.image + (size_t)y0 * lv.stride + x0;
   if ((((uintptr_t)base | (uintptr_t)lv.stride) & 3u) != 0) return false;
-  constexpr int kMaxWords = (kImgW / 4 * kImgH + kThreads - 1) / kThreads;
-  unsigned v[kMaxWords];
-  int at[kMaxWords];  // the word's byte offset in the tile, -1 past its end
-  vf_walker i(tid, w >> 2);
+  if (lane >= (w >> 2)) return true;
+  constexpr int kRowsPerWarp = (kImgH + kWarps - 1) / kWarps;
+  const unsigned* src = reinterpret_cast<const unsigned*>(base + (size_t)warp * lv.stride) + lane;
+  const size_t step = lv.stride / 4 * kWarps;  // words from a warp's row to its next
+  unsigned v[kRowsPerWarp];
 #pragma unroll
-  for (int j = 0; j < kMaxWords; ++j, i.next()) {
-    const bool in = i.y < h;
-    at[j] = in ? i.y * kImgW + 4 * i.x : -1;
-    v[j] = in ? __ldg(reinterpret_cast<const unsigned*>(base + (size_t)i.y * lv.stride) + i.x) : 0u;
-  }
+  for (int j = 0; j < kRowsPerWarp; ++j)
+    if (warp + kWarps * j < h) v[j] = __ldg(src + j * step);
+  unsigned* dst = reinterpret_cast<unsigned*>(s_img + warp * kImgW) + lane;
 #pragma unroll
-  for (int j = 0; j < kMaxWords; ++j) {
-    if (at[j] >= 0) *reinterpret_cast<unsigned*>(s_img + at[j]) = v[j];
-  }
+  for (int j = 0; j < kRowsPerWarp; ++j)
+    if (warp + kWarps * j < h) dst[j * kImgW] = v[j];
   return true;
 }
 
@@ -171,10 +177,12 @@ __device__ __forceinline__ void vf_queue_candidates(const vf_fast_job& job, cons
                                                     float* s_resp, uint16_t* s_queue, int* s_count,
                                                     int tid) {
   const int h = c.h + 2, t = job.threshold, need = job.arc_length / 4;
+  // The level's size read once (an indexed parameter, else loaded again every step).
+  const int x_end = lv.width - 3, y_end = lv.height - 3;
   for (vf_walker i(tid, c.w + 2); i.y < h; i.next()) {
     const int x = c.x - 1 + i.x, y = c.y - 1 + i.y;
     s_resp[i.y * kRespW + i.x] = 0.0f;
-    if (x < 3 || y < 3 || x >= lv.width - 3 || y >= lv.height - 3) continue;
+    if (x < 3 || y < 3 || x >= x_end || y >= y_end) continue;
     const uint8_t* p = s_img + (i.y + 3) * kImgW + i.x + 3;
     const int hi = p[0] + t, lo = p[0] - t;
     const int n = p[-3 * kImgW], e = p[3], s = p[3 * kImgW], w = p[-3];
@@ -203,44 +211,23 @@ __device__ __forceinline__ unsigned long long vf_key(float score, int level, int
   return ((unsigned long long)__float_as_uint(score) << 32) | (0xffffffffu - where);
 }
 
-// x / d for d in 1..4 and 0 <= x < 32768 without a division (21846 = ceil(2^16 / 3)).
-__device__ __forceinline__ int vf_div_upto4(int x, int d) {
-  return d == 3 ? (x * 21846) >> 16 : x >> (d >> 1);
-}
-
-static_assert(kChunkW == 64 && kWarps == 4, "vf_chunk_best: 1 or 2 fragments, 1 to 4 stripes");
-
-// Phase 3: one warp per 32-pixel fragment and stripe of rows; (ox, oy) is the cell's origin.
+// Phase 3: the local maxima among the queued pixels (a pixel that is no candidate has response
+// 0 and cannot be one), so that the work follows the candidates rather than the chunk's area;
+// (ox, oy) is the cell's origin. Margin pixels only serve as neighbours.
 __device__ __forceinline__ unsigned long long vf_chunk_best(const vf_rect& c, const float* s_resp,
-                                                            int level, int ox, int oy, int warp,
-                                                            int lane, unsigned long long best) {
-  const int frags = (c.w + 31) >> 5;  // 1 or 2 (kChunkW = 64)
-  const int stripes = min(kWarps / frags, c.h);
-  for (int task = warp; task < frags * stripes; task += kWarps) {
-    const int f = frags == 2 ? task & 1 : 0, s = frags == 2 ? task >> 1 : task;
-    const int cx = f * 32 + lane;  // chunk column
-    const bool active = cx < c.w;
-    // Idle lanes read the last column (a valid address) and drop what they find.
-    const float* p = s_resp + (active ? cx : c.w - 1) + 1;
-    const int ya = vf_div_upto4(c.h * s, stripes), yb = vf_div_upto4(c.h * (s + 1), stripes);
-    p += ya * kRespW;
-    float a0 = p[-1], a1 = p[0], a2 = p[1];
-    p += kRespW;
-    float m0 = p[-1], m1 = p[0], m2 = p[1];
-    for (int y = ya; y < yb; ++y) {
-      p += kRespW;
-      const float c0 = p[-1], c1 = p[0], c2 = p[1];
-      // Strictly above the neighbours before it in raster order, at least equal to those after.
-      const bool is_max = m1 > 0.0f && m1 > a0 && m1 > a1 && m1 > a2 && m1 > m0 && m1 >= m2 &&
-                          m1 >= c0 && m1 >= c1 && m1 >= c2;
-      if (active && is_max) best = max(best, vf_key(m1, level, c.y + y - oy, c.x + cx - ox));
-      a0 = m0;
-      a1 = m1;
-      a2 = m2;
-      m0 = c0;
-      m1 = c1;
-      m2 = c2;
-    }
+                                                            const uint16_t* s_queue, int count,
+                                                            int level, int ox, int oy, int tid,
+                                                            unsigned long long best) {
+  for (int i = tid; i < count; i += kThreads) {
+    const int q = s_queue[i], ry = q / kRespW, rx = q - ry * kRespW;
+    if (rx < 1 || ry < 1 || rx > c.w || ry > c.h) continue;
+    const float* p = s_resp + q;
+    const float m = p[0];
+    // Strictly above the neighbours before it in raster order, at least equal to those after.
+    const bool is_max = m > 0.0f && m > p[-kRespW - 1] && m > p[-kRespW] && m > p[-kRespW + 1] &&
+                        m > p[-1] && m >= p[1] && m >= p[kRespW - 1] && m >= p[kRespW] &&
+                        m >= p[kRespW + 1];
+    if (is_max) best = max(best, vf_key(m, level, c.y + ry - 1 - oy, c.x + rx - 1 - ox));
   }
   return best;
 }
@@ -307,13 +294,13 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
         const vf_rect c = {win.x + x, win.y + y, min(kChunkW, win.w - x), min(kChunkH, win.h - y)};
         // The previous chunk's last reader of s_count passed two barriers since.
         if (tid == 0) s_count = 0;
-        if (!vf_load_tile_words(lv, c, s_img, tid)) vf_load_tile(lv, c, s_img, tid);
+        if (!vf_load_tile_words(lv, c, s_img, warp, lane)) vf_load_tile(lv, c, s_img, tid);
         __syncthreads();
         vf_queue_candidates(job, lv, c, s_img, s_resp, s_queue, &s_count, tid);
         __syncthreads();
         vf_score_candidates<SCORE>(job, s_img, s_resp, s_queue, s_count, tid);
         __syncthreads();
-        best = vf_chunk_best(c, s_resp, k, ox, oy, warp, lane, best);
+        best = vf_chunk_best(c, s_resp, s_queue, s_count, k, ox, oy, tid, best);
         __syncthreads();
       }
     }
