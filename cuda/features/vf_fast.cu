@@ -5,7 +5,7 @@
 // of at most 64x32 pixels:
 //  1. the chunk's pixels plus a 4-pixel margin are loaded into shared memory in one go;
 //  2. the float response map of the chunk plus a 1-pixel margin is computed into shared memory:
-//     pixels passing the four-pixel high-speed test are queued, then the whole block runs the
+//     pixels passing a four-pixel high-speed test are queued, then the whole block runs the
 //     full test on the queue: the 16 circle pixels give a brighter and a darker bit mask, and
 //     one bit of the 2^16-entry arc table per mask says whether an arc of n contiguous pixels
 //     exists (no branch on the segment test); scores are integer sums converted to float once,
@@ -155,40 +155,52 @@ __device__ __forceinline__ bool vf_load_tile_words(const vf_fast_level& lv, cons
   if ((((uintptr_t)base | (uintptr_t)lv.stride) & 3u) != 0) return false;
   if (lane >= (w >> 2)) return true;
   constexpr int kRowsPerWarp = (kImgH + kWarps - 1) / kWarps;
+  // One pointer stepped from row to row (an address computed afresh per row cost a 64-bit
+  // multiply-add each), the row count known before the loads.
   const unsigned* src = reinterpret_cast<const unsigned*>(base + (size_t)warp * lv.stride) + lane;
   const size_t step = lv.stride / 4 * kWarps;  // words from a warp's row to its next
+  const int rows = (h - warp + kWarps - 1) / kWarps;
   unsigned v[kRowsPerWarp];
 #pragma unroll
-  for (int j = 0; j < kRowsPerWarp; ++j)
-    if (warp + kWarps * j < h) v[j] = __ldg(src + j * step);
+  for (int j = 0; j < kRowsPerWarp; ++j, src += step)
+    if (j < rows) v[j] = __ldg(src);
   unsigned* dst = reinterpret_cast<unsigned*>(s_img + warp * kImgW) + lane;
 #pragma unroll
   for (int j = 0; j < kRowsPerWarp; ++j)
-    if (warp + kWarps * j < h) dst[j * kImgW] = v[j];
+    if (j < rows) dst[j * (kWarps * kImgW / 4)] = v[j];  // kWarps rows on
   return true;
 }
 
+// Whether an arc of n >= 9 pixels can hold the compass pixels with these flags (north, east,
+// south, west): it holds n / 4 of them in a row round the circle, so for n < 12 two neighbours
+// (one of north and south with one of east and west), for n = 12 three of the four. A test the
+// arc needs, stricter than counting n / 4 flags (it drops a pixel with only north and south).
+__device__ __forceinline__ bool vf_compass_arc(bool n, bool e, bool s, bool w, bool twelve) {
+  return twelve ? (n && e && (s || w)) || (s && w && (n || e)) : (n || s) && (e || w);
+}
+
 // Phase 2a: responses of the chunk and 1 pixel around start at 0; pixels that can be corners
-// are queued. An arc of n holds at least n / 4 of the compass pixels 0, 4, 8, 12 (the
-// high-speed test of the CPU reference): most pixels stop after reading those four, and the
-// queue lets every thread of the block share the remaining full tests evenly.
+// are queued (vf_compass_arc, the high-speed test): most pixels stop after reading the four
+// compass pixels, and the queue lets every thread of the block share the remaining full tests
+// evenly. `inside`: every circle of the chunk's responses lies in the level (then no pixel is
+// checked against its edges).
 __device__ __forceinline__ void vf_queue_candidates(const vf_fast_job& job, const vf_fast_level& lv,
-                                                    const vf_rect& c, const uint8_t* s_img,
-                                                    float* s_resp, uint16_t* s_queue, int* s_count,
-                                                    int tid) {
-  const int h = c.h + 2, t = job.threshold, need = job.arc_length / 4;
+                                                    const vf_rect& c, bool inside,
+                                                    const uint8_t* s_img, float* s_resp,
+                                                    uint16_t* s_queue, int* s_count, int tid) {
+  const int h = c.h + 2, t = job.threshold;
+  const bool twelve = job.arc_length >= 12;
   // The level's size read once (an indexed parameter, else loaded again every step).
   const int x_end = lv.width - 3, y_end = lv.height - 3;
   for (vf_walker i(tid, c.w + 2); i.y < h; i.next()) {
     const int x = c.x - 1 + i.x, y = c.y - 1 + i.y;
     s_resp[i.y * kRespW + i.x] = 0.0f;
-    if (x < 3 || y < 3 || x >= x_end || y >= y_end) continue;
+    if (!inside && (x < 3 || y < 3 || x >= x_end || y >= y_end)) continue;
     const uint8_t* p = s_img + (i.y + 3) * kImgW + i.x + 3;
     const int hi = p[0] + t, lo = p[0] - t;
     const int n = p[-3 * kImgW], e = p[3], s = p[3 * kImgW], w = p[-3];
-    const int up = (n > hi) + (e > hi) + (s > hi) + (w > hi);
-    const int down = (n < lo) + (e < lo) + (s < lo) + (w < lo);
-    if (up >= need || down >= need) {
+    if (vf_compass_arc(n > hi, e > hi, s > hi, w > hi, twelve) ||
+        vf_compass_arc(n < lo, e < lo, s < lo, w < lo, twelve)) {
       s_queue[atomicAdd(s_count, 1)] = (uint16_t)(i.y * kRespW + i.x);
     }
   }
@@ -294,9 +306,11 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
         const vf_rect c = {win.x + x, win.y + y, min(kChunkW, win.w - x), min(kChunkH, win.h - y)};
         // The previous chunk's last reader of s_count passed two barriers since.
         if (tid == 0) s_count = 0;
-        if (!vf_load_tile_words(lv, c, s_img, warp, lane)) vf_load_tile(lv, c, s_img, tid);
+        // The word path takes tiles inside the level: the responses' circles are inside too.
+        const bool inside = vf_load_tile_words(lv, c, s_img, warp, lane);
+        if (!inside) vf_load_tile(lv, c, s_img, tid);
         __syncthreads();
-        vf_queue_candidates(job, lv, c, s_img, s_resp, s_queue, &s_count, tid);
+        vf_queue_candidates(job, lv, c, inside, s_img, s_resp, s_queue, &s_count, tid);
         __syncthreads();
         vf_score_candidates<SCORE>(job, s_img, s_resp, s_queue, s_count, tid);
         __syncthreads();
