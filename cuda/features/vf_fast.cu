@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CUDA FAST detection with grid non-maxima suppression in one launch (Nagy et al., "Faster than
-// FAST", IROS 2020, sections III-A and III-B). Two blocks per grid cell handle that cell, one on
-// its first searched level and one on the others (the cell scaled by 2^-k on level k), in chunks
-// of at most 64x32 pixels:
+// FAST", IROS 2020, sections III-A and III-B). Two blocks per grid cell (or pair of neighbouring
+// cells) handle it, one on its first searched level and one on the others (the cell scaled by
+// 2^-k on level k; a pair's side by side in one window), in chunks of at most 64x32 pixels:
 //  1. the chunk's pixels plus a 4-pixel margin are loaded into shared memory in one go;
 //  2. the float response map of the chunk plus a 1-pixel margin is computed into shared memory:
 //     pixels passing a four-pixel high-speed test are queued, then the whole block runs the
@@ -11,9 +11,10 @@
 //     exists (no branch on the segment test); scores are integer sums converted to float once,
 //     as on the CPU;
 //  3. the queued pixels inside the chunk are checked against their 3x3 neighbourhood, each
-//     thread keeping the best maximum it finds (no other pixel has a response).
-// A warp shuffle reduction, then a shared-memory reduction over the warps, gives the block's best;
-// the cell's two blocks meet in one atomic exchange, and the second to arrive writes the result.
+//     thread keeping the best maximum it finds for each cell (no other pixel has a response).
+// A warp shuffle reduction, then a shared-memory reduction over the warps, gives the block's best
+// of each cell; a cell's two blocks meet in one atomic exchange, and the second to arrive writes
+// the result.
 // Candidates compare as 64-bit keys: the score's float bits (positive floats order like
 // integers) above the inverted (level, y, x), so the maximum key is the documented tie rule
 // whatever the reduction order. The CPU reference is src/features/cpu/vf_fast_cpu.c.
@@ -223,13 +224,19 @@ __device__ __forceinline__ unsigned long long vf_key(float score, int level, int
   return ((unsigned long long)__float_as_uint(score) << 32) | (0xffffffffu - where);
 }
 
+// The best keys of a block's two cells (b: none when the block has one).
+struct vf_pair_best {
+  unsigned long long a, b;
+};
+
 // Phase 3: the local maxima among the queued pixels (a pixel that is no candidate has response
-// 0 and cannot be one), so that the work follows the candidates rather than the chunk's area;
-// (ox, oy) is the cell's origin. Margin pixels only serve as neighbours.
-__device__ __forceinline__ unsigned long long vf_chunk_best(const vf_rect& c, const float* s_resp,
-                                                            const uint16_t* s_queue, int count,
-                                                            int level, int ox, int oy, int tid,
-                                                            unsigned long long best) {
+// 0 and cannot be one), so that the work follows the candidates rather than the chunk's area.
+// Margin pixels only serve as neighbours. A level's column x belongs to the second cell from x_b
+// on; (ox_a, oy) and (ox_b, oy) are the cells' origins on the level.
+__device__ __forceinline__ void vf_chunk_best(const vf_rect& c, const float* s_resp,
+                                              const uint16_t* s_queue, int count, int level,
+                                              int x_b, int ox_a, int ox_b, int oy, int tid,
+                                              vf_pair_best& best) {
   for (int i = tid; i < count; i += kThreads) {
     const int q = s_queue[i], ry = q / kRespW, rx = q - ry * kRespW;
     if (rx < 1 || ry < 1 || rx > c.w || ry > c.h) continue;
@@ -239,9 +246,14 @@ __device__ __forceinline__ unsigned long long vf_chunk_best(const vf_rect& c, co
     const bool is_max = m > 0.0f && m > p[-kRespW - 1] && m > p[-kRespW] && m > p[-kRespW + 1] &&
                         m > p[-1] && m >= p[1] && m >= p[kRespW - 1] && m >= p[kRespW] &&
                         m >= p[kRespW + 1];
-    if (is_max) best = max(best, vf_key(m, level, c.y + ry - 1 - oy, c.x + rx - 1 - ox));
+    if (!is_max) continue;
+    const int x = c.x + rx - 1, y = c.y + ry - 1 - oy;
+    if (x >= x_b) {
+      best.b = max(best.b, vf_key(m, level, y, x - ox_b));
+    } else {
+      best.a = max(best.a, vf_key(m, level, y, x - ox_a));
+    }
   }
-  return best;
 }
 
 // Level-0 coordinate of a level-k pixel centre: the 2x2 box filter puts it at (u + 0.5) 2^k - 0.5.
@@ -278,60 +290,41 @@ __device__ __forceinline__ vf_rect vf_cell_window(const vf_fast_job& job, const 
   return r;
 }
 
+// The block's work on level l's window `win` (one cell's, or two neighbours' side by side).
 template <int SCORE>
-__global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job job) {
-  __shared__ __align__(4) uint8_t s_img[kImgW * kImgH];
-  __shared__ float s_resp[kRespW * kRespH];
-  __shared__ uint16_t s_queue[kRespW * kRespH];
-  __shared__ int s_count;
-  __shared__ unsigned long long s_best[kWarps];
-  // The grid is the cells' (columns, rows, blocks a cell): no division for a cell's place.
-  const int col = blockIdx.x, row = blockIdx.y, cell = row * job.cols + col;
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  // Two blocks a cell when there are several levels: the first level (most of the pixels) in
-  // one, the others in the second, so that a cell's levels run side by side.
-  const int parts = gridDim.z, part = blockIdx.z;
-  const int l_begin = part, l_end = part == parts - 1 ? job.levels : part + 1;
-  unsigned long long best = 0;
-  const bool skip = job.occupancy != nullptr && job.occupancy[cell] != 0;
-  for (int l = l_begin; l < l_end && !skip; ++l) {
-    const vf_fast_level& lv = job.level[l];
-    const int k = job.first_level + l;
-    const vf_rect win = vf_cell_window(job, lv, col, row, k);
-    const int ox = col * (job.cell_width >> k);
-    const int oy = row * (job.cell_height >> k);
-    // Block-uniform loops: every thread meets every barrier.
-    for (int y = 0; y < win.h; y += kChunkH) {
-      for (int x = 0; x < win.w; x += kChunkW) {
-        const vf_rect c = {win.x + x, win.y + y, min(kChunkW, win.w - x), min(kChunkH, win.h - y)};
-        // The previous chunk's last reader of s_count passed two barriers since.
-        if (tid == 0) s_count = 0;
-        // The word path takes tiles inside the level: the responses' circles are inside too.
-        const bool inside = vf_load_tile_words(lv, c, s_img, warp, lane);
-        if (!inside) vf_load_tile(lv, c, s_img, tid);
-        __syncthreads();
-        vf_queue_candidates(job, lv, c, inside, s_img, s_resp, s_queue, &s_count, tid);
-        __syncthreads();
-        vf_score_candidates<SCORE>(job, s_img, s_resp, s_queue, s_count, tid);
-        __syncthreads();
-        best = vf_chunk_best(c, s_resp, s_queue, s_count, k, ox, oy, tid, best);
-        __syncthreads();
-      }
+__device__ __forceinline__ void vf_window(const vf_fast_job& job, const vf_fast_level& lv,
+                                          const vf_rect& win, int k, int x_b, int ox_a, int ox_b,
+                                          int oy, uint8_t* s_img, float* s_resp, uint16_t* s_queue,
+                                          int* s_count, int tid, vf_pair_best& best) {
+  const int lane = tid & 31, warp = tid >> 5;
+  // Block-uniform loops: every thread meets every barrier.
+  for (int y = 0; y < win.h; y += kChunkH) {
+    for (int x = 0; x < win.w; x += kChunkW) {
+      const vf_rect c = {win.x + x, win.y + y, min(kChunkW, win.w - x), min(kChunkH, win.h - y)};
+      // The previous chunk's last reader of s_count passed two barriers since.
+      if (tid == 0) *s_count = 0;
+      // The word path takes tiles inside the level: the responses' circles are inside too.
+      const bool inside = vf_load_tile_words(lv, c, s_img, warp, lane);
+      if (!inside) vf_load_tile(lv, c, s_img, tid);
+      __syncthreads();
+      vf_queue_candidates(job, lv, c, inside, s_img, s_resp, s_queue, s_count, tid);
+      __syncthreads();
+      vf_score_candidates<SCORE>(job, s_img, s_resp, s_queue, *s_count, tid);
+      __syncthreads();
+      vf_chunk_best(c, s_resp, s_queue, *s_count, k, x_b, ox_a, ox_b, oy, tid, best);
+      __syncthreads();
     }
   }
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    best = max(best, __shfl_xor_sync(kFull, best, offset));
-  }
-  if (lane == 0) s_best[warp] = best;
-  __syncthreads();
-  if (tid != 0) return;
-#pragma unroll
-  for (int w = 1; w < kWarps; ++w) best = max(best, s_best[w]);
+}
+
+// A cell's result: with two blocks a cell (parts > 1), one exchange a block, no fence: the first
+// to arrive leaves its key, marked by the top bit (which no key sets: scores are non-negative
+// floats); the second takes it, keeps the larger key (the tie rule, whatever the order), clears
+// the word for the next launch and writes the keypoint.
+__device__ __forceinline__ void vf_cell_result(const vf_fast_job& job, int parts, int col, int row,
+                                               unsigned long long best) {
+  const int cell = row * job.cols + col;
   if (parts > 1) {
-    // One exchange a block, no fence: the first to arrive leaves its key, marked by the top bit
-    // (which no key sets: scores are non-negative floats); the second takes it, keeps the larger
-    // key (the tie rule, whatever the order) and clears the word for the next launch.
     constexpr unsigned long long kLeft = 1ull << 63;
     const unsigned long long other = atomicExch(&job.meet[cell].best, best | kLeft);
     if (other == 0ull) return;
@@ -341,12 +334,77 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
   job.cells[cell] = vf_decode(job, cell, col, row, best);
 }
 
+__device__ __forceinline__ unsigned long long vf_block_max(unsigned long long v,
+                                                           unsigned long long* s_best, int tid) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) v = max(v, __shfl_xor_sync(kFull, v, offset));
+  if ((tid & 31) == 0) s_best[tid >> 5] = v;
+  __syncthreads();
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) v = max(v, s_best[w]);
+  return v;
+}
+
+// A block takes one cell or, with job.cells_per_block 2, two neighbouring cells of a row (the
+// last column alone when the count is odd): at 32x32 cells their level-0 windows fill one 64x32
+// chunk, so a chunk's fixed costs (tile, barriers, set-up: a third of the instructions with a
+// cell a block) are paid half as often.
+template <int SCORE>
+__global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job job) {
+  __shared__ __align__(4) uint8_t s_img[kImgW * kImgH];
+  __shared__ float s_resp[kRespW * kRespH];
+  __shared__ uint16_t s_queue[kRespW * kRespH];
+  __shared__ int s_count;
+  __shared__ unsigned long long s_best[2][kWarps];
+  // The grid is the cell pairs' (columns, rows, blocks a pair): no division for a cell's place.
+  const int col_a = job.cells_per_block * blockIdx.x, col_b = col_a + 1, row = blockIdx.y;
+  const bool has_b = job.cells_per_block == 2 && col_b < job.cols;
+  const int tid = threadIdx.x;
+  // Two blocks a cell when there are several levels: the first level (most of the pixels) in
+  // one, the others in the second, so that a cell's levels run side by side.
+  const int parts = gridDim.z, part = blockIdx.z;
+  const int l_begin = part, l_end = part == parts - 1 ? job.levels : part + 1;
+  const uint8_t* occ = job.occupancy;
+  const bool use_a = occ == nullptr || occ[row * job.cols + col_a] == 0;
+  const bool use_b = has_b && (occ == nullptr || occ[row * job.cols + col_b] == 0);
+  vf_pair_best best = {0ull, 0ull};
+  for (int l = l_begin; l < l_end && (use_a || use_b); ++l) {
+    const vf_fast_level& lv = job.level[l];
+    const int k = job.first_level + l;
+    const int ox_a = col_a * (job.cell_width >> k), ox_b = col_b * (job.cell_width >> k);
+    const int oy = row * (job.cell_height >> k);
+    vf_rect wa = vf_cell_window(job, lv, col_a, row, k);
+    vf_rect wb = has_b ? vf_cell_window(job, lv, col_b, row, k) : wa;
+    const bool run_a = use_a && wa.w > 0 && wa.h > 0, run_b = use_b && wb.w > 0 && wb.h > 0;
+    if (run_a && run_b && wa.x + wa.w == wb.x) {
+      wa.w += wb.w;  // side by side: one window
+      vf_window<SCORE>(job, lv, wa, k, wb.x, ox_a, ox_b, oy, s_img, s_resp, s_queue, &s_count, tid,
+                       best);
+      continue;
+    }
+    // Apart (or one of them): one after the other; x_b splits them by column as above.
+    const int x_b = run_b ? wb.x : 0x7fffffff;
+    if (run_a)
+      vf_window<SCORE>(job, lv, wa, k, x_b, ox_a, ox_b, oy, s_img, s_resp, s_queue, &s_count, tid,
+                       best);
+    if (run_b)
+      vf_window<SCORE>(job, lv, wb, k, x_b, ox_a, ox_b, oy, s_img, s_resp, s_queue, &s_count, tid,
+                       best);
+  }
+  const unsigned long long a = vf_block_max(best.a, s_best[0], tid);
+  const unsigned long long b = vf_block_max(best.b, s_best[1], tid);
+  if (tid == 0) vf_cell_result(job, parts, col_a, row, a);
+  if (tid == 32 && has_b) vf_cell_result(job, parts, col_b, row, b);
+}
+
 }  // namespace
 
 extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
   // Three blocks a cell (one a level) measured no faster at 752x480 (16.6 against 16.2 us), nor
   // did splitting the first level's rows over two blocks (17.6-18.5 against 16.8-17.2 us).
-  const dim3 grid((unsigned)job->cols, (unsigned)job->rows, job->levels > 1 ? 2u : 1u);
+  const unsigned per = (unsigned)job->cells_per_block;
+  const dim3 grid(((unsigned)job->cols + per - 1) / per, (unsigned)job->rows,
+                  job->levels > 1 ? 2u : 1u);
   cudaStream_t s = (cudaStream_t)stream;
   if (job->score == VF_FAST_SCORE_SAD_CIRCLE) {
     vf_fast_detect_kernel<VF_FAST_SCORE_SAD_CIRCLE><<<grid, kThreads, 0, s>>>(*job);

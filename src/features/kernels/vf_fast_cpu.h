@@ -46,6 +46,9 @@ typedef struct vf_fast_job {
   /* CUDA only: where the blocks that share a cell (its first level and its other levels run in
    * two blocks) meet, one entry a cell; zero between launches (the second block clears it). */
   vf_fast_meet* meet;
+  /* CUDA only: cells a block takes, 1 or 2 (two neighbours of a row: fewer instructions, half
+   * as many blocks; vf_detector_create picks it from the multiprocessor count). */
+  int cells_per_block;
 } vf_fast_job;
 
 /* Responses are computed on [lo, size - lo) in both directions, lo = max(3, border - 1): every
