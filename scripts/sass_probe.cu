@@ -5,21 +5,21 @@
 #include <cuda_fp16.h>
 #include <stdint.h>
 
-#define VF_PROBE(name, expr)                                                             \
+#define VF_PROBE(name, expr)                                                                  \
   __global__ void probe_##name(const uint32_t* __restrict__ in, uint32_t* __restrict__ out) { \
-    const uint32_t a = in[0], b = in[1], c = in[2];                                      \
-    out[0] = (expr);                                                                     \
+    const uint32_t a = in[0], b = in[1], c = in[2];                                           \
+    out[0] = (expr);                                                                          \
   }
 
 static __device__ __forceinline__ uint32_t hmin2_bits(uint32_t a, uint32_t b) {
-  const __half2 r = __hmin2(*reinterpret_cast<const __half2*>(&a),
-                            *reinterpret_cast<const __half2*>(&b));
+  const __half2 r =
+      __hmin2(*reinterpret_cast<const __half2*>(&a), *reinterpret_cast<const __half2*>(&b));
   return *reinterpret_cast<const uint32_t*>(&r);
 }
 
 static __device__ __forceinline__ uint32_t hadd2_bits(uint32_t a, uint32_t b) {
-  const __half2 r = __hadd2(*reinterpret_cast<const __half2*>(&a),
-                            *reinterpret_cast<const __half2*>(&b));
+  const __half2 r =
+      __hadd2(*reinterpret_cast<const __half2*>(&a), *reinterpret_cast<const __half2*>(&b));
   return *reinterpret_cast<const uint32_t*>(&r);
 }
 
