@@ -51,12 +51,12 @@ VF_LK_FN int32_t vf_match_sum(const uint8_t* img, size_t stride, int x, int y,
 }
 
 /* The zero-mean SAD of the window of f at (xf, y) and of m at (xm, y), times the window's size
- * n (integer): sum |n (f - m) - (sum f - sum m)|. sf: f's window sum. */
+ * n (integer): sum |n (f - m) - (sum f - sum m)|. sf, sm: the windows' sums. */
 VF_LK_FN int32_t vf_match_zsad(const uint8_t* f, size_t sf_stride, int xf, const uint8_t* m,
-                               size_t sm_stride, int xm, int y, const vf_match_rect* w,
-                               int32_t sf) {
+                               size_t sm_stride, int xm, int y, const vf_match_rect* w, int32_t sf,
+                               int32_t sm) {
   const int32_t n = vf_match_rect_size(w);
-  const int32_t off = sf - vf_match_sum(m, sm_stride, xm, y, w);
+  const int32_t off = sf - sm;
   int32_t cost = 0;
   for (int j = w->y0; j <= w->y1; ++j) {
     const uint8_t* pf = f + (size_t)(y + j) * sf_stride + xf;
@@ -123,9 +123,22 @@ VF_LK_FN vf_match_search vf_match_run(const uint8_t* f, size_t f_stride, const u
   hi = s.hi;
   if (lo > hi) return s;
   const int32_t sf = vf_match_sum(f, f_stride, xf, y, w);
+  /* The moving windows' sums from prefix sums of column sums over the columns they span (one
+   * pass over the band instead of a window's sum per disparity). */
+  const int c0 = (sign > 0 ? xf - hi : xf + lo) + w->x0,
+            c1 = (sign > 0 ? xf - lo : xf + hi) + w->x1;
+  int32_t prefix[VF_STEREO_MATCH_MAX_DISPARITY + 2 * VF_STEREO_MATCH_MAX_RADIUS + 2];
+  prefix[0] = 0;
+  for (int c = c0; c <= c1; ++c) {
+    int32_t column = 0;
+    for (int j = w->y0; j <= w->y1; ++j) column += m[(size_t)(y + j) * m_stride + (size_t)c];
+    prefix[c - c0 + 1] = prefix[c - c0] + column;
+  }
   int32_t cost[VF_STEREO_MATCH_MAX_DISPARITY + 1];
   for (int d = lo; d <= hi; ++d) {
-    const int32_t c = vf_match_zsad(f, f_stride, xf, m, m_stride, xf - sign * d, y, w, sf);
+    const int xm = xf - sign * d;
+    const int32_t sm = prefix[xm + w->x1 - c0 + 1] - prefix[xm + w->x0 - c0];
+    const int32_t c = vf_match_zsad(f, f_stride, xf, m, m_stride, xm, y, w, sf, sm);
     cost[d - lo] = c;
     if (s.cost < 0 || c < s.cost) {
       s.d = d;
