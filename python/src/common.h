@@ -75,5 +75,6 @@ void register_stages(nb::module_& m);
 void register_stereo(nb::module_& m);
 void register_frontend(nb::module_& m);
 void register_euroc(nb::module_& m);
+void register_rig(nb::module_& m);
 
 #endif

@@ -7,15 +7,6 @@
 
 #define RW(T, f) def_rw(#f, &T::f)
 
-struct EurocReader {
-  vf_euroc* r = nullptr;
-  nb::object log_obj;
-  ~EurocReader() {
-    nb::gil_scoped_release release; /* closing joins the prefetch thread, which may log */
-    vf_euroc_close(r);
-  }
-};
-
 struct ImuEvent {
   int64_t t_ns = 0;
   nb::object gyro, acc;

@@ -3,9 +3,9 @@
  * callbacks take it, get a FeatureFrame (features as a FEATURE_DTYPE array, a copy) or a
  * DisparityFrame (the map and the rectified left image as read-only views valid during the
  * callback), and may call predict/reject. An exception raised by a callback is re-raised by
- * process() once the frame is done (the library itself cannot take exceptions). */
+ * process() once the frame is done (the library itself cannot take exceptions). The frame
+ * classes and that machinery serve the rig frontend (rig.cpp) too. */
 #include <cstring>
-#include <memory>
 
 #include "stages.h"
 
@@ -25,18 +25,30 @@ struct DisparityFrame {
   double f = 0, cx = 0, cy = 0, baseline_m = 0;
 };
 
-struct Frontend : Stage {
+void CallbackStage::keep(nb::python_error& e) {
+  if (!error) error.reset(new nb::python_error(std::move(e)));
+}
+
+void CallbackStage::keep(const VfError& e) {
+  nb::object cls = nb::module_::import_("viofront._errors").attr("error_class")((int)e.status);
+  PyErr_SetObject(cls.ptr(), cls(e.message, (int)e.status).ptr());
+  nb::python_error pe;
+  keep(pe);
+}
+
+void CallbackStage::raise_kept() {
+  if (!error) return;
+  std::unique_ptr<nb::python_error> e = std::move(error);
+  throw *e;
+}
+
+struct Frontend : CallbackStage {
   vf_frontend* fe = nullptr;
-  nb::object on_features, on_disparity;
-  std::unique_ptr<nb::python_error> error; /* the first exception of a callback in process() */
-  using Stage::Stage;
+  using CallbackStage::CallbackStage;
   ~Frontend() { vf_frontend_destroy(fe); }
-  void keep_error(nb::python_error& e) {
-    if (!error) error.reset(new nb::python_error(std::move(e)));
-  }
 };
 
-static nb::object features_frame(const vf_feature_frame* fr) {
+nb::object feature_frame(const vf_feature_frame* fr) {
   FeatureFrame out;
   out.t_ns = fr->t_ns;
   out.sequence = fr->sequence;
@@ -71,44 +83,35 @@ static nb::object features_frame(const vf_feature_frame* fr) {
   return nb::cast(std::move(out));
 }
 
+nb::object disparity_frame(const vf_disparity_frame* frame, nb::handle owner, int device) {
+  DisparityFrame out;
+  out.t_ns = frame->t_ns;
+  out.sequence = frame->sequence;
+  out.disparity = image_view(frame->disparity, owner, true, device);
+  out.rectified_left = image_view(frame->rectified_left, owner, true, device);
+  out.fractional_bits = frame->fractional_bits;
+  out.min_disparity = frame->min_disparity;
+  out.max_disparity = frame->max_disparity;
+  out.f = frame->f;
+  out.cx = frame->cx;
+  out.cy = frame->cy;
+  out.baseline_m = frame->baseline_m;
+  return nb::cast(std::move(out));
+}
+
 static void on_features_cb(const vf_feature_frame* frame, void* user) {
   nb::gil_scoped_acquire gil;
   Frontend* self = static_cast<Frontend*>(user);
   if (self->on_features.is_none()) return; /* cleared by the garbage collector */
-  try {
-    self->on_features(features_frame(frame));
-  } catch (nb::python_error& e) {
-    self->keep_error(e);
-  } catch (const VfError& e) {
-    nb::object cls = nb::module_::import_("viofront._errors").attr("error_class")((int)e.status);
-    PyErr_SetObject(cls.ptr(), cls(e.message, (int)e.status).ptr());
-    nb::python_error pe;
-    self->keep_error(pe);
-  }
+  self->guard([&] { self->on_features(feature_frame(frame)); });
 }
 
 static void on_disparity_cb(const vf_disparity_frame* frame, void* user) {
   nb::gil_scoped_acquire gil;
   Frontend* self = static_cast<Frontend*>(user);
   if (self->on_disparity.is_none()) return;
-  try {
-    nb::object owner = nb::find(self);
-    DisparityFrame out;
-    out.t_ns = frame->t_ns;
-    out.sequence = frame->sequence;
-    out.disparity = image_view(frame->disparity, owner, true, self->ctx->cuda_device);
-    out.rectified_left = image_view(frame->rectified_left, owner, true, self->ctx->cuda_device);
-    out.fractional_bits = frame->fractional_bits;
-    out.min_disparity = frame->min_disparity;
-    out.max_disparity = frame->max_disparity;
-    out.f = frame->f;
-    out.cx = frame->cx;
-    out.cy = frame->cy;
-    out.baseline_m = frame->baseline_m;
-    self->on_disparity(nb::cast(std::move(out)));
-  } catch (nb::python_error& e) {
-    self->keep_error(e);
-  }
+  self->guard(
+      [&] { self->on_disparity(disparity_frame(frame, nb::find(self), self->ctx->cuda_device)); });
 }
 
 static void frontend_init(Frontend* self, Context& ctx, const vf_frontend_config& cfg,
@@ -135,10 +138,7 @@ static void frontend_process(Frontend& self, int64_t t_ns, nb::handle left, nb::
     nb::gil_scoped_release release;
     s = vf_frontend_process(self.fe, t_ns, &l.image, &r.image);
   }
-  if (self.error) {
-    std::unique_ptr<nb::python_error> e = std::move(self.error);
-    throw *e;
-  }
+  self.raise_kept();
   check(s, vf_frontend_last_error(self.fe));
 }
 
@@ -154,32 +154,11 @@ static nb::tuple load_config(const char* path, const Context* log, const vf_fron
   return nb::make_tuple(c, has_cameras != 0);
 }
 
-/* Garbage-collector support: a callback that refers to its frontend (to call predict or reject)
- * makes a reference cycle, which the collector can only break by seeing through the callbacks. */
-static int frontend_traverse(PyObject* self, visitproc visit, void* arg) {
-  Py_VISIT(Py_TYPE(self));
-  if (!nb::inst_ready(self)) return 0;
-  Frontend* f = nb::inst_ptr<Frontend>(self);
-  Py_VISIT(f->on_features.ptr());
-  Py_VISIT(f->on_disparity.ptr());
-  Py_VISIT(f->ctx_obj.ptr());
-  return 0;
-}
-
-static int frontend_clear(PyObject* self) {
-  Frontend* f = nb::inst_ptr<Frontend>(self);
-  f->on_features = nb::none();
-  f->on_disparity = nb::none();
-  return 0;
-}
-
-static PyType_Slot frontend_slots[] = {
-    {Py_tp_traverse, (void*)frontend_traverse}, {Py_tp_clear, (void*)frontend_clear}, {0, nullptr}};
-
 void register_frontend(nb::module_& m) {
   nb::class_<FeatureFrame>(m, "FeatureFrame",
                            "One frame's feature records (vf_feature_frame): features is a "
-                           "FEATURE_DTYPE array (camera 0 records first, then camera 1).")
+                           "FEATURE_DTYPE array (camera 0 records first, then camera 1; from a "
+                           "RigFrontend, rig camera indices).")
       .def_ro("t_ns", &FeatureFrame::t_ns)
       .def_ro("sequence", &FeatureFrame::sequence)
       .def_ro("features", &FeatureFrame::features)
@@ -214,21 +193,16 @@ void register_frontend(nb::module_& m) {
   nb::class_<Frontend>(m, "Frontend",
                        "Stereo frames and IMU samples in, features and disparity out through "
                        "callbacks (vf_frontend). Used by one thread at a time.",
-                       nb::type_slots(frontend_slots))
+                       nb::type_slots(callback_slots<Frontend>))
       .def("__init__", &frontend_init, nb::arg("context"), nb::arg("config"),
            nb::arg("on_features").none() = nb::none(), nb::arg("on_disparity").none() = nb::none(),
            "on_features(FeatureFrame) and on_disparity(DisparityFrame) run inside process(); "
            "without on_disparity no map is handed out.")
-      .def(
-          "push_imu",
-          [](Frontend& self, int64_t t_ns, nb::handle gyro, nb::handle acc) {
-            double g[3], a[3];
-            doubles_in(gyro, g, 3, "gyro");
-            doubles_in(acc, a, 3, "acc");
-            check(vf_frontend_push_imu(self.fe, t_ns, g, a), vf_frontend_last_error(self.fe));
-          },
-          nb::arg("t_ns"), nb::arg("gyro"), nb::arg("acc"),
-          "One IMU sample (rad/s, m/s^2, body frame); timestamps increase strictly.")
+      .def("push_imu",
+           &push_imu<Frontend, vf_frontend, &Frontend::fe, vf_frontend_push_imu,
+                     vf_frontend_last_error>,
+           nb::arg("t_ns"), nb::arg("gyro"), nb::arg("acc"),
+           "One IMU sample (rad/s, m/s^2, body frame); timestamps increase strictly.")
       .def("process", &frontend_process, nb::arg("t_ns"), nb::arg("left"), nb::arg("right"),
            "Processes one stereo frame (8-bit raw images; host, or device on CUDA) and runs the "
            "callbacks before returning.")

@@ -257,4 +257,5 @@ NB_MODULE(_viofront, m) {
   register_stereo(m);
   register_frontend(m);
   register_euroc(m);
+  register_rig(m);
 }

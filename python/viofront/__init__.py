@@ -4,6 +4,9 @@
 A :class:`Context` picks the backend (CPU or CUDA); every stage is made from one: the whole
 :class:`Frontend` (callbacks get :class:`FeatureFrame` / :class:`DisparityFrame`), or each stage
 alone (:class:`Pyramid`, :class:`Detector`, :class:`Tracker`, :class:`Stereo`, :class:`Remap`).
+A :class:`Rig` holds calibrated cameras and their stereo pairs (read from a Kalibr camchain file
+or built in code); a :class:`RigFrontend` runs one frontend unit per pair and per camera in no
+pair over it, with the same frame classes in its callbacks.
 Images are NumPy arrays (uint8, 2-D), viewed in place when their rows are contiguous; on the
 CUDA backend, CuPy/PyTorch device arrays go in and out through DLPack or
 ``__cuda_array_interface__`` without a host copy. Config structs are classes whose attributes
@@ -33,6 +36,8 @@ from ._errors import (
 from ._viofront import (
     FEATURE_DTYPE,
     KEYPOINT_DTYPE,
+    RIG_FRONTEND_ID_SHIFT,
+    RIG_MAX_CAMERAS,
     STEREO_INVALID,
     STEREO_SUBPIXEL_BITS,
     TRACK_REQUEST_DTYPE,
@@ -73,6 +78,8 @@ from ._viofront import (
     Remap,
     RemapConfig,
     RightMissing,
+    Rig,
+    RigFrontend,
     Status,
     Stereo,
     StereoConfig,
@@ -165,6 +172,13 @@ def disparity_to_pixels(disparity: np.ndarray, fractional_bits: int = STEREO_SUB
     out = d.astype(np.float32) / float(1 << fractional_bits)
     out[d == STEREO_INVALID] = np.nan
     return out
+
+
+def rig_frontend_id_unit(ids: Any) -> Any:
+    """The unit whose track a RigFrontend record's id names (an int, or an array of ids)."""
+    if isinstance(ids, (int, np.integer)):
+        return int(ids) >> RIG_FRONTEND_ID_SHIFT
+    return (np.asarray(ids, dtype=np.uint64) >> np.uint64(RIG_FRONTEND_ID_SHIFT)).astype(np.int64)
 
 
 def replay(frontend: Frontend, reader: EurocReader, max_frames: Optional[int] = None) -> int:
