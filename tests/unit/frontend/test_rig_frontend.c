@@ -6,9 +6,11 @@
  * pair and two mono cameras gives camera-1 records for the pair only, skips a unit whose camera
  * has no image (with a warning) and continues its tracks at the next frame; and each unit's
  * gyroscope seed turns with its own camera's extrinsic rotation (a backward camera sees a pitch
- * move its image the other way). Reads the units' internals for the seed. */
+ * move its image the other way). Reads the units' internals for the seed. With --gpu the same on
+ * the CUDA backend. */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #include <viofront/viofront.h>
 
 #include "frontend/vf_frontend_internal.h"
@@ -100,6 +102,7 @@ static vf_frontend_config small_config(void) {
   fc.features.max_features = 200;
   fc.features.min_features = 60;
   fc.stereo.paths = 2;
+  fc.disparity_location = VF_MEMORY_HOST; /* the maps are hashed on the host (also with --gpu) */
   return fc;
 }
 
@@ -112,9 +115,12 @@ static void camera_frame(const uint8_t* tex, int region, int right, int k, vf_im
            tex + (size_t)(y + oy) * SCENE_W + ox, W);
 }
 
+/* The backend every context of a run takes: the CPU, or CUDA with --gpu. */
+static vf_backend test_backend = VF_BACKEND_CPU;
+
 static vf_context* cpu_context(int threads, log_capture* log) {
   vf_context_config cc = vf_context_config_default();
-  cc.backend = VF_BACKEND_CPU;
+  cc.backend = test_backend;
   cc.cpu_threads = threads;
   if (log != NULL) {
     memset(log, 0, sizeof *log);
@@ -313,7 +319,11 @@ static void test_gyro_seed(void) {
   vf_context_destroy(ctx);
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+  if (argc > 1 && strcmp(argv[1], "--gpu") == 0) {
+    VF_TEST_REQUIRE_CUDA();
+    test_backend = VF_BACKEND_CUDA;
+  }
   uint8_t* tex = scene_texture(7);
   CHECK(tex != NULL);
   vf_image img[4];
@@ -326,5 +336,5 @@ int main(void) {
   }
   for (int c = 0; c < 4; ++c) vf_image_free(&img[c]);
   free(tex);
-  VF_TEST_END("test_rig_frontend");
+  VF_TEST_END(test_backend == VF_BACKEND_CUDA ? "test_rig_frontend --gpu" : "test_rig_frontend");
 }
