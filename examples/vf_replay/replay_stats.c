@@ -88,15 +88,20 @@ void replay_stats_print(const replay_stats* st, FILE* out) {
   }
   const double left = st->features > 0 ? (double)st->features : 1.0;
   const long* m = st->right_missing;
+  long none = 0;
+  for (int r = 0; r < VF_RIGHT_MISSING_REASONS; ++r) none += m[r];
+  /* Frames without a right image (sparse stereo) are named only where there were any. */
+  char absent[64] = "";
+  if (m[VF_RIGHT_NO_IMAGE] > 0)
+    snprintf(absent, sizeof absent, ", no right image %.2f%%", 100.0 * m[VF_RIGHT_NO_IMAGE] / left);
   fprintf(out,
           "camera-1 records for %.1f%% of the features; none for %.2f%% (no disparity %.2f%%, "
-          "left-right check %.2f%%, outside %.2f%%, ambiguous %.2f%%, low correlation %.2f%%); "
+          "left-right check %.2f%%, outside %.2f%%, ambiguous %.2f%%, low correlation %.2f%%%s); "
           "depth edges under %.1f%%\n",
-          100.0 * st->right_records / left,
-          100.0 * (m[0] + m[1] + m[2] + m[VF_RIGHT_AMBIGUOUS] + m[VF_RIGHT_LOW_CORRELATION]) / left,
+          100.0 * st->right_records / left, 100.0 * none / left,
           100.0 * m[VF_RIGHT_NO_DISPARITY] / left, 100.0 * m[VF_RIGHT_OCCLUDED] / left,
           100.0 * m[VF_RIGHT_OUTSIDE] / left, 100.0 * m[VF_RIGHT_AMBIGUOUS] / left,
-          100.0 * m[VF_RIGHT_LOW_CORRELATION] / left, 100.0 * st->depth_edge / left);
+          100.0 * m[VF_RIGHT_LOW_CORRELATION] / left, absent, 100.0 * st->depth_edge / left);
   fprintf(out, "mean track length %.2f frames, tracks living >= 10 frames %.1f%%\n",
           tracks ? (double)observations / tracks : 0.0, tracks ? 100.0 * long_lived / tracks : 0.0);
   const vf_stage_times* s = &st->sum;

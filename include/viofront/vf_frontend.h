@@ -50,6 +50,8 @@ typedef enum vf_right_missing {
   VF_RIGHT_OUTSIDE,          /**< withheld: its match falls outside the right camera's image */
   VF_RIGHT_AMBIGUOUS,        /**< sparse stereo: another disparity matches nearly as well */
   VF_RIGHT_LOW_CORRELATION,  /**< sparse stereo: the matched windows correlate too little */
+  VF_RIGHT_NO_IMAGE,         /**< sparse stereo: this frame's right image was missing or unusable
+                                  (vf_frontend_process logged why) */
   VF_RIGHT_MISSING_REASONS   /**< number of reasons (not a reason) */
 } vf_right_missing;
 
@@ -239,7 +241,10 @@ VF_API vf_status vf_frontend_push_imu(vf_frontend* frontend, int64_t t_ns, const
 
 /** Processes one stereo frame (8-bit raw images of the cameras' size, host or, on CUDA, device
  * memory) and runs the callbacks. Frame timestamps must increase strictly (VF_ERR_TIMESTAMP,
- * the frame skipped, the state unchanged). */
+ * the frame skipped, the state unchanged). A missing or unusable right image (NULL, another
+ * size or format) refuses the frame in dense mode; in sparse mode the left tracks go on without
+ * camera-1 records (each counted as VF_RIGHT_NO_IMAGE, no disparity map that frame, new tracks
+ * kept without the depth-edge check) and a warning says why. */
 VF_API vf_status vf_frontend_process(vf_frontend* frontend, int64_t t_ns, const vf_image* left,
                                      const vf_image* right);
 

@@ -64,6 +64,7 @@ nb::object feature_frame(const vf_feature_frame* fr) {
   missing["outside"] = fr->right_missing[VF_RIGHT_OUTSIDE];
   missing["ambiguous"] = fr->right_missing[VF_RIGHT_AMBIGUOUS];
   missing["low_correlation"] = fr->right_missing[VF_RIGHT_LOW_CORRELATION];
+  missing["no_image"] = fr->right_missing[VF_RIGHT_NO_IMAGE];
   out.right_missing = missing;
   out.f = fr->f;
   out.cx = fr->cx;

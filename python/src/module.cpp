@@ -146,7 +146,8 @@ static void register_enums(nb::module_& m) {
       .value("OCCLUDED", VF_RIGHT_OCCLUDED)
       .value("OUTSIDE", VF_RIGHT_OUTSIDE)
       .value("AMBIGUOUS", VF_RIGHT_AMBIGUOUS)
-      .value("LOW_CORRELATION", VF_RIGHT_LOW_CORRELATION);
+      .value("LOW_CORRELATION", VF_RIGHT_LOW_CORRELATION)
+      .value("NO_IMAGE", VF_RIGHT_NO_IMAGE);
 }
 
 /* The log callable may refer back to its context: let the garbage collector see through it. */

@@ -46,7 +46,8 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
     if (s != VF_OK) return s;
   }
   s = vf_remap_apply(fe->remap[0], left, &fe->rectified[0]);
-  if (s == VF_OK && fe->side == NULL) s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
+  if (s == VF_OK && fe->side == NULL && !fe->right_absent)
+    s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
   if (fe->side != NULL) {
     s = vf_frontend_queue_stereo(fe);

@@ -129,6 +129,7 @@ struct vf_frontend {
   int have_previous;
   int in_callback;     /* process is refused from inside a callback */
   int frame_committed; /* this frame changed the tracks: it must not be rolled back */
+  int right_absent;    /* sparse stereo: this frame has no usable right image */
   int frame_added, frame_lost;
 };
 
@@ -143,9 +144,9 @@ static inline int vf_frontend_has_map(const vf_frontend_config* c) {
   return c->stereo_enabled && (c->stereo_mode == VF_FRONTEND_STEREO_DENSE || c->dense_every > 0);
 }
 
-/* Whether this frame computes the dense map. */
+/* Whether this frame computes the dense map (not without a right image). */
 static inline int vf_frontend_map_frame(const vf_frontend* fe) {
-  if (!vf_frontend_has_map(&fe->cfg)) return 0;
+  if (!vf_frontend_has_map(&fe->cfg) || fe->right_absent) return 0;
   return !vf_frontend_sparse(&fe->cfg) || fe->sequence % (uint64_t)fe->cfg.dense_every == 0;
 }
 

@@ -90,8 +90,16 @@ vf_status vf_frontend_process(vf_frontend* fe, int64_t t_ns, const vf_image* lef
                    (long long)t_ns, (long long)fe->last_t_ns);
   }
   vf_status s = vf_frontend_check_image(fe, left, "left");
-  if (s == VF_OK) s = vf_frontend_check_image(fe, right, "right");
   if (s != VF_OK) return s;
+  fe->right_absent = 0;
+  s = vf_frontend_check_image(fe, right, "right");
+  if (s != VF_OK) {
+    if (!vf_frontend_sparse(&fe->cfg)) return s;
+    /* Sparse stereo needs the right image for the records only: the left tracks go on. */
+    vf_log(fe->ctx, VF_LOG_WARN, "%s: frame %lld ns goes on without camera-1 records",
+           fe->err.message, (long long)t_ns);
+    fe->right_absent = 1;
+  }
 
   double t0 = vf_now_ms();
   vf_stage_times times;

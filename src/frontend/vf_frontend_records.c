@@ -70,7 +70,8 @@ static int vf_right_missing_reason(const vf_frontend_config* c, const vf_dispari
 }
 
 /* Sparse stereo: why the camera-1 record is missing (-1: it can be emitted), and the flags. */
-static int vf_sparse_missing_reason(const vf_stereo_match* m) {
+static int vf_sparse_missing_reason(const vf_frontend* fe, const vf_stereo_match* m) {
+  if (fe->right_absent) return VF_RIGHT_NO_IMAGE;
   switch (m->result) {
     case VF_STEREO_MATCH_OK: return -1;
     case VF_STEREO_MATCH_LEFT_RIGHT: return VF_RIGHT_OCCLUDED;
@@ -158,7 +159,7 @@ vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns) {
     r->flags =
         sparse ? vf_sparse_flags(&fe->cfg, &fe->matches[i]) : vf_depth_flags(&fe->cfg, pr, units);
     if (!fe->cfg.right_features) continue;
-    int why = sparse ? vf_sparse_missing_reason(&fe->matches[i])
+    int why = sparse ? vf_sparse_missing_reason(fe, &fe->matches[i])
                      : vf_right_missing_reason(&fe->cfg, pr, units);
     vf_feature* q = &fe->records[n + right];
     if (why < 0) {

@@ -9,6 +9,12 @@
 #include "frontend/vf_frontend_internal.h"
 
 vf_status vf_frontend_match_points(vf_frontend* fe, int m, int priors) {
+  if (fe->right_absent) {
+    /* No right image this frame: no match, and no depth step (no birth is refused). */
+    const vf_stereo_match none = {NAN, NAN, NAN, VF_STEREO_MATCH_NONE};
+    for (int i = 0; i < m; ++i) fe->matches[i] = none;
+    return VF_OK;
+  }
   vf_status s =
       vf_sampler_match_stereo(fe->sampler, &fe->rectified[0], &fe->rectified[1], fe->xy,
                               priors ? fe->priors : NULL, m, &fe->cfg.sparse, fe->matches);
