@@ -120,6 +120,16 @@ static unsigned vf_arc_bits(const vf_u8x16 m[16], int n) {
   return vf_u8x16_nonzero_bits(any);
 }
 
+/* Bit i: lane i of the compass masks m[0], m[4], m[8], m[12] (north, east, south, west) could
+ * hold an arc of n (see vf_response_block). */
+static unsigned vf_compass_bits(const vf_u8x16 m[16], int n) {
+  const vf_u8x16 ns = vf_u8x16_or(m[0], m[8]), ew = vf_u8x16_or(m[4], m[12]);
+  if (n < 12) return vf_u8x16_nonzero_bits(vf_u8x16_and(ns, ew));
+  /* Three of four: both of one axis and one of the other. */
+  const vf_u8x16 both_ns = vf_u8x16_and(m[0], m[8]), both_ew = vf_u8x16_and(m[4], m[12]);
+  return vf_u8x16_nonzero_bits(vf_u8x16_or(vf_u8x16_and(both_ns, ew), vf_u8x16_and(both_ew, ns)));
+}
+
 /* The lanes' sums of 16 byte vectors, in 16 bits (at most 16 x 255). */
 static void vf_sum16(const vf_u8x16 v[16], uint16_t out[16]) {
   vf_i16x8 lo = vf_u8x16_widen_lo(v[0]), hi = vf_u8x16_widen_hi(v[0]);
@@ -140,7 +150,23 @@ static void vf_response_block(const vf_fast_job* job, const uint8_t* p, const pt
   const vf_u8x16 c = vf_u8x16_load(p), t = vf_u8x16_set1((uint8_t)job->threshold);
   const vf_u8x16 hi = vf_u8x16_adds(c, t), lo = vf_u8x16_subs(c, t), one = vf_u8x16_set1(1);
   vf_u8x16 bright[16], dark[16], bright_mask[16], dark_mask[16];
+  /* The compass pixels first: an arc of n >= 9 holds n / 4 of them in a row round the circle
+   * (for n < 12 one of north and south with one of east and west, for n = 12 three of four), so
+   * a block where no pixel has that on either side has no corner and ends here. */
+  for (int k = 0; k < 16; k += 4) {
+    const vf_u8x16 v = vf_u8x16_load(p + off[k]);
+    bright[k] = vf_u8x16_subs(v, hi);
+    dark[k] = vf_u8x16_subs(lo, v);
+    bright_mask[k] = vf_u8x16_min(bright[k], one);
+    dark_mask[k] = vf_u8x16_min(dark[k], one);
+  }
+  if ((vf_compass_bits(bright_mask, job->arc_length) |
+       vf_compass_bits(dark_mask, job->arc_length)) == 0) {
+    for (int k = 0; k < 16; ++k) out[k] = 0.0f;
+    return;
+  }
   for (int k = 0; k < 16; ++k) {
+    if (k % 4 == 0) continue;
     const vf_u8x16 v = vf_u8x16_load(p + off[k]);
     bright[k] = vf_u8x16_subs(v, hi);
     dark[k] = vf_u8x16_subs(lo, v);
