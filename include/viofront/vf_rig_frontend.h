@@ -99,6 +99,16 @@ VF_API vf_status vf_rig_frontend_add_imu(vf_rig_frontend* fe, int64_t t_ns, cons
 VF_API vf_status vf_rig_frontend_process(vf_rig_frontend* fe, int64_t t_ns,
                                          const vf_image* const* images);
 
+/** Back channel, for the next frame: predicted raw pixels (u, v pairs) of the tracked camera of
+ * tracks named by rig ids, handed to each track's unit (vf_frontend_predict). Every id must name
+ * an existing unit: else VF_ERR_INVALID_ARG and nothing is applied. May be called from inside a
+ * callback. */
+VF_API vf_status vf_rig_frontend_predict(vf_rig_frontend* fe, const uint64_t* ids, const float* uv,
+                                         int count);
+/** Ends the tracks named by rig ids in their units (vf_frontend_reject); the same checks as
+ * vf_rig_frontend_predict. */
+VF_API vf_status vf_rig_frontend_reject(vf_rig_frontend* fe, const uint64_t* ids, int count);
+
 /** The message of this rig frontend's last failure; "" when none. */
 VF_API const char* vf_rig_frontend_last_error(const vf_rig_frontend* fe);
 

@@ -234,6 +234,30 @@ def test_a_mono_camera_and_a_camera_without_an_image():
     assert all(set(f.features["camera"]) == {0, 1} for f in pair)
 
 
+def test_back_channel_reaches_each_tracks_unit(ctx):
+    rig = scene_rig()
+    got = Recorder()
+    fe = vf.RigFrontend(ctx, rig, frontend_config(SCENES[0]), on_features=got.on_features)
+    for k in range(2):
+        fe.process(SCENES[0].t_ns(k), image_set(k))
+    left = [f.features[f.features["camera"] == 2 * u] for u, f in got.features[-2:]]
+    ended = np.array([left[0]["id"][0], left[1]["id"][0]], dtype=np.uint64)
+    moved = np.array([left[0]["id"][1], left[1]["id"][1]], dtype=np.uint64)
+    uv = np.array([[left[0]["u"][1] + 3, left[0]["v"][1]], [left[1]["u"][1], left[1]["v"][1] - 2]],
+                  dtype=np.float32)
+    fe.reject(ended)
+    fe.predict(moved, uv)
+    bad = np.array([moved[0], (7 << vf.RIG_FRONTEND_ID_SHIFT) | 1], dtype=np.uint64)
+    with pytest.raises(vf.InvalidArgumentError, match="names unit 7"):
+        fe.reject(bad)
+    with pytest.raises(vf.InvalidArgumentError, match="same length"):
+        fe.predict(moved, uv[:1])
+    fe.process(SCENES[0].t_ns(2), image_set(2))
+    ids = np.concatenate([f.features["id"] for _, f in got.features[-2:]])
+    assert not np.isin(ended, ids).any()  # ended in both units
+    assert np.isin(moved, ids).all()  # the refused list ended nothing
+
+
 def test_refused_image_sets(ctx):
     rig = scene_rig()
     got = Recorder()

@@ -6,8 +6,9 @@
  * pair and two mono cameras gives camera-1 records for the pair only, skips a unit whose camera
  * has no image (with a warning) and continues its tracks at the next frame; and each unit's
  * gyroscope seed turns with its own camera's extrinsic rotation (a backward camera sees a pitch
- * move its image the other way). Reads the units' internals for the seed. With --gpu the same on
- * the CUDA backend. */
+ * move its image the other way). Reads the units' internals for the seed. The back channel
+ * (predictions and rejections by rig id) reaches the right units. With --gpu the same on the
+ * CUDA backend. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -139,6 +140,50 @@ static int records_equal(const vf_feature* a, const vf_feature* b) {
          memcmp(&a->depth_m, &b->depth_m, sizeof a->depth_m) == 0;
 }
 
+/* Before the last frame, the back channel: each pair's first two left tracks of the frame before
+ * are ended and the next two predicted 3 px right and 2 px up of where they were, sent to the
+ * rig by rig id and to the lone frontends by their own ids (the records must then still agree);
+ * a list naming a unit that does not exist is refused whole. The ended rig ids go to `ended`. */
+static void back_channel(vf_rig_frontend* fe, vf_frontend* const lone[2], const rig_log* got,
+                         uint64_t ended[4]) {
+  const uint64_t own_mask = (1ull << VF_RIG_FRONTEND_ID_SHIFT) - 1;
+  const int k = FRAMES - 2;
+  uint64_t live = 0;
+  for (int p = 0; p < 2; ++p) {
+    const unit_log* g = &got->unit[p];
+    uint64_t rig_ids[4], own[4];
+    float uv[4];
+    int n = 0;
+    for (int i = 0; i < g->count[k] && i < MAX_REC && n < 4; ++i) {
+      const vf_feature* r = &g->rec[k][i];
+      if (r->camera != 2 * p) continue;
+      rig_ids[n] = r->id;
+      own[n] = r->id & own_mask;
+      if (n >= 2) {
+        uv[2 * (n - 2)] = r->u + 3.0f;
+        uv[2 * (n - 2) + 1] = r->v - 2.0f;
+      }
+      ++n;
+    }
+    CHECK(n == 4);
+    if (n < 4) return;
+    ended[2 * p] = rig_ids[0];
+    ended[2 * p + 1] = rig_ids[1];
+    live = rig_ids[3];
+    CHECK_OK(vf_rig_frontend_reject(fe, rig_ids, 2));
+    CHECK_OK(vf_frontend_reject(lone[p], own, 2));
+    CHECK_OK(vf_rig_frontend_predict(fe, rig_ids + 2, uv, 2));
+    CHECK_OK(vf_frontend_predict(lone[p], own + 2, uv, 2));
+  }
+  const uint64_t bad[2] = {live, (7ull << VF_RIG_FRONTEND_ID_SHIFT) | 1u};
+  const float far[4] = {1.0f, 1.0f, 2.0f, 2.0f};
+  CHECK(vf_rig_frontend_reject(fe, bad, 2) == VF_ERR_INVALID_ARG);
+  CHECK(strstr(vf_rig_frontend_last_error(fe), "names unit 7") != NULL);
+  CHECK(vf_rig_frontend_predict(fe, bad, far, 2) == VF_ERR_INVALID_ARG);
+  CHECK(vf_rig_frontend_reject(NULL, bad, 1) == VF_ERR_INVALID_ARG);
+  CHECK(vf_rig_frontend_predict(fe, bad, NULL, 1) == VF_ERR_INVALID_ARG);
+}
+
 /* Two pairs, units at once on two threads, against two lone frontends on another context. */
 static void test_two_pairs(const uint8_t* tex, vf_image* img) {
   vf_rig rig = vf_rig_default();
@@ -168,9 +213,11 @@ static void test_two_pairs(const uint8_t* tex, vf_image* img) {
     vf_frontend_callbacks lcb = {fe_on_features, fe_on_disparity, &alone[p]};
     CHECK_OK(vf_frontend_create(ctx_alone, &c, &lcb, &lone[p]));
   }
+  uint64_t ended[4] = {0, 0, 0, 0};
   for (int k = 0; k < FRAMES && fe != NULL; ++k) {
     const vf_image* set[4] = {&img[0], &img[1], &img[2], &img[3]};
     for (int c = 0; c < 4; ++c) camera_frame(tex, c / 2, c % 2, k, &img[c]);
+    if (k == FRAMES - 1 && lone[0] != NULL && lone[1] != NULL) back_channel(fe, lone, &got, ended);
     CHECK_OK(vf_rig_frontend_process(fe, 1000000 + 50000000LL * k, set));
     for (int p = 0; p < 2 && lone[p] != NULL; ++p)
       CHECK_OK(vf_frontend_process(lone[p], 1000000 + 50000000LL * k, set[2 * p], set[2 * p + 1]));
@@ -206,6 +253,11 @@ static void test_two_pairs(const uint8_t* tex, vf_image* img) {
     for (int j = i + 1; j < n; ++j) dup += ids[i] == ids[j];
   CHECK(n > 40 && dup == 0);
   CHECK(rights > 0);
+  /* the ended tracks are gone from the last frame */
+  int back = 0;
+  for (int i = 0; i < n; ++i)
+    for (int e = 0; e < 4; ++e) back += ids[i] == ended[e];
+  CHECK(ended[0] != 0 && ended[2] != 0 && back == 0);
   printf("two pairs: %d records equal to two lone frontends' (%d right), maps equal\n", compared,
          rights);
   vf_frontend_destroy(lone[0]);
