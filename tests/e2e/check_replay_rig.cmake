@@ -3,8 +3,9 @@
 # two pair units, cam0 and cam2 tracked with their right cameras' records (cam1, cam3); ring4
 # four mono units without records. Per camera: features, the ground-truth drift median under
 # 0.2 px, the CSV's camera column and rig ids; a camera missing one image skips that set's unit
-# only. Run with -DREPLAY=<vf_replay> -DSYNTH=<vf_synth> -DWORK=<scratch folder>
-# [-DEMULATOR=<qemu-user command for a cross build>].
+# only; a stereo sequence replayed as a rig gives the plain replay's CSV and evaluation. Run with
+# -DREPLAY=<vf_replay> -DSYNTH=<vf_synth> -DSEQ=<a vf_synth stereo sequence> -DWORK=<scratch
+# folder> [-DEMULATOR=<qemu-user command for a cross build>].
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
@@ -132,3 +133,14 @@ foreach(i 0 1 2 3)
   endif()
   expect("ring4 missing: --no-eval gives no evaluation (null)" "x${e}" STREQUAL x)
 endforeach()
+
+# A stereo sequence's rig is one unit, the vf_frontend of the plain replay: the same CSV, byte for
+# byte, and the same evaluation lines under the camera's name.
+run(replay_stereo "${REPLAY}" "${SEQ}" --backend cpu --quiet --max-frames 8 --csv "${WORK}/s.csv")
+string(REGEX MATCH "ground truth: tracking drift \\(from[^\n]*" plain "${out}")
+run(replay_stereo_rig "${REPLAY}" "${SEQ}" --rig --backend cpu --quiet --max-frames 8
+    --csv "${WORK}/s_rig.csv")
+expect_text("stereo as a rig: the plain replay's drift line" "${out}" "cam0: ${plain}" 1)
+file(SHA256 "${WORK}/s.csv" plain_csv)
+file(SHA256 "${WORK}/s_rig.csv" rig_csv)
+expect("stereo as a rig: the plain replay's CSV" plain_csv STREQUAL rig_csv)
