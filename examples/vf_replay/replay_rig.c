@@ -83,7 +83,8 @@ static int setup(replay_rig_run* r, vf_context* ctx, const vf_frontend_config* c
   vf_euroc_config ec = vf_euroc_config_default();
   const int threads = opt->decode_threads >= 0 ? opt->decode_threads : ec.decode_threads;
   r->decode_threads = threads > 1 ? threads : 1;
-  r->prefetch = opt->prefetch >= 2 ? opt->prefetch : 8;
+  /* The ring holds two sets at the least (replay_ahead.h). */
+  r->prefetch = opt->prefetch >= 2 ? opt->prefetch : opt->prefetch >= 0 ? 2 : 8;
   ec.prefetch = 0;
   if (vf_euroc_open(opt->sequence, &ec, ctx, reader) != VF_OK) {
     fprintf(stderr, "vf_replay: %s\n", vf_last_error_message());
