@@ -28,18 +28,21 @@ typedef struct replay_options {
   int no_eval;        /* 1: no evaluation even where the sequence has ground truth */
   int stereo;         /* --stereo: a vf_frontend_stereo_mode (stereo on), -1 = the config's */
   int dense_every;    /* --dense-every: sparse mode's map every N frames, -1 = the config's */
+  int rig;            /* --rig: the cameras of a camchain file through the rig frontend */
+  const char* rig_camchain; /* --rig's file, NULL = SEQUENCE/camchain.yaml */
 } replay_options;
 
 /* Per-frame statistics kept during the replay and summarised at the end. */
 typedef struct replay_stats {
+  int camera; /* vf_feature.camera of the tracked camera's records: 0, or a rig unit's camera */
   long frames;
-  long features;   /* camera-0 records over all frames */
+  long features;   /* the tracked camera's records over all frames */
   long with_depth; /* of those, with a disparity */
-  int* per_frame;  /* camera-0 records of each frame (grown as frames come) */
+  int* per_frame;  /* the tracked camera's records of each frame (grown as frames come) */
   size_t per_frame_cap;
   long right_records;                           /* camera-1 records over all frames */
   long right_missing[VF_RIGHT_MISSING_REASONS]; /* left features without one, by reason */
-  long depth_edge;                              /* camera-0 records flagged VF_FEATURE_DEPTH_EDGE */
+  long depth_edge;                              /* of them, flagged VF_FEATURE_DEPTH_EDGE */
   uint64_t max_id;                              /* largest track id seen + 1 */
   int* track_age;                               /* per id: frames observed (grown as ids appear) */
   size_t track_cap;
@@ -51,6 +54,15 @@ typedef struct replay_stats {
 } replay_stats;
 
 int replay_parse_args(int argc, char** argv, replay_options* opt);
+
+/* Monotonic seconds (replay_clock.c). */
+double replay_now_s(void);
+/* --realtime: sleeps until t_ns is as far after t0_ns as now is after t_start_s. */
+void replay_pace(double t_start_s, int64_t t0_ns, int64_t t_ns);
+
+/* vf_replay --rig (replay_rig.c): the whole run over the rig's cameras, from the sequence to the
+ * summary; the exit status. */
+int replay_rig_main(const replay_options* opt, vf_context* ctx, const vf_frontend_config* fc);
 
 /* Records one feature frame; 0 on success, -1 when out of memory. */
 int replay_stats_add(replay_stats* st, const vf_feature_frame* frame);
@@ -67,9 +79,11 @@ void replay_stats_free(replay_stats* st);
  * then the rectified pixel, then the VF_FEATURE_* bits), one row a record. */
 FILE* replay_csv_open(const char* path);
 void replay_csv_write(FILE* f, const vf_feature_frame* frame);
-/* Writes "<csv_path>.rectification.yaml" (f, cx, cy, baseline_m, R1, R2) from a feature frame;
- * 0 on success, -1 when it cannot be written. */
-int replay_csv_write_rectification(const char* csv_path, const vf_feature_frame* frame);
+/* Writes "<csv_path>.rectification.yaml" (f, cx, cy, baseline_m, R1, R2) from a feature frame,
+ * or "<csv_path>.<tag>.rectification.yaml" when tag is not NULL (a rig camera's name); 0 on
+ * success, -1 when it cannot be written. */
+int replay_csv_write_rectification(const char* csv_path, const char* tag,
+                                   const vf_feature_frame* frame);
 
 /* Sparse stereo's matches against the dense map at the features (replay_sparse.c). */
 typedef struct replay_sparse_match {

@@ -1,33 +1,31 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Ground-truth files decoded ahead (replay_ahead.h). Pair p lives in ring entry p % depth. A
- * worker takes the lowest pair nobody has taken, provided it is below `given_up + depth` (the
- * entry is then free: its last pair was given up), decodes it without the lock into the entry's
- * own buffers (reused from pair to pair) and marks it done. The consumer walks the pairs in
- * order, waiting on each entry it passes, so no entry it gives up is still being written. */
+/* Files decoded ahead (replay_ahead.h). Frame p lives in ring entry p % depth. A worker takes
+ * the lowest frame nobody has taken, provided it is below `given_up + depth` (the entry is then
+ * free: its last frame was given up), decodes it without the lock into the entry's own buffers
+ * (reused from frame to frame) and marks it done. The consumer walks the frames in order,
+ * waiting on each entry it passes, so no entry it gives up is still being written. */
 #include "replay_ahead.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #define AHEAD_MAX_THREADS 64
-#define AHEAD_MAX_KINDS 2
 
 typedef struct ahead_entry {
-  int pair; /* -1 = empty */
+  int frame; /* -1 = empty */
   int done;
-  int ok[AHEAD_MAX_KINDS];
-  vf_image image[AHEAD_MAX_KINDS];
+  int ok[REPLAY_AHEAD_MAX_KINDS];
+  vf_image image[REPLAY_AHEAD_MAX_KINDS];
 } ahead_entry;
 
 struct replay_ahead {
-  char root[2048];
-  const char* kind[AHEAD_MAX_KINDS];
+  replay_ahead_decode_fn decode;
+  const void* user;
   int kinds;
-  int64_t* t_ns; /* of each pair */
-  int pairs;
+  int64_t* t_ns; /* of each frame */
+  int frames;
   ahead_entry* ring;
   int depth;
   pthread_mutex_t lock;
@@ -35,9 +33,9 @@ struct replay_ahead {
   pthread_t thread[AHEAD_MAX_THREADS];
   int threads;
   int stop;
-  int next_claim; /* workers: the lowest pair not taken */
-  int given_up;   /* pairs below this are no longer read by the consumer */
-  int walked;     /* consumer: pairs below this were waited for */
+  int next_claim; /* workers: the lowest frame not taken */
+  int given_up;   /* frames below this are no longer read by the consumer */
+  int walked;     /* consumer: frames below this were waited for */
   double wait_s;  /* consumer only */
 };
 
@@ -47,23 +45,19 @@ static double ahead_now_s(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void ahead_decode(const replay_ahead* a, int pair, ahead_entry* en) {
-  for (int k = 0; k < a->kinds; ++k) {
-    char path[2300];
-    snprintf(path, sizeof path, "%s/groundtruth/%s/%lld.png", a->root, a->kind[k],
-             (long long)a->t_ns[pair]);
-    en->ok[k] = vf_png_read_gray_into(path, 16, &en->image[k]) == VF_OK;
-  }
+static void ahead_decode(const replay_ahead* a, int frame, ahead_entry* en) {
+  for (int k = 0; k < a->kinds; ++k)
+    en->ok[k] = a->decode(a->user, frame, a->t_ns[frame], k, &en->image[k]);
 }
 
-/* With the lock held: the entry of the next pair for a worker to decode, marked taken, waiting
+/* With the lock held: the entry of the next frame for a worker to decode, marked taken, waiting
  * until one may be taken; NULL when the workers are to stop. */
 static ahead_entry* ahead_claim(replay_ahead* a) {
   while (!a->stop) {
     const int p = a->next_claim;
-    if (p < a->pairs && p < a->given_up + a->depth) {
+    if (p < a->frames && p < a->given_up + a->depth) {
       ahead_entry* en = &a->ring[p % a->depth];
-      en->pair = p;
+      en->frame = p;
       en->done = 0;
       a->next_claim = p + 1;
       return en;
@@ -77,7 +71,7 @@ static void* ahead_worker(void* arg) {
   replay_ahead* a = arg;
   pthread_mutex_lock(&a->lock);
   for (ahead_entry* en; (en = ahead_claim(a)) != NULL;) {
-    const int p = en->pair; /* only this worker changes the entry until it is done */
+    const int p = en->frame; /* only this worker changes the entry until it is done */
     pthread_mutex_unlock(&a->lock);
     ahead_decode(a, p, en);
     pthread_mutex_lock(&a->lock);
@@ -88,19 +82,18 @@ static void* ahead_worker(void* arg) {
   return NULL;
 }
 
-int replay_ahead_open(const char* root, const vf_euroc* reader, const char* const* kind, int kinds,
-                      int threads, int depth, replay_ahead** out) {
+int replay_ahead_open(const int64_t* t_ns, int frames, int kinds, replay_ahead_decode_fn decode,
+                      const void* user, int threads, int depth, replay_ahead** out) {
   *out = NULL;
-  vf_euroc_info info;
-  if (kinds < 1 || kinds > AHEAD_MAX_KINDS || vf_euroc_get_info(reader, &info) != VF_OK) return -1;
+  if (kinds < 1 || kinds > REPLAY_AHEAD_MAX_KINDS || frames < 0 || decode == NULL) return -1;
   replay_ahead* a = calloc(1, sizeof *a);
   if (a == NULL) return -1;
-  snprintf(a->root, sizeof a->root, "%s", root);
-  for (int k = 0; k < kinds; ++k) a->kind[k] = kind[k];
+  a->decode = decode;
+  a->user = user;
   a->kinds = kinds;
-  a->pairs = info.stereo_pairs;
+  a->frames = frames;
   a->depth = depth < 2 ? 2 : depth;
-  a->t_ns = malloc(sizeof *a->t_ns * (size_t)a->pairs);
+  a->t_ns = malloc(sizeof *a->t_ns * (size_t)(a->frames > 0 ? a->frames : 1));
   a->ring = calloc((size_t)a->depth, sizeof *a->ring);
   int ok = a->t_ns != NULL && a->ring != NULL && pthread_mutex_init(&a->lock, NULL) == 0;
   if (ok && pthread_cond_init(&a->wake, NULL) != 0) {
@@ -113,8 +106,8 @@ int replay_ahead_open(const char* root, const vf_euroc* reader, const char* cons
     free(a);
     return -1;
   }
-  for (int p = 0; p < a->pairs; ++p) vf_euroc_pair_time(reader, p, &a->t_ns[p]);
-  for (int i = 0; i < a->depth; ++i) a->ring[i].pair = -1;
+  if (a->frames > 0) memcpy(a->t_ns, t_ns, sizeof *a->t_ns * (size_t)a->frames);
+  for (int i = 0; i < a->depth; ++i) a->ring[i].frame = -1;
   int want = threads < 1 ? 1 : threads > AHEAD_MAX_THREADS ? AHEAD_MAX_THREADS : threads;
   while (a->threads < want && pthread_create(&a->thread[a->threads], NULL, ahead_worker, a) == 0)
     ++a->threads;
@@ -127,15 +120,15 @@ int replay_ahead_open(const char* root, const vf_euroc* reader, const char* cons
 }
 
 const vf_image* replay_ahead_get(replay_ahead* a, int64_t t_ns, int which) {
-  /* The pair at t_ns among those not given up (timestamps increase). */
+  /* The frame at t_ns among those not given up (timestamps increase). */
   int p = a->given_up;
-  while (p < a->pairs && a->t_ns[p] < t_ns) ++p;
-  if (p == a->pairs || a->t_ns[p] != t_ns || which < 0 || which >= a->kinds) return NULL;
+  while (p < a->frames && a->t_ns[p] < t_ns) ++p;
+  if (p == a->frames || a->t_ns[p] != t_ns || which < 0 || which >= a->kinds) return NULL;
   const double t0 = ahead_now_s();
   pthread_mutex_lock(&a->lock);
   for (; a->walked <= p; ++a->walked) {
     const ahead_entry* en = &a->ring[a->walked % a->depth];
-    while (!(en->pair == a->walked && en->done)) pthread_cond_wait(&a->wake, &a->lock);
+    while (!(en->frame == a->walked && en->done)) pthread_cond_wait(&a->wake, &a->lock);
   }
   if (p > a->given_up) {
     a->given_up = p;

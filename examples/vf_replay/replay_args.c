@@ -11,14 +11,16 @@ static int usage(void) {
           "                 [--max-frames N] [--csv FILE] [--json FILE] [--disparity-dir DIR]\n"
           "                 [--overlay-dir DIR] [--overlay N[,N...]] [--quiet]\n"
           "                 [--decode-threads N] [--prefetch N] [--read-only] [--no-eval]\n"
-          "                 [--stereo dense|sparse] [--dense-every N]\n"
+          "                 [--stereo dense|sparse] [--dense-every N] [--rig [CAMCHAIN.yaml]]\n"
           "SEQUENCE is an EuRoC ASL folder (holding mav0), real or written by vf_synth.\n"
           "--decode-threads: threads decoding images (and ground truth) ahead, 0..64;\n"
           "--prefetch: pairs decoded ahead, 0..64; --read-only: read the images (and the\n"
           "ground-truth files), no frontend; --no-eval: no ground-truth evaluation;\n"
           "--json: the summary (features, tracks, the evaluation) as JSON;\n"
           "--stereo: the frontend's stereo mode (over the config's); --dense-every: in sparse\n"
-          "mode also a dense map every N frames (0 = never), compared with the matches.\n");
+          "mode also a dense map every N frames (0 = never), compared with the matches;\n"
+          "--rig: every camera of a Kalibr camchain file (default SEQUENCE/camchain.yaml; a\n"
+          "file name ending in .yaml or .yml) through the rig frontend, mav0/camK per camera.\n");
   return -1;
 }
 
@@ -56,6 +58,16 @@ int replay_parse_args(int argc, char** argv, replay_options* opt) {
     }
     if (strcmp(a, "--quiet") == 0) {
       opt->quiet = 1;
+      continue;
+    }
+    if (strcmp(a, "--rig") == 0) {
+      /* The file is optional: only a name ending in .yaml or .yml is taken for it, so that
+       * "--rig SEQUENCE" keeps SEQUENCE. */
+      const char* v = i + 1 < argc ? argv[i + 1] : "";
+      const size_t n = strlen(v);
+      if ((n > 5 && strcmp(v + n - 5, ".yaml") == 0) || (n > 4 && strcmp(v + n - 4, ".yml") == 0))
+        opt->rig_camchain = argv[++i];
+      opt->rig = 1;
       continue;
     }
     if (strcmp(a, "--read-only") == 0 || strcmp(a, "--no-eval") == 0) {

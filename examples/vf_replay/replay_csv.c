@@ -21,9 +21,12 @@ void replay_csv_write(FILE* f, const vf_feature_frame* frame) {
   }
 }
 
-int replay_csv_write_rectification(const char* csv_path, const vf_feature_frame* frame) {
+int replay_csv_write_rectification(const char* csv_path, const char* tag,
+                                   const vf_feature_frame* frame) {
   char path[4096];
-  if (snprintf(path, sizeof path, "%s.rectification.yaml", csv_path) >= (int)sizeof path) return -1;
+  if (snprintf(path, sizeof path, "%s%s%s.rectification.yaml", csv_path, tag != NULL ? "." : "",
+               tag != NULL ? tag : "") >= (int)sizeof path)
+    return -1;
   FILE* f = fopen(path, "w");
   if (f == NULL) return -1;
   fprintf(f,

@@ -12,48 +12,16 @@
 #include "replay_eval.h"
 
 #include "replay_ahead.h"
+#include "replay_eval_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-typedef struct eval_point {
-  double first[3], last[3]; /* world points of the first and the previous observation */
-  int first_valid, last_valid;
-  int born_on_edge;       /* the first observation carried VF_FEATURE_DEPTH_EDGE */
-  int patch_on_step;      /* the window around the first observation spans a depth step */
-  float first_u, first_v; /* our first observation's raw pixel */
-} eval_point;
-
-typedef struct eval_errors {
-  double* v;
-  long count, cap;
-} eval_errors;
-
-typedef struct eval_signed_sums {
-  double du, dv, along;
-  long n, moved;
-} eval_signed_sums;
-
-struct replay_eval {
-  char root[2048];
-  const vf_euroc* reader;
-  vf_camera cam0, cam1;
-  eval_point* points; /* by track id */
-  size_t point_cap;
-  eval_errors step, drift, drift_off_edges;
-  eval_signed_sums drift_signed[REPLAY_EVAL_AGE_BINS + 1]; /* by age bin, then all */
-  eval_errors drift_by_age[REPLAY_EVAL_AGE_BINS];
-  eval_errors drift_step[2]; /* drift of tracks off / on a depth step (patch_on_step) */
-  eval_signed_sums drift_step_signed[2];
-  eval_errors disparity;     /* signed disparity errors */
-  eval_errors right[2];      /* camera-1 errors: all, of depth-edge features */
-  long left[2], records[2];  /* left features and camera-1 records: all, depth-edge ones */
-  double gt_f, gt_cx, gt_cy; /* rectification of the disparity ground truth */
-  long disparity_frames, gt_pixels, valid, bad[3];
-  replay_ahead* files; /* depth0 (0) and disparity (1) PNGs decoded ahead */
-};
+/* Records' ids modulo the rig frontend's unit bits: a unit's own track ids (a vf_frontend's ids
+ * stay below them). */
+#define EVAL_ID_MASK ((UINT64_C(1) << VF_RIG_FRONTEND_ID_SHIFT) - 1)
 
 enum { EVAL_DEPTH, EVAL_DISPARITY };
 
@@ -75,8 +43,8 @@ static int eval_pose(const replay_eval* e, int64_t t_ns, double R[9], double p[3
 }
 
 static void read_rectification(replay_eval* e) {
-  char path[2100], line[512];
-  snprintf(path, sizeof path, "%s/groundtruth/rectification.yaml", e->root);
+  char path[2200], line[512];
+  snprintf(path, sizeof path, "%s/groundtruth/%s", e->root, e->which.rectification);
   FILE* f = fopen(path, "r");
   if (f == NULL) return;
   while (fgets(line, sizeof line, f) != NULL) {
@@ -87,29 +55,59 @@ static void read_rectification(replay_eval* e) {
   fclose(f);
 }
 
-int replay_eval_open(const char* sequence, const vf_euroc* reader, int threads, int depth,
-                     replay_eval** out) {
+/* Reads groundtruth/<depth or disparity folder>/<t>.png of a frame (16-bit). */
+static int eval_decode(const void* user, int frame, int64_t t_ns, int which, vf_image* image) {
+  const replay_eval* e = user;
+  const char* kind = which == EVAL_DEPTH ? e->which.depth : e->which.disparity;
+  (void)frame;
+  if (kind[0] == '\0') return 0;
+  char path[2200];
+  snprintf(path, sizeof path, "%s/groundtruth/%s/%lld.png", e->root, kind, (long long)t_ns);
+  return vf_png_read_gray_into(path, 16, image) == VF_OK;
+}
+
+int replay_eval_open_camera(const char* sequence, const vf_euroc* reader,
+                            const replay_eval_camera* c, const int64_t* t_ns, int frames,
+                            int threads, int depth, replay_eval** out) {
   *out = NULL;
   struct stat sb;
-  char dir[2100];
-  snprintf(dir, sizeof dir, "%s/groundtruth/depth0", sequence);
+  char dir[2200];
+  snprintf(dir, sizeof dir, "%s/groundtruth/%s", sequence, c->depth);
   if (stat(dir, &sb) != 0 || vf_euroc_groundtruth_count(reader) == 0) return 0;
   replay_eval* e = calloc(1, sizeof *e);
-  if (e == NULL || vf_euroc_camera(reader, 0, &e->cam0) != VF_OK ||
-      vf_euroc_camera(reader, 1, &e->cam1) != VF_OK) {
-    free(e);
-    return -1;
-  }
+  if (e == NULL) return -1;
   snprintf(e->root, sizeof e->root, "%s", sequence);
   e->reader = reader;
-  read_rectification(e);
-  const char* const kinds[2] = {"depth0", "disparity"};
-  if (replay_ahead_open(sequence, reader, kinds, 2, threads, depth, &e->files) != 0) {
+  e->which = *c;
+  e->cam0 = c->cam;
+  e->cam1 = c->right;
+  if (c->disparity[0] != '\0') read_rectification(e);
+  if (replay_ahead_open(t_ns, frames, 2, eval_decode, e, threads, depth, &e->files) != 0) {
     free(e);
     return -1;
   }
   *out = e;
   return 0;
+}
+
+int replay_eval_open(const char* sequence, const vf_euroc* reader, int threads, int depth,
+                     replay_eval** out) {
+  *out = NULL;
+  replay_eval_camera c = {.camera = 0,
+                          .depth = "depth0",
+                          .disparity = "disparity",
+                          .rectification = "rectification.yaml"};
+  vf_euroc_info info;
+  if (vf_euroc_get_info(reader, &info) != VF_OK || vf_euroc_camera(reader, 0, &c.cam) != VF_OK ||
+      vf_euroc_camera(reader, 1, &c.right) != VF_OK)
+    return -1;
+  int64_t* t_ns = malloc(sizeof *t_ns * (size_t)(info.stereo_pairs > 0 ? info.stereo_pairs : 1));
+  if (t_ns == NULL) return -1;
+  for (int p = 0; p < info.stereo_pairs; ++p) vf_euroc_pair_time(reader, p, &t_ns[p]);
+  int rc =
+      replay_eval_open_camera(sequence, reader, &c, t_ns, info.stereo_pairs, threads, depth, out);
+  free(t_ns);
+  return rc;
 }
 
 static eval_point* eval_slot(replay_eval* e, uint64_t id) {
@@ -266,12 +264,14 @@ static void eval_right(replay_eval* e, const vf_image* depth, const vf_feature_f
   int j = 0;
   for (int i = 0; i < fr->count; ++i) {
     const vf_feature* f = &fr->features[i];
-    if (f->camera == 0) {
+    if (f->camera == e->which.camera) {
       e->left[0]++;
       e->left[1] += (f->flags & VF_FEATURE_DEPTH_EDGE) != 0;
       continue;
     }
-    while (j < fr->count && !(fr->features[j].camera == 0 && fr->features[j].id == f->id)) ++j;
+    while (j < fr->count &&
+           !(fr->features[j].camera == e->which.camera && fr->features[j].id == f->id))
+      ++j;
     if (j == fr->count) return;
     const vf_feature* l = &fr->features[j];
     const int edge = (l->flags & VF_FEATURE_DEPTH_EDGE) != 0;
@@ -296,7 +296,7 @@ void replay_eval_features(replay_eval* e, const vf_feature_frame* fr) {
   const vf_image depth = found != NULL ? *found : none;
   for (int i = 0; i < fr->count; ++i) {
     const vf_feature* f = &fr->features[i];
-    eval_point* pt = f->camera == 0 ? eval_slot(e, f->id) : NULL;
+    eval_point* pt = f->camera == e->which.camera ? eval_slot(e, f->id & EVAL_ID_MASK) : NULL;
     if (pt == NULL || isnan(f->u)) continue;
     if (f->age == 1) {
       pt->first_valid = eval_backproject(&depth, R, p, f, pt->first);
@@ -349,102 +349,6 @@ void replay_eval_disparity(replay_eval* e, const vf_disparity_frame* fr) {
         for (int t = 0; t < 3; ++t) e->bad[t] += err > t + 1;
       }
     }
-  }
-}
-
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
-
-static void eval_stats(eval_errors* e, replay_eval_errors* out) {
-  memset(out, 0, sizeof *out);
-  out->observations = e->count;
-  if (e->count == 0) return;
-  qsort(e->v, (size_t)e->count, sizeof *e->v, cmp_double);
-  double sum = 0;
-  long within = 0;
-  for (long i = 0; i < e->count; ++i) {
-    sum += e->v[i];
-    within += e->v[i] <= 1.0;
-  }
-  out->median_px = e->v[e->count / 2];
-  out->mean_px = sum / e->count;
-  out->within_1px = (double)within / e->count;
-}
-
-static void eval_right_stats(eval_errors* v, long left, long records, replay_eval_right* out) {
-  memset(out, 0, sizeof *out);
-  out->left = left;
-  out->records = records;
-  out->with_record = left > 0 ? (double)records / left : 0.0;
-  out->observations = v->count;
-  if (v->count == 0) return;
-  qsort(v->v, (size_t)v->count, sizeof *v->v, cmp_double);
-  long half = 0, one = 0;
-  for (long i = 0; i < v->count; ++i) {
-    half += v->v[i] > 0.5;
-    one += v->v[i] > 1.0;
-  }
-  out->median_px = v->v[v->count / 2];
-  out->over_half_px = (double)half / v->count;
-  out->over_1px = (double)one / v->count;
-}
-
-static void eval_signed_stats(const eval_signed_sums* b, replay_eval_signed* out) {
-  memset(out, 0, sizeof *out);
-  out->observations = b->n;
-  out->moved = b->moved;
-  if (b->n > 0) {
-    out->mean_du_px = b->du / b->n;
-    out->mean_dv_px = b->dv / b->n;
-  }
-  if (b->moved > 0) out->mean_along_px = b->along / b->moved;
-}
-
-static void eval_disparity_stats(eval_errors* v, replay_eval_disparity_bias* out) {
-  memset(out, 0, sizeof *out);
-  out->observations = v->count;
-  if (v->count == 0) return;
-  qsort(v->v, (size_t)v->count, sizeof *v->v, cmp_double);
-  double sum = 0.0, abs_sum = 0.0, body = 0.0;
-  long within = 0;
-  for (long i = 0; i < v->count; ++i) {
-    sum += v->v[i];
-    abs_sum += fabs(v->v[i]);
-    if (fabs(v->v[i]) <= 1.0) {
-      body += v->v[i];
-      ++within;
-    }
-  }
-  out->mean_within_1px_px = within > 0 ? body / within : 0.0;
-  out->mean_px = sum / v->count;
-  out->mean_abs_px = abs_sum / v->count;
-  out->median_px = v->v[v->count / 2];
-}
-
-void replay_eval_get(replay_eval* e, replay_eval_summary* s) {
-  memset(s, 0, sizeof *s);
-  for (int k = 0; k <= REPLAY_EVAL_AGE_BINS; ++k)
-    eval_signed_stats(&e->drift_signed[k], &s->drift_signed[k]);
-  eval_disparity_stats(&e->disparity, &s->disparity_bias);
-  eval_stats(&e->step, &s->step);
-  eval_stats(&e->drift, &s->drift);
-  eval_stats(&e->drift_off_edges, &s->drift_off_edges);
-  for (int k = 0; k < REPLAY_EVAL_AGE_BINS; ++k)
-    eval_stats(&e->drift_by_age[k], &s->drift_by_age[k]);
-  for (int k = 0; k < 2; ++k) {
-    eval_stats(&e->drift_step[k], &s->drift_step[k]);
-    eval_signed_stats(&e->drift_step_signed[k], &s->drift_step_signed[k]);
-  }
-  eval_right_stats(&e->right[0], e->left[0], e->records[0], &s->right);
-  eval_right_stats(&e->right[1], e->left[1], e->records[1], &s->right_edge);
-  s->disparity_frames = e->disparity_frames;
-  if (e->gt_pixels > 0) {
-    s->bad1 = (double)e->bad[0] / e->gt_pixels;
-    s->bad2 = (double)e->bad[1] / e->gt_pixels;
-    s->bad3 = (double)e->bad[2] / e->gt_pixels;
-    s->density = (double)e->valid / e->gt_pixels;
   }
 }
 

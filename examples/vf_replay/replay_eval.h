@@ -12,9 +12,27 @@
 typedef struct replay_eval replay_eval;
 
 /* *out = NULL (and 0 returned) when the sequence has no ground truth; -1 on errors. The
- * ground-truth files are decoded ahead by `threads` threads, up to `depth` frames ahead. */
+ * ground-truth files are decoded ahead by `threads` threads, up to `depth` frames ahead. This
+ * evaluates the records of cam0 and cam1 (the reader's stereo pairs). */
 int replay_eval_open(const char* sequence, const vf_euroc* reader, int threads, int depth,
                      replay_eval** out);
+
+/* One tracked camera of a sequence (a rig's) and, where it has one, its pair's right camera. */
+typedef struct replay_eval_camera {
+  vf_camera cam, right;   /* T_BS in the ground truth's body frame; right unused without a pair */
+  int camera;             /* vf_feature.camera of the tracked camera's records (the others are its
+                             camera-1 records) */
+  char depth[32];         /* groundtruth/ folder of the tracked camera's depth ("depth0") */
+  char disparity[32];     /* folder of the pair's disparity ("disparity"); "" for no pair */
+  char rectification[48]; /* the disparity's rectification file ("rectification.yaml") */
+} replay_eval_camera;
+
+/* As replay_eval_open for camera `c` over the frames at t_ns (increasing; the reader gives the
+ * ground-truth poses only). Record ids are taken modulo 2^VF_RIG_FRONTEND_ID_SHIFT, so a rig
+ * unit's records (vf_rig_frontend.h) index its tracks. */
+int replay_eval_open_camera(const char* sequence, const vf_euroc* reader,
+                            const replay_eval_camera* c, const int64_t* t_ns, int frames,
+                            int threads, int depth, replay_eval** out);
 void replay_eval_features(replay_eval* e, const vf_feature_frame* frame);
 void replay_eval_disparity(replay_eval* e, const vf_disparity_frame* frame);
 void replay_eval_print(replay_eval* e, FILE* out);
@@ -87,5 +105,16 @@ typedef struct replay_eval_summary {
 } replay_eval_summary;
 
 void replay_eval_get(replay_eval* e, replay_eval_summary* out);
+
+/* A rig camera's lines: tracking step, drift and drift off depth edges prefixed "<name>: " and,
+ * for a stereo pair (right_name not NULL), its camera-1 records prefixed "<right_name>: " and
+ * the disparity map's line. */
+void replay_eval_print_camera(replay_eval* e, const char* name, const char* right_name, FILE* out);
+/* The drift of several evaluators' observations together (the rig's cameras). */
+void replay_eval_pool_drift(replay_eval* const* e, int n, replay_eval_errors* out);
+/* The tracking-drift line of `drift`, prefixed. */
+void replay_eval_print_drift(const replay_eval_errors* drift, const char* prefix, FILE* out);
+/* "  \"name\": {observations, median_px, mean_px, within_1px},\n", a JSON object's member. */
+void replay_eval_json_errors(FILE* out, const char* name, const replay_eval_errors* t);
 
 #endif

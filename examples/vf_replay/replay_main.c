@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "example_log.h"
 #include "replay.h"
@@ -28,12 +27,6 @@ typedef struct replay_state {
   int failed;
 } replay_state;
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static int wants_overlay(const replay_options* opt, uint64_t sequence) {
   for (int i = 0; i < opt->overlay_count; ++i)
     if ((uint64_t)opt->overlay_frames[i] == sequence) return 1;
@@ -45,7 +38,7 @@ static void on_features(const vf_feature_frame* frame, void* user) {
   if (replay_stats_add(&st->stats, frame) != 0) st->failed = 1;
   if (st->csv != NULL) replay_csv_write(st->csv, frame);
   if (st->csv != NULL && frame->sequence == 0 &&
-      replay_csv_write_rectification(st->opt->csv, frame) != 0) {
+      replay_csv_write_rectification(st->opt->csv, NULL, frame) != 0) {
     fprintf(stderr, "vf_replay: cannot write %s.rectification.yaml\n", st->opt->csv);
     st->failed = 1;
   }
@@ -140,15 +133,15 @@ static int configure(const replay_options* opt, vf_euroc* reader, int has_camera
 
 /* Runs the sequence through fe; 1 when a frame failed. */
 static int replay(const replay_options* opt, vf_frontend* fe, vf_euroc* reader, replay_state* st) {
-  double t_start = now_s();
+  double t_start = replay_now_s();
   int64_t t0_ns = -1;
   long frames = 0;
   int rc = 0;
   for (;;) {
     vf_euroc_event ev;
-    double t_read = now_s();
+    double t_read = replay_now_s();
     vf_status s = vf_euroc_next(reader, &ev);
-    st->stats.read_s += now_s() - t_read;
+    st->stats.read_s += replay_now_s() - t_read;
     if (s != VF_OK) {
       /* A damaged image is reported and skipped; the replay goes on. */
       fprintf(stderr, "\nvf_replay: %s\n", vf_euroc_last_error(reader));
@@ -167,17 +160,11 @@ static int replay(const replay_options* opt, vf_frontend* fe, vf_euroc* reader, 
     } else {
       if (opt->max_frames > 0 && frames >= opt->max_frames) break;
       if (t0_ns < 0) t0_ns = ev.t_ns;
-      if (opt->realtime) {
-        double due = t_start + (ev.t_ns - t0_ns) * 1e-9, wait = due - now_s();
-        if (wait > 0) {
-          struct timespec ts = {(time_t)wait, (long)((wait - (time_t)wait) * 1e9)};
-          nanosleep(&ts, NULL);
-        }
-      }
-      double t_process = now_s();
+      if (opt->realtime) replay_pace(t_start, t0_ns, ev.t_ns);
+      double t_process = replay_now_s();
       s = vf_frontend_process(fe, ev.t_ns, &ev.left, &ev.right);
-      st->stats.wall_s = now_s() - t_start;
-      st->stats.process_s += now_s() - t_process;
+      st->stats.wall_s = replay_now_s() - t_start;
+      st->stats.process_s += replay_now_s() - t_process;
       st->stats.read_frames = ++frames;
     }
     if (s != VF_OK) {
@@ -186,7 +173,7 @@ static int replay(const replay_options* opt, vf_frontend* fe, vf_euroc* reader, 
       break;
     }
   }
-  st->stats.wall_s = now_s() - t_start;
+  st->stats.wall_s = replay_now_s() - t_start;
   return rc;
 }
 
@@ -276,6 +263,12 @@ int main(int argc, char** argv) {
   replay_state st;
   memset(&st, 0, sizeof st);
   st.opt = &opt;
+  if (opt.rig) {
+    /* The rig's cameras come from its camchain file, whatever the config names. */
+    int rc = load_config(&opt, ctx, &fc, &has_cameras) != 0 ? 1 : replay_rig_main(&opt, ctx, &fc);
+    vf_context_destroy(ctx);
+    return rc;
+  }
   int rc = load_config(&opt, ctx, &fc, &has_cameras) != 0 ||
            setup(&opt, ctx, &fc, has_cameras, &reader, &st, &fe) != 0;
   /* The summary only follows a replay that ran. */

@@ -22,7 +22,7 @@ int replay_stats_add(replay_stats* st, const vf_feature_frame* frame) {
     st->per_frame_cap = cap;
   }
   int left = 0;
-  for (int i = 0; i < frame->count; ++i) left += frame->features[i].camera == 0;
+  for (int i = 0; i < frame->count; ++i) left += frame->features[i].camera == st->camera;
   st->per_frame[st->frames] = left;
   st->right_records += frame->count - left;
   for (int k = 0; k < VF_RIGHT_MISSING_REASONS; ++k)
@@ -39,21 +39,23 @@ int replay_stats_add(replay_stats* st, const vf_feature_frame* frame) {
   s->total_ms += t->total_ms;
   for (int i = 0; i < frame->count; ++i) {
     const vf_feature* p = &frame->features[i];
-    if (p->camera != 0) continue;
+    if (p->camera != st->camera) continue;
+    /* A rig unit's own id: its unit's index sits above (vf_rig_frontend.h). */
+    const uint64_t id = p->id & ((UINT64_C(1) << VF_RIG_FRONTEND_ID_SHIFT) - 1);
     st->features++;
     if (!isnan(p->disparity)) st->with_depth++;
     st->depth_edge += (p->flags & VF_FEATURE_DEPTH_EDGE) != 0;
-    if (p->id >= st->track_cap) {
+    if (id >= st->track_cap) {
       size_t cap = st->track_cap ? st->track_cap : 1024;
-      while (cap <= p->id) cap *= 2;
+      while (cap <= id) cap *= 2;
       int* grown = realloc(st->track_age, cap * sizeof *grown);
       if (grown == NULL) return -1;
       memset(grown + st->track_cap, 0, (cap - st->track_cap) * sizeof *grown);
       st->track_age = grown;
       st->track_cap = cap;
     }
-    st->track_age[p->id]++;
-    if (p->id + 1 > st->max_id) st->max_id = p->id + 1;
+    st->track_age[id]++;
+    if (id + 1 > st->max_id) st->max_id = id + 1;
   }
   return 0;
 }

@@ -124,6 +124,11 @@ VF_API vf_status vf_euroc_load_pair(const vf_euroc* reader, int pair, int64_t* t
  * callers that prepare per-frame files of their own ahead of the replay. */
 VF_API vf_status vf_euroc_pair_time(const vf_euroc* reader, int pair, int64_t* t_ns);
 
+/** IMU sample `index` of the replayed span, 0..vf_euroc_info.imu_replayed - 1, in time order:
+ * the samples vf_euroc_next hands out, for callers that read images of their own (the cameras of
+ * a multi-camera rig beyond cam0 and cam1). */
+VF_API vf_status vf_euroc_imu_sample(const vf_euroc* reader, int index, vf_imu_sample* out);
+
 /** Ground truth: the number of states (0 without a file). */
 VF_API int vf_euroc_groundtruth_count(const vf_euroc* reader);
 /** Ground-truth state `index`, 0..vf_euroc_groundtruth_count() - 1. */

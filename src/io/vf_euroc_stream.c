@@ -200,3 +200,14 @@ vf_status vf_euroc_pair_time(const vf_euroc* e, int pair, int64_t* t_ns) {
   *t_ns = e->pair[pair].t_ns;
   return VF_OK;
 }
+
+vf_status vf_euroc_imu_sample(const vf_euroc* e, int index, vf_imu_sample* out) {
+  if (e == NULL || out == NULL)
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_imu_sample: NULL argument");
+  if (index < 0 || index >= e->imu_count) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_imu_sample: sample %d is outside 0..%d",
+                   index, e->imu_count - 1);
+  }
+  *out = e->imu[index];
+  return VF_OK;
+}

@@ -125,6 +125,14 @@ int main(void) {
   CHECK(ev.type == VF_EUROC_IMU && ev.t_ns == 1403715273262142976LL);
   CHECK(ev.imu.gyro[0] == -0.0020943951023931952 && ev.imu.acc[0] == 9.0874956666666655 &&
         ev.imu.acc[2] == -3.6938381666666662);
+  /* The same sample through the accessor, and the last one; none past the span. */
+  vf_imu_sample smp;
+  CHECK_OK(vf_euroc_imu_sample(e, 0, &smp));
+  CHECK(smp.t_ns == ev.t_ns && memcmp(smp.gyro, ev.imu.gyro, sizeof smp.gyro) == 0 &&
+        memcmp(smp.acc, ev.imu.acc, sizeof smp.acc) == 0);
+  CHECK_OK(vf_euroc_imu_sample(e, info.imu_replayed - 1, &smp));
+  CHECK(smp.t_ns >= info.t_last_ns);
+  CHECK_FAILS(vf_euroc_imu_sample(e, info.imu_replayed, &smp), VF_ERR_INVALID_ARG);
   /* Then the first pair (same timestamp), equal to the PNGs read directly. */
   CHECK_OK(vf_euroc_next(e, &ev));
   CHECK(ev.type == VF_EUROC_STEREO && ev.pair == 0 && ev.t_ns == 1403715273262142976LL);
