@@ -66,6 +66,7 @@ int bench_detector(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_remap(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_tracker(vf_context* ctx, const bench_options* opt, bench_out* out);
 int bench_streams(vf_context* ctx, const bench_options* opt, bench_out* out);
+int bench_rig(vf_context* ctx, const bench_options* opt, bench_out* out);
 
 /* Where a stage's input frames live: ordinary host memory, page-locked host memory
  * (vf_image_alloc_pinned, CUDA only), device memory, or ordinary host memory locked in place

@@ -12,6 +12,7 @@ const bench_stage bench_stages[] = {
     {"stereo", bench_stereo},
     {"frontend", bench_frontend},
     {"streams", bench_streams},
+    {"rig", bench_rig},
     {NULL, NULL},
 };
 /* clang-format on */
