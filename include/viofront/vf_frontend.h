@@ -39,7 +39,9 @@ extern "C" {
  * one 3-D point. Depth holes: pixels under the feature have no disparity (an occlusion beside a
  * depth edge, or too little texture). Right occluded: the camera-1 record was withheld because a
  * nearer surface hides the stereo match (the left-right check at the feature). */
-#define VF_FEATURE_DEPTH_EDGE 0x1u     /**< the map steps by more than edge_max_jump */
+#define VF_FEATURE_DEPTH_EDGE                                                                      \
+  0x1u                                 /**< the map steps by more than edge_max_jump (sparse mode: \
+                                            the cells' step by more than sparse_edge_max_step) */
 #define VF_FEATURE_DEPTH_HOLES 0x2u    /**< pixels under the feature have no disparity */
 #define VF_FEATURE_RIGHT_OCCLUDED 0x4u /**< the camera-1 record was withheld (occluded) */
 
@@ -200,6 +202,11 @@ typedef struct vf_frontend_config {
   vf_frontend_stereo_mode stereo_mode; /**< dense (default) or sparse stereo, with stereo_enabled */
   int dense_every; /**< sparse mode: a dense map also every this many frames (the first frame
                       included), handed to on_disparity; 0 = never (default) */
+  float sparse_edge_max_step;    /**< px, sparse mode: a feature's records get VF_FEATURE_DEPTH_EDGE
+                                    when the depth step of its match's cells
+                                    (vf_stereo_match.spread) is larger; default 4 (a step between
+                                    cells several pixels apart, not the map's neighbour jump that
+                                    edge_max_jump bounds; docs/perf/sparse_stereo.md) */
   vf_stereo_match_config sparse; /**< sparse mode's matcher; its disparity range is set from
                                     stereo's (min_disparity .. min_disparity + disparities - 1),
                                     its step_radius from max(edge_radius, birth_edge_radius,

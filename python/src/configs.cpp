@@ -163,7 +163,10 @@ static void register_frontend_configs(nb::module_& m) {
       .RW(vf_frontend_config, gyro_seeding)
       .RW(vf_frontend_config, imu_capacity)
       .RW(vf_frontend_config, imu_max_gap_ns)
-      .RW(vf_frontend_config, disparity_location);
+      .RW(vf_frontend_config, disparity_location)
+      .RW(vf_frontend_config, stereo_mode)
+      .RW(vf_frontend_config, dense_every)
+      .RW(vf_frontend_config, sparse_edge_max_step);
 
   config_class<vf_euroc_config>(m, "EurocConfig", vf_euroc_config_default,
                                 "EuRoC reader settings (vf_euroc_config).")

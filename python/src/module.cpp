@@ -120,6 +120,10 @@ static void register_enums(nb::module_& m) {
       .value("HSGM", VF_STEREO_HSGM)
       .value("CENSUS_FASTDT", VF_STEREO_CENSUS_FASTDT)
       .value("ZNCC_SGM", VF_STEREO_ZNCC_SGM);
+  nb::enum_<vf_frontend_stereo_mode>(m, "StereoMode",
+                                     "How the frontend finds each feature's stereo match.")
+      .value("DENSE", VF_FRONTEND_STEREO_DENSE)
+      .value("SPARSE", VF_FRONTEND_STEREO_SPARSE);
   nb::enum_<vf_census_type>(m, "CensusType", "Census window of the SGM cost.")
       .value("CS_9X7", VF_CENSUS_CS_9X7)
       .value("FULL_9X7", VF_CENSUS_FULL_9X7);

@@ -64,6 +64,7 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.disparity_location = VF_MEMORY_DEVICE;
   c.stereo_mode = VF_FRONTEND_STEREO_DENSE;
   c.dense_every = 0;
+  c.sparse_edge_max_step = 4.0f;
   c.sparse = vf_stereo_match_config_default();
   return c;
 }
@@ -124,6 +125,9 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
   if (c->stereo_mode != VF_FRONTEND_STEREO_DENSE && c->stereo_mode != VF_FRONTEND_STEREO_SPARSE)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: stereo_mode %d is unknown", fn,
                    (int)c->stereo_mode);
+  if (!(c->sparse_edge_max_step >= 0.0f && c->sparse_edge_max_step <= 4096.0f))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: sparse_edge_max_step %g is outside 0..4096 px",
+                   fn, (double)c->sparse_edge_max_step);
   if (c->dense_every < 0 || c->dense_every > 1000000)
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: dense_every %d is outside 0..1000000", fn,
                    c->dense_every);

@@ -82,7 +82,7 @@ static int vf_sparse_missing_reason(const vf_frontend* fe, const vf_stereo_match
 }
 
 static uint32_t vf_sparse_flags(const vf_frontend_config* c, const vf_stereo_match* m) {
-  return m->spread > c->edge_max_jump ? VF_FEATURE_DEPTH_EDGE : 0u; /* NAN: no step measured */
+  return m->spread > c->sparse_edge_max_step ? VF_FEATURE_DEPTH_EDGE : 0u; /* NAN: no step */
 }
 
 /* Velocity in normalized coordinates per second from the previous observation (NaN = none). */

@@ -157,6 +157,8 @@ vf_status vf_yaml_read_frontend(vf_yaml* y, yaml_node_t* n, vf_frontend_config* 
        NULL, vf_read_stereo_mode, 0},
       {VF_KEY("dense_every", VF_YAML_INT, vf_frontend_config, dense_every), 0, 1000000, 0, 0, 0,
        NULL, NULL, NULL, 0},
+      {VF_KEY("sparse_edge_max_step", VF_YAML_FLOAT, vf_frontend_config, sparse_edge_max_step), 0,
+       4096, 0, 0, 0, NULL, NULL, NULL, 0},
       {VF_KEY("sparse_prior_range", VF_YAML_INT, vf_frontend_config, sparse.prior_range), 1,
        VF_STEREO_MATCH_PRIOR_MAX, 0, 0, 0, NULL, NULL, NULL, 0},
       {VF_KEY("sparse_search_radius", VF_YAML_INT, vf_frontend_config, sparse.search_radius), 1,

@@ -23,7 +23,7 @@ typedef struct sink {
   int order_ok, ids_ok;
   unsigned char state[MAX_IDS]; /* 0 unseen, 1 alive, 2 ended */
   int frame_of[MAX_IDS];
-  long features, with_depth;
+  long features, with_depth, on_edge;
   int first_count, min_count; /* camera-0 records of the first frame, fewest of the later ones */
   int settled_min;            /* fewest camera-0 records from frame SETTLED on */
 } sink;
@@ -43,6 +43,7 @@ static void on_features(const vf_feature_frame* fr, void* user) {
     s->frame_of[f->id] = s->frames;
     s->features++;
     s->with_depth += !isnan(f->depth_m);
+    s->on_edge += (f->flags & VF_FEATURE_DEPTH_EDGE) != 0;
   }
   int left = 0;
   for (int i = 0; i < fr->count; ++i) left += fr->features[i].camera == 0;
@@ -63,10 +64,12 @@ static void on_disparity(const vf_disparity_frame* fr, void* user) {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 2) VF_TEST_SKIP("usage: test_frontend_synth SEQUENCE [cpu|cuda] [match]");
+  if (argc < 2) VF_TEST_SKIP("usage: test_frontend_synth SEQUENCE [cpu|cuda] [match|sparse]");
   int cuda = argc > 2 && strcmp(argv[2], "cuda") == 0;
-  /* match: each feature's disparity matched in the rectified pair (off by default). */
+  /* match: each feature's disparity matched in the rectified pair (off by default); sparse:
+   * sparse stereo (no map; the records and flags from each feature's own match). */
   int match = argc > 3 && strcmp(argv[3], "match") == 0;
+  int sparse = argc > 3 && strcmp(argv[3], "sparse") == 0;
   if (cuda) VF_TEST_REQUIRE_CUDA();
   vf_context_config cc = vf_context_config_default();
   cc.backend = cuda ? VF_BACKEND_CUDA : VF_BACKEND_CPU;
@@ -86,6 +89,7 @@ int main(int argc, char** argv) {
   /* Empty cells refilled every frame (the default): the steady count checked below. */
   fc.features.detect_every = 1;
   if (match) fc.disparity_refine_radius = 7;
+  if (sparse) fc.stereo_mode = VF_FRONTEND_STEREO_SPARSE;
   vf_frontend_callbacks cb = {on_features, on_disparity, &s};
   vf_frontend* fe = NULL;
   CHECK_OK(vf_frontend_create(ctx, &fc, &cb, &fe));
@@ -104,10 +108,13 @@ int main(int argc, char** argv) {
   replay_eval_summary r;
   replay_eval_get(s.eval, &r);
   replay_eval_print(s.eval, stdout);
-  printf("frames %d, features per frame %.1f, %.1f%% with depth\n", s.frames,
+  printf("frames %d, features per frame %.1f, %.1f%% with depth, %.1f%% on depth edges\n", s.frames,
          (double)s.features / (s.frames ? s.frames : 1),
-         100.0 * s.with_depth / (s.features ? s.features : 1));
-  CHECK(s.frames == info.stereo_pairs && s.disparity_frames == s.frames);
+         100.0 * s.with_depth / (s.features ? s.features : 1),
+         100.0 * s.on_edge / (s.features ? s.features : 1));
+  CHECK(s.frames == info.stereo_pairs && s.disparity_frames == (sparse ? 0 : s.frames));
+  /* The depth-edge flag marks a few features (sparse: 42% before it had its own threshold). */
+  CHECK(s.on_edge * 10 < s.features);
   CHECK(s.order_ok);
   CHECK(s.ids_ok);
   CHECK(s.with_depth >= s.features * 9 / 10);
@@ -117,7 +124,7 @@ int main(int argc, char** argv) {
   CHECK(r.step.observations > enough - 100);
   CHECK(r.step.median_px < 0.2);
   CHECK(r.drift.median_px < 1.0);
-  CHECK(r.disparity_frames == s.frames);
+  CHECK(r.disparity_frames == (sparse ? 0 : s.frames));
   printf("features per frame: first %d, fewest later %d, fewest from frame %d on %d\n",
          s.first_count, s.min_count, SETTLED, s.settled_min);
   CHECK(s.first_count >= 130 && 10 * s.min_count >= 9 * s.first_count);
@@ -126,8 +133,8 @@ int main(int argc, char** argv) {
   CHECK(r.right.median_px < 0.3 && r.right.over_1px < 0.05);
   /* Matched, the camera-1 records lose the map's sub-pixel and smoothness errors (median 0.04 px
    * on vf_synth against 0.11 px without). */
-  if (match) CHECK(r.right.median_px < 0.07);
-  CHECK(r.bad3 < 0.10 && r.density > 0.85);
+  if (match || sparse) CHECK(r.right.median_px < 0.07);
+  if (!sparse) CHECK(r.bad3 < 0.10 && r.density > 0.85);
   /* The signed errors: every drift observation counted once, and no bias near a tenth of a
    * pixel (a track leading its point, or a disparity biased by that, would cost a backend). */
   const replay_eval_signed* sd = &r.drift_signed[REPLAY_EVAL_AGE_BINS];

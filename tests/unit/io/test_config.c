@@ -264,6 +264,14 @@ static void check_config(void) {
   CHECK(fc->stereo.census == VF_CENSUS_FULL_9X7);
   CHECK(fc->features.min_features == 50 && fc->features.fb_threshold == 0.25f);
   CHECK(!fc->stereo_enabled && fc->disparity_location == VF_MEMORY_HOST);
+  /* Sparse stereo's keys. */
+  const char* sparse =
+      "frontend: {stereo: sparse, dense_every: 5, sparse_edge_max_step: 2.5, "
+      "sparse_min_zncc: 0.8}\n";
+  CHECK_OK(vf_config_parse(sparse, strlen(sparse), "cfg.yaml", ".", ctx, &cfg));
+  CHECK(fc->stereo_enabled && fc->stereo_mode == VF_FRONTEND_STEREO_SPARSE);
+  CHECK(fc->dense_every == 5 && fc->sparse_edge_max_step == 2.5f && fc->sparse.min_zncc == 0.8f);
+  expect_config_error("frontend:\n  sparse_edge_max_step: -1\n", "frontend.sparse_edge_max_step");
 
   /* Unknown sections and keys are warned about; the rest still applies. */
   log_capture_clear(&logs);
