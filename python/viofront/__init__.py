@@ -85,6 +85,7 @@ from ._viofront import (
     StereoConfig,
     StereoEvent,
     StereoMethod,
+    StereoMode,
     StereoRectification,
     TemplateMode,
     Tracker,
