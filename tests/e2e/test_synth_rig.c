@@ -45,7 +45,7 @@ static void check_folders(const char* root, int ncams) {
 
 /* The 4x4 `key` of block camK in camchain.yaml (rows "  - [a, b, c, d]"); 0 when found. */
 static int read_camchain_T(const char* root, int k, const char* key, double T[16]) {
-  char path[1024], line[512], block[16], want[64];
+  char path[1024], line[512], block[32], want[64];
   snprintf(path, sizeof path, "%s/camchain.yaml", root);
   snprintf(block, sizeof block, "cam%d:\n", k);
   snprintf(want, sizeof want, "  %s:\n", key);
