@@ -90,6 +90,43 @@ static void sc_frontend_zncc(walk_run* r) {
   frontend_frames(r, VF_STEREO_ZNCC_FASTDT, VF_TEMPLATE_FIRST_OBSERVATION, 0);
 }
 
+/* The rig frontend: a pair and a camera in no pair (a unit of each kind, each on a context view),
+ * IMU, three image sets, the back channel between them. */
+static void sc_rig_frontend(walk_run* r) {
+  vf_context* ctx = make_context(r);
+  if (ctx == NULL) return;
+  vf_rig rig = vf_rig_default();
+  const vf_camera cams[3] = {euroc_camera(0), euroc_camera(1), euroc_camera(0)};
+  for (int c = 0; c < 3; ++c) CHECK_OK(vf_rig_add_camera(&rig, NULL, &cams[c]));
+  CHECK_OK(vf_rig_add_pair(&rig, 0, 1));
+  vf_frontend_config fc = vf_frontend_config_default();
+  fc.birth_edge_radius = 0; /* as in frontend_frames: the scene is no rectified pair */
+  vf_rig_frontend* fe = NULL;
+  if (!walk_step(r, vf_rig_frontend_create(ctx, &rig, &fc, &fe))) {
+    CHECK(fe == NULL);
+    vf_context_destroy(ctx);
+    return;
+  }
+  int64_t t = 1000000000;
+  for (int k = 0; k < 3; ++k) {
+    double gyro[3] = {0.01, 0.0, 0.0}, acc[3] = {0.0, 0.0, 9.81};
+    walk_step(r, vf_rig_frontend_add_imu(fe, t - 5000000, gyro, acc));
+    scene_frame(g_texture, k, 0, &g_left);
+    scene_frame(g_texture, k, 1, &g_right);
+    const vf_image* set[3] = {&g_left, &g_right, &g_left};
+    walk_step(r, vf_rig_frontend_process(fe, t, set));
+    if (k == 1) {
+      const uint64_t id = ((uint64_t)1 << VF_RIG_FRONTEND_ID_SHIFT) | 1u;
+      const float uv[2] = {100.0f, 100.0f};
+      walk_tolerate(r, vf_rig_frontend_predict(fe, &id, uv, 1));
+      walk_tolerate(r, vf_rig_frontend_reject(fe, &id, 1));
+    }
+    t += 50000000;
+  }
+  vf_rig_frontend_destroy(fe);
+  vf_context_destroy(ctx);
+}
+
 /* The tracker alone (the frontend always refines, and calls the GPU holds at once take one
  * launch): with and without refinement, a call of 64 features and on CUDA one of 8192, which no
  * GPU holds at once, so that the frame-to-frame kernel and the refinement kernel run apart. */
@@ -366,6 +403,7 @@ int main(int argc, char** argv) {
       {"frontend (SGM)", sc_frontend, 0},
       {"frontend (ZNCC + FastDT)", sc_frontend_zncc, 0},
       {"frontend (SGM), birth check with candidates", sc_frontend_births, 0},
+      {"rig frontend (a pair and a mono camera)", sc_rig_frontend, 0},
       {"tracker alone", sc_tracker, 0},
       {"stereo SGM", sc_stereo_sgm, 0},
       {"stereo SGM, 128 disparities", sc_stereo_sgm128, 0},
