@@ -12,6 +12,9 @@
 #        `frontend.stereo: sparse`); the sequence folder then gets the file's name (without
 #        .yaml) as a suffix, so runs with different configs do not overwrite each other. Unset:
 #        vf_replay's defaults, folder $build/gtsam_seq_FRAMES_sSEED, as before.
+#        VF_GTSAM_RIG=NAME (e.g. front-back) writes `vf_synth --rig NAME` instead, replays it with
+#        `vf_replay --rig` and runs the estimator on all the rig's units, then on unit 0 alone
+#        (front-back: the front pair), and prints both ATEs (folder suffix _NAME).
 set -euo pipefail
 replay_config=()
 seq_suffix=""
@@ -21,6 +24,14 @@ if [[ -n ${VF_GTSAM_CONFIG:-} ]]; then
   # Absolute, as the script moves to the repository root below.
   replay_config=(--config "$(cd "$(dirname "$VF_GTSAM_CONFIG")" && pwd)/$name")
   seq_suffix=_${name%.*}
+fi
+rig=${VF_GTSAM_RIG:-}
+synth_rig=()
+replay_rig=()
+if [[ -n $rig ]]; then
+  synth_rig=(--rig "$rig")
+  replay_rig=(--rig)
+  seq_suffix=${seq_suffix}_$rig
 fi
 cd "$(dirname "$0")/.."
 frames=400
@@ -52,11 +63,18 @@ seq=$build/gtsam_seq_${frames}_s$seed$seq_suffix
 rm -rf "$seq"
 t0=$(date +%s)
 "$build/examples/vf_synth" --out "$seq" --frames "$frames" --seed "$seed" --noise on \
-  --photometric on >/dev/null
+  --photometric on "${synth_rig[@]}" >/dev/null
 t1=$(date +%s)
-"$build/examples/vf_replay" "$seq" "${replay_config[@]}" --csv "$seq/features.csv" \
-  --quiet
+"$build/examples/vf_replay" "$seq" "${replay_config[@]}" "${replay_rig[@]}" \
+  --csv "$seq/features.csv" --quiet
 t2=$(date +%s)
 "$venv/bin/python" examples/gtsam/test_vf_gtsam.py "$seq"
-"$venv/bin/python" examples/gtsam/vf_gtsam.py "$seq" "$seq/features.csv" --json "$seq/gtsam.json" "$@"
+if [[ -z $rig ]]; then
+  "$venv/bin/python" examples/gtsam/vf_gtsam.py "$seq" "$seq/features.csv" \
+    --json "$seq/gtsam.json" "$@"
+else
+  # Both rows from one replay: what the other units add is the difference between them.
+  "$venv/bin/python" examples/gtsam/vf_gtsam.py "$seq" "$seq/features.csv" --rig --units all \
+    --units 0 --json "$seq/gtsam.json" "$@"
+fi
 echo "run_gtsam: vf_synth $((t1 - t0)) s, vf_replay $((t2 - t1)) s, estimator $(($(date +%s) - t2)) s"

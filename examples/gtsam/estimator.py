@@ -3,7 +3,9 @@
 IMU biases) per frame, CombinedImuFactor between frames (Forster et al., "On-Manifold
 Preintegration", RSS 2015), GenericStereoFactor3D on the rectified pair or
 GenericProjectionFactorCal3_S2 on the left image, Huber-robust, solved incrementally by iSAM2
-(Kaess et al., IJRR 2012) over the whole sequence, started from the ground-truth state."""
+(Kaess et al., IJRR 2012) over the whole sequence, started from the ground-truth state. A rig
+gives one View per unit of its frontend: each stereo pair and each mono camera has its own
+calibration and body-to-camera pose."""
 import numpy as np
 import gtsam
 from gtsam.symbol_shorthand import B, L, V, X
@@ -38,15 +40,25 @@ def imu_params(imu):
     return p
 
 
-class Smoother:
-    """Frames are fed in order with their observations (keys, pixels uL, v, uR; uR NaN for a
-    left-only record). stereo=False uses the left pixels only."""
+class View:
+    """One unit's camera: the rectified calibration (rect, as vf_replay writes it) and the pose
+    of the rectified left camera in the body (camera's T_BS, then R1^T). A mono unit
+    (stereo=False) has projection factors only, its landmarks triangulated from views."""
 
-    def __init__(self, seq, rect, stereo, settings=Settings()):
-        self.seq, self.stereo, self.s = seq, stereo, settings
+    def __init__(self, rect, camera, stereo=True):
+        self.stereo = stereo
         self.K = gtsam.Cal3_S2Stereo(rect.f, rect.f, 0.0, rect.cx, rect.cy, rect.baseline)
         self.K_mono = gtsam.Cal3_S2(rect.f, rect.f, 0.0, rect.cx, rect.cy)
-        self.body_P_cam = gtsam.Pose3(rect.body_T_rect(seq.cam0))
+        self.body_P_cam = gtsam.Pose3(rect.body_T_rect(camera))
+
+
+class Smoother:
+    """Frames are fed in order with their observations (keys, rig units, pixels uL, v, uR; uR
+    NaN for a left-only record), each unit's through its View. stereo=False uses the left
+    pixels only."""
+
+    def __init__(self, seq, views, stereo, settings=Settings()):
+        self.seq, self.views, self.stereo, self.s = seq, views, stereo, settings
         huber = gtsam.noiseModel.mEstimator.Huber.Create(settings.huber_k)
         self.noise3 = gtsam.noiseModel.Robust.Create(
             huber, gtsam.noiseModel.Isotropic.Sigma(3, settings.pixel_sigma))
@@ -58,7 +70,7 @@ class Smoother:
         isam_params.relinearizeSkip = settings.relinearize_skip
         self.isam = gtsam.ISAM2(isam_params)
         self.landmarks = set()
-        self.pending = {}  # left-only mode: key -> [(frame, uL, v)] until triangulated
+        self.pending = {}  # left-only or mono: key -> [(frame, uL, v)] until triangulated
         self.frame = -1
         self.online = []   # each frame's position right after its update (causal)
         self.relinearized = 0  # variables relinearized, summed over the updates
@@ -81,50 +93,52 @@ class Smoother:
             pim.integrateMeasurement(acc, gyro, dt)
         return pim
 
-    def _vision(self, graph, values, pose, keys, pix):
-        cam_pose = pose.compose(self.body_P_cam)
-        for key, (uL, v, uR) in zip(keys.tolist(), pix):
+    def _vision(self, graph, values, pose, keys, units, pix):
+        cam_poses = [pose.compose(view.body_P_cam) for view in self.views]
+        for key, unit, (uL, v, uR) in zip(keys.tolist(), units.tolist(), pix):
             lk = L(key)
-            has_right = self.stereo and np.isfinite(uR) and uL - uR > self.s.min_disparity
+            view, cam_pose = self.views[unit], cam_poses[unit]
+            stereo = self.stereo and view.stereo
+            has_right = stereo and np.isfinite(uR) and uL - uR > self.s.min_disparity
             if lk not in self.landmarks:
-                if self.stereo:
+                if stereo:
                     if not has_right:
                         continue
-                    point = gtsam.StereoCamera(cam_pose, self.K).backproject(
+                    point = gtsam.StereoCamera(cam_pose, view.K).backproject(
                         gtsam.StereoPoint2(uL, uR, v))
                     values.insert(lk, point)
                     self.landmarks.add(lk)
                 else:
                     self.pending.setdefault(key, []).append((self.frame, uL, v))
-                    self._triangulate(graph, values, key, cam_pose)
+                    self._triangulate(graph, values, key, view, cam_pose)
                     continue
             if has_right:
                 graph.add(gtsam.GenericStereoFactor3D(gtsam.StereoPoint2(uL, uR, v), self.noise3,
-                                                      X(self.frame), lk, self.K,
-                                                      self.body_P_cam))
+                                                      X(self.frame), lk, view.K,
+                                                      view.body_P_cam))
             else:
                 graph.add(gtsam.GenericProjectionFactorCal3_S2(
-                    np.array([uL, v]), self.noise2, X(self.frame), lk, self.K_mono,
-                    self.body_P_cam))
+                    np.array([uL, v]), self.noise2, X(self.frame), lk, view.K_mono,
+                    view.body_P_cam))
 
-    def _triangulate(self, graph, values, key, cam_pose):
-        """Left-only: a landmark enters once its views meet at a wide enough angle; its
-        earlier observations come with it."""
+    def _triangulate(self, graph, values, key, view, cam_pose):
+        """Left-only or a mono unit: a landmark enters once its views meet at a wide enough
+        angle; its earlier observations come with it."""
         obs = self.pending[key]
         if len(obs) < self.s.mono_min_views:
             return
         poses = [cam_pose if f == self.frame else
-                 self.isam.calculateEstimatePose3(X(f)).compose(self.body_P_cam)
+                 self.isam.calculateEstimatePose3(X(f)).compose(view.body_P_cam)
                  for f, _, _ in obs]
         try:
-            point = gtsam.triangulatePoint3(poses, self.K_mono, [np.array([u, v]) for _, u, v in obs],
+            point = gtsam.triangulatePoint3(poses, view.K_mono, [np.array([u, v]) for _, u, v in obs],
                                             1e-9, True)
         except RuntimeError:
             return
         for p, (_, u, v) in zip(poses, obs):
             depth = p.transformTo(point)[2]
             if depth <= 0.1 or np.linalg.norm(
-                    gtsam.PinholeCameraCal3_S2(p, self.K_mono).project(point) - [u, v]) > 3.0:
+                    gtsam.PinholeCameraCal3_S2(p, view.K_mono).project(point) - [u, v]) > 3.0:
                 return
         # Rays that meet at a tiny angle leave the depth free: iSAM2 would find the system
         # (nearly) indeterminate.
@@ -138,10 +152,10 @@ class Smoother:
         self.landmarks.add(lk)
         for f, u, v in obs:
             graph.add(gtsam.GenericProjectionFactorCal3_S2(
-                np.array([u, v]), self.noise2, X(f), lk, self.K_mono, self.body_P_cam))
+                np.array([u, v]), self.noise2, X(f), lk, view.K_mono, view.body_P_cam))
         del self.pending[key]
 
-    def add_frame(self, t_ns, keys, pix):
+    def add_frame(self, t_ns, keys, units, pix):
         graph, values = gtsam.NonlinearFactorGraph(), gtsam.Values()
         self.frame += 1
         i = self.frame
@@ -165,7 +179,7 @@ class Smoother:
         values.insert(X(i), pose)
         values.insert(V(i), vel)
         values.insert(B(i), bias)
-        self._vision(graph, values, pose, keys, pix)
+        self._vision(graph, values, pose, keys, units, pix)
         result = self.isam.update(graph, values)
         self.relinearized += result.getVariablesRelinearized()
         for _ in range(self.s.extra_updates):
@@ -179,10 +193,10 @@ class Smoother:
         return np.array([est.atPose3(X(i)).translation() for i in range(self.frame + 1)])
 
 
-def run(seq, rect, frames, stereo, settings=Settings()):
-    """Runs the smoother over Frames; returns (online, smoothed) positions, one row a frame,
-    and the number of variable relinearizations."""
-    sm = Smoother(seq, rect, stereo, settings)
-    for t, k, p in zip(frames.t_ns, frames.keys, frames.pix):
-        sm.add_frame(int(t), k, p)
+def run(seq, views, frames, stereo, settings=Settings()):
+    """Runs the smoother over Frames, unit u's records through views[u]; returns (online,
+    smoothed) positions, one row a frame, and the number of variable relinearizations."""
+    sm = Smoother(seq, views, stereo, settings)
+    for t, k, u, p in zip(frames.t_ns, frames.keys, frames.units, frames.pix):
+        sm.add_frame(int(t), k, u, p)
     return np.array(sm.online), sm.smoothed(), sm.relinearized

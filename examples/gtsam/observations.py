@@ -1,16 +1,24 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The observation sets the estimator is run on, each a list over frames of arrays
 (key, u_left, v, u_right) in rectified pixels, u_right NaN where the frame has no right pixel:
-ours (vf_replay's CSV), perfect observations of our own tracks, and perfect observations of
-the sequence's landmarks."""
+ours (vf_replay's CSV, a stereo or a rig replay), perfect observations of our own tracks, and
+perfect observations of the sequence's landmarks."""
 import numpy as np
+
+# vf_replay --rig's ids carry the rig frontend's unit from bit 56 up; a GTSAM symbol's index has
+# 56 bits, so landmark keys carry the unit from bit 40 up instead (a unit's own ids stay far
+# below 2^40).
+RIG_ID_SHIFT = 56
+KEY_UNIT_SHIFT = 40
 
 
 class Frames:
-    """Per frame: its time and its records. keys are int64, pix (N, 3) is uL, v, uR."""
+    """Per frame: its time and its records. keys are int64, pix (N, 3) is uL, v, uR; units the
+    rig unit of each record (None: all unit 0, a stereo replay)."""
 
-    def __init__(self, t_ns, keys, pix):
+    def __init__(self, t_ns, keys, pix, units=None):
         self.t_ns, self.keys, self.pix = t_ns, keys, pix
+        self.units = units if units is not None else [np.zeros(len(k), np.int64) for k in keys]
 
     def count(self):
         stereo = sum(int(np.sum(np.isfinite(p[:, 2]))) for p in self.pix)
@@ -34,24 +42,28 @@ def project(T_wc, rect, X):
     return np.stack([uL, v, uL - rect.f * rect.baseline / z], 1), z
 
 
-def ours(csv):
-    """Left records give uL, v (u_rect, v_rect); the same track's camera-1 record in the same
-    frame gives uR."""
+def ours(csv, left_cams=(0,), right_cams=(1,)):
+    """Left records (those of the tracked cameras, left_cams) give uL, v (u_rect, v_rect); the
+    same track's record of a right camera (right_cams) in the same frame gives uR. A rig
+    replay's ids are unique across its units, so one lookup serves every pair."""
     t_all = np.unique(csv["t_ns"])
     t_idx = np.searchsorted(t_all, csv["t_ns"])
-    keys, pix = [], []
+    keys, pix, units = [], [], []
     order = np.argsort(t_idx, kind="stable")
     bounds = np.searchsorted(t_idx[order], np.arange(len(t_all) + 1))
     for i in range(len(t_all)):
         rows = order[bounds[i]:bounds[i + 1]]
         cam = csv["cam"][rows]
-        left, right = rows[cam == 0], rows[cam == 1]
+        left, right = rows[np.isin(cam, left_cams)], rows[np.isin(cam, right_cams)]
         left = left[np.isfinite(csv["u_rect"][left]) & np.isfinite(csv["v_rect"][left])]
         right_u = dict(zip(csv["id"][right].tolist(), csv["u_rect"][right].tolist()))
-        uR = np.array([right_u.get(k, np.nan) for k in csv["id"][left].tolist()])
-        keys.append(csv["id"][left])
+        ids = csv["id"][left]
+        uR = np.array([right_u.get(k, np.nan) for k in ids.tolist()])
+        unit = ids >> RIG_ID_SHIFT
+        keys.append(ids & ((1 << RIG_ID_SHIFT) - 1) | unit << KEY_UNIT_SHIFT)
+        units.append(unit)
         pix.append(np.stack([csv["u_rect"][left], csv["v_rect"][left], uR], 1))
-    return Frames(t_all, keys, pix)
+    return Frames(t_all, keys, pix, units)
 
 
 def sample_depth(depth, u, v):
@@ -137,4 +149,4 @@ def left_only(frames):
     pix = [p.copy() for p in frames.pix]
     for p in pix:
         p[:, 2] = np.nan
-    return Frames(frames.t_ns, frames.keys, pix)
+    return Frames(frames.t_ns, frames.keys, pix, frames.units)

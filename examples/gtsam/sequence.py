@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Readers for what the GTSAM example consumes: a vf_synth sequence (EuRoC ASL layout: state
 ground truth, IMU, cam0/cam1 sensor.yaml; groundtruth/ depth maps, landmarks and their
-per-frame visibility) and vf_replay's features CSV with its rectification YAML. Formats:
-docs/synth.md and README.md (the CSV)."""
+per-frame visibility), a rig's camchain.yaml, and vf_replay's features CSV with its
+rectification YAML. Formats: docs/synth.md, docs/rig.md and README.md (the CSV)."""
 import os
 import re
 import struct
@@ -68,6 +68,64 @@ class Rectification:
         T[:3, :3] = cam0.T_BS[:3, :3] @ self.R1.T
         T[:3, 3] = cam0.T_BS[:3, 3]
         return T
+
+
+class RigCamera:
+    """A camera of a camchain file: its name (cam<k>) and T_BS (camera to body, the inverse of
+    Kalibr's T_cam_imu), the attribute Rectification.body_T_rect reads."""
+
+    def __init__(self, name, T_BS):
+        self.name, self.T_BS = name, T_BS
+
+
+def _camchain_blocks(text):
+    """Top-level keys of a camchain file -> their lines (the key's own value first)."""
+    blocks, key = {}, None
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace() and ":" in line:
+            key, rest = line.split(":", 1)
+            blocks[key] = [rest]
+        elif key is not None:
+            blocks[key].append(line)
+    return blocks
+
+
+def _camchain_matrix(lines, key):
+    """A 4x4 written as Kalibr does: `key:` then four `- [a, b, c, d]` rows; None if absent."""
+    for i, line in enumerate(lines):
+        if line.strip() == key + ":":
+            rows = [l.strip().lstrip("-").strip(" []").split(",") for l in lines[i + 1:i + 5]]
+            return np.array([[float(x) for x in r] for r in rows])
+    return None
+
+
+class Rig:
+    """The cameras and stereo pairs of a Kalibr camchain file (docs/rig.md): cam0, cam1, ...
+    with T_cam_imu (or T_cn_cnm1 from the camera before), and our key stereo_pairs. Only the
+    layout Kalibr and vf_synth write is read: one key a line, 4x4s as lists of rows. units
+    lists the rig frontend's units as vf_replay --rig numbers them: (camera, right camera) per
+    stereo pair, then (camera, -1) per camera in no pair."""
+
+    def __init__(self, path):
+        with open(path) as f:
+            blocks = _camchain_blocks(f.read())
+        self.cameras = []
+        while f"cam{len(self.cameras)}" in blocks:
+            name = f"cam{len(self.cameras)}"
+            T_ci = _camchain_matrix(blocks[name], "T_cam_imu")
+            if T_ci is None:
+                T_prev = _camchain_matrix(blocks[name], "T_cn_cnm1")
+                if T_prev is None or not self.cameras:
+                    raise ValueError(f"{path}: {name} has neither T_cam_imu nor T_cn_cnm1 from "
+                                     "a camera placed before it")
+                T_ci = T_prev @ np.linalg.inv(self.cameras[-1].T_BS)
+            self.cameras.append(RigCamera(name, np.linalg.inv(T_ci)))
+        pairs = re.findall(r"\[\s*(\d+)\s*,\s*(\d+)\s*\]", blocks.get("stereo_pairs", [""])[0])
+        self.pairs = [(int(l), int(r)) for l, r in pairs]
+        paired = {c for p in self.pairs for c in p}
+        self.units = self.pairs + [(k, -1) for k in range(len(self.cameras)) if k not in paired]
 
 
 def quat_to_matrix(q):

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Tests of the GTSAM example's own pieces: the rigid alignment behind the ATE, the 16-bit PNG
-reader, the estimator's settings, and (given a vf_synth sequence) the geometry the perfect
-observations are made with, checked against the sequence's own ground truth.
+reader, the estimator's settings, the camchain reader and a small rig (two stereo pairs and a
+mono camera looking three ways) through the estimator, and (given a vf_synth sequence) the
+geometry the perfect observations are made with, checked against the sequence's own ground
+truth.
 Usage: test_vf_gtsam.py [SEQUENCE]. Prints what it checked; exits 1 on the first failure."""
+import os
 import struct
 import sys
 import tempfile
+import types
 import zlib
 
 import numpy as np
@@ -136,10 +140,131 @@ def test_settings():
     check(refused, "an unknown estimator setting is refused")
 
 
+def rigid(R, t):
+    T = np.eye(4)
+    T[:3, :3], T[:3, 3] = R, t
+    return T
+
+
+def rows4(T):
+    return "".join(f"  - [{', '.join(repr(float(x)) for x in row)}]\n" for row in T)
+
+
+def test_camchain():
+    rng = np.random.default_rng(7)
+    T_ci = [rigid(random_rotation(rng), rng.normal(size=3)) for _ in range(3)]
+    T_10 = T_ci[1] @ np.linalg.inv(T_ci[0])
+    text = ("# a comment\ncam0:\n  T_cam_imu:\n" + rows4(T_ci[0]) + "  intrinsics: [1, 2, 3, 4]\n"
+            "cam1:\n  T_cn_cnm1:\n" + rows4(T_10) + "  rostopic: /cam1/image_raw\n"
+            "cam2:\n  T_cam_imu:\n" + rows4(T_ci[2]) + "stereo_pairs: [[0, 1]]\n")
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml") as f:
+        f.write(text)
+        f.flush()
+        rig = sequence.Rig(f.name)
+    err = max(np.abs(c.T_BS - np.linalg.inv(T)).max() for c, T in zip(rig.cameras, T_ci))
+    check(len(rig.cameras) == 3 and err < 1e-12,
+          f"camchain: T_BS = T_cam_imu^-1, cam1 placed through T_cn_cnm1 (worst {err:.0e})")
+    check(rig.units == [(0, 1), (2, -1)] and [c.name for c in rig.cameras] == ["cam0", "cam1",
+                                                                                "cam2"],
+          "camchain: units are the stereo pairs, then the cameras in no pair")
+
+
+def write_rig_sequence(root, t_ns, p, v):
+    """A body moving at constant velocity without turning: ground truth and an exact IMU
+    (accelerometer = -g in the body frame) in EuRoC's files."""
+    os.makedirs(f"{root}/gt")
+    os.makedirs(f"{root}/imu0")
+    n = len(t_ns)
+    q = np.tile([1.0, 0.0, 0.0, 0.0], (n, 1))
+    gt = np.hstack([p, q, np.tile(v, (n, 1)), np.zeros((n, 6))])
+    with open(f"{root}/gt/data.csv", "w") as f:
+        for t, row in zip(t_ns, gt):
+            f.write(f"{t}," + ",".join(repr(float(x)) for x in row) + "\n")
+    with open(f"{root}/imu0/data.csv", "w") as f:
+        for t in t_ns:
+            f.write(f"{t},0,0,0,0,0,9.81\n")
+    with open(f"{root}/imu0/sensor.yaml", "w") as f:
+        f.write("gyroscope_noise_density: 1.7e-4\ngyroscope_random_walk: 1.9e-5\n"
+                "accelerometer_noise_density: 2.0e-3\naccelerometer_random_walk: 3.0e-3\n")
+    return types.SimpleNamespace(gt=sequence.GroundTruth(f"{root}/gt/data.csv"),
+                                 imu=sequence.Imu(f"{root}/imu0"))
+
+
+def test_rig_estimator():
+    """Front pair (unit 0, cameras 0 and 1) looking along body x, back pair (unit 1, cameras 2
+    and 3) along -x with a rectification turned 2 degrees, a mono camera (unit 2, camera 4)
+    along y; each sees its own landmarks. Exact pixels must put every landmark on its ground
+    truth, which only the right unit's calibration and body-to-camera pose do."""
+    axes = {0: [[0, -1, 0], [0, 0, -1], [1, 0, 0]], 2: [[0, 1, 0], [0, 0, -1], [-1, 0, 0]],
+            4: [[1, 0, 0], [0, 0, -1], [0, 1, 0]]}  # camera x, y, z in the body, per tracked camera
+    centre = {0: [0.1, 0.05, 0.0], 2: [-0.1, -0.05, 0.0], 4: [0.0, 0.1, 0.02]}
+    c, s = np.cos(np.radians(2)), np.sin(np.radians(2))
+    R1 = {0: np.eye(3), 2: np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]]), 4: np.eye(3)}
+    units = [(0, 1), (2, 3), (4, -1)]
+    f_px, cx, cy, baseline = 450.0, 376.0, 240.0, 0.11
+    t_ns = np.arange(0, 101) * 5_000_000
+    vel = np.array([1.0, 0.0, 0.0])
+    pos = np.outer(t_ns * 1e-9, vel) + [0.0, 0.0, 1.0]
+    rng = np.random.default_rng(11)
+    # Landmarks 3-5 m out along each camera's axis, 8 per unit.
+    world = {u: pos[0] + (np.array(axes[cam][2]) * rng.uniform(3, 5, (8, 1)) +
+                          rng.uniform(-1, 1, (8, 3)) * (1 - np.abs(axes[cam][2])))
+             for u, (cam, _) in enumerate(units)}
+    with tempfile.TemporaryDirectory() as root:
+        seq = write_rig_sequence(root, t_ns, pos, vel)
+        views, cameras = [], {}
+        for u, (cam, right) in enumerate(units):
+            cameras[cam] = sequence.RigCamera(f"cam{cam}", rigid(np.array(axes[cam]).T,
+                                                                  centre[cam]))
+            path = f"{root}/cam{cam}.rectification.yaml"
+            with open(path, "w") as f:
+                f.write(f"f: {f_px}\ncx: {cx}\ncy: {cy}\nbaseline_m: "
+                        f"{baseline if right >= 0 else 0}\nR1: {R1[cam].ravel().tolist()}\n"
+                        f"R2: {R1[cam].ravel().tolist()}\n")
+            views.append(estimator.View(sequence.Rectification(path), cameras[cam],
+                                        stereo=right >= 0))
+        csv = {k: [] for k in ["t_ns", "id", "cam", "u_rect", "v_rect"]}
+        frames = t_ns[::40]
+        for t in frames:
+            p_body = pos[t_ns == t][0]
+            for u, (cam, right) in enumerate(units):
+                T_BS = cameras[cam].T_BS
+                # World -> raw camera (body frame = world axes, moved by p_body) -> rectified.
+                P = (world[u] - p_body - T_BS[:3, 3]) @ T_BS[:3, :3] @ R1[cam].T
+                uL = f_px * P[:, 0] / P[:, 2] + cx
+                vv = f_px * P[:, 1] / P[:, 2] + cy
+                ids = (np.arange(1, 9) | u << observations.RIG_ID_SHIFT).tolist()
+                for c_idx, uu in [(cam, uL), (right, uL - f_px * baseline / P[:, 2])]:
+                    if c_idx >= 0:
+                        csv["t_ns"] += [t] * 8
+                        csv["id"] += ids
+                        csv["cam"] += [c_idx] * 8
+                        csv["u_rect"] += uu.tolist()
+                        csv["v_rect"] += vv.tolist()
+        csv = {k: np.array(v) for k, v in csv.items()}
+        obs = observations.ours(csv, [0, 2, 4], [1, 3])
+        check(obs.count() == (72, 48) and all(set(u.tolist()) == {0, 1, 2} for u in obs.units),
+              "rig records: every unit's left records, the pairs' with their right pixel")
+        sm = estimator.Smoother(seq, views, True)
+        for t, k, u, p in zip(obs.t_ns, obs.keys, obs.units, obs.pix):
+            sm.add_frame(int(t), k, u, p)
+        est = sm.isam.calculateEstimate()
+        for u, name in enumerate(["front pair", "back pair", "mono camera"]):
+            keys = np.arange(1, 9) | u << observations.KEY_UNIT_SHIFT
+            err = max(np.linalg.norm(est.atPoint3(estimator.L(int(k))) - x)
+                      for k, x in zip(keys, world[u]))
+            check(err < 1e-6, f"rig: the {name}'s landmarks are where the ground truth puts "
+                  f"them (worst {err:.0e} m)")
+        err = np.abs(sm.smoothed() - pos[np.isin(t_ns, frames)]).max()
+        check(err < 1e-6, f"rig: the body follows the ground truth (worst {err:.0e} m)")
+
+
 def main():
     test_align()
     test_png()
     test_settings()
+    test_camchain()
+    test_rig_estimator()
     if len(sys.argv) > 1:
         test_sequence(sys.argv[1])
     print("test_vf_gtsam: all passed")
