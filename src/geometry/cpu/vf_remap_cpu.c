@@ -28,15 +28,15 @@ static void vf_remap_rows(int begin, int end, void* arg) {
         out[x] = j->fill;
         continue;
       }
-      int x0 = sx >> 8, y0 = sy >> 8;
-      uint32_t fx = (uint32_t)sx & 255u, fy = (uint32_t)sy & 255u;
+      const int x0 = sx >> 8, y0 = sy >> 8;
+      const int32_t fx = sx & 255, fy = sy & 255;
       /* At the last column or row the weight of the next one is 0: clamp the read only. */
-      int x1 = x0 + (x0 < j->src_w - 1), y1 = y0 + (y0 < j->src_h - 1);
-      const uint8_t* r0 = j->src + (size_t)y0 * j->src_stride;
-      const uint8_t* r1 = j->src + (size_t)y1 * j->src_stride;
-      uint32_t top = r0[x0] * (256u - fx) + r0[x1] * fx;
-      uint32_t bot = r1[x0] * (256u - fx) + r1[x1] * fx;
-      out[x] = (uint8_t)((top * (256u - fy) + bot * fy + 32768u) >> 16);
+      const uint8_t* r0 = j->src + (size_t)y0 * j->src_stride + (size_t)x0;
+      const size_t dx = x0 < j->src_w - 1, dy = y0 < j->src_h - 1 ? j->src_stride : 0;
+      /* a (256 - f) + b f as 256 a + (b - a) f: the same integers, one product fewer. */
+      const int32_t top = 256 * r0[0] + (r0[dx] - r0[0]) * fx;
+      const int32_t bot = 256 * r0[dy] + (r0[dy + dx] - r0[dy]) * fx;
+      out[x] = (uint8_t)((256 * top + (bot - top) * fy + 32768) >> 16);
     }
   }
 }
