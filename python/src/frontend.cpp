@@ -207,28 +207,15 @@ void register_frontend(nb::module_& m) {
       .def("process", &frontend_process, nb::arg("t_ns"), nb::arg("left"), nb::arg("right"),
            "Processes one stereo frame (8-bit raw images; host, or device on CUDA) and runs the "
            "callbacks before returning.")
-      .def(
-          "predict",
-          [](Frontend& self, nb::handle ids, nb::handle uv) {
-            uint64_t* id = nullptr;
-            size_t n = 0, m2 = 0;
-            float* p = nullptr;
-            nb::object k1 = ids_in(ids, "ids", &id, &n);
-            nb::object k2 = floats_in(uv, "uv", &p, &m2, 2);
-            if (n != m2) fail(VF_ERR_INVALID_ARG, "ids and uv must have the same length");
-            check(vf_frontend_predict(self.fe, id, p, (int)n), vf_frontend_last_error(self.fe));
-          },
-          nb::arg("ids"), nb::arg("uv"),
-          "Predicted raw left pixels (n, 2) of tracks for the next frame; unknown ids ignored.")
-      .def(
-          "reject",
-          [](Frontend& self, nb::handle ids) {
-            uint64_t* id = nullptr;
-            size_t n = 0;
-            nb::object k = ids_in(ids, "ids", &id, &n);
-            check(vf_frontend_reject(self.fe, id, (int)n), vf_frontend_last_error(self.fe));
-          },
-          nb::arg("ids"), "Drops these tracks now (outliers); also from inside a callback.")
+      .def("predict",
+           &predict_tracks<Frontend, vf_frontend, &Frontend::fe, vf_frontend_predict,
+                           vf_frontend_last_error>,
+           nb::arg("ids"), nb::arg("uv"),
+           "Predicted raw left pixels (n, 2) of tracks for the next frame; unknown ids ignored.")
+      .def("reject",
+           &reject_tracks<Frontend, vf_frontend, &Frontend::fe, vf_frontend_reject,
+                          vf_frontend_last_error>,
+           nb::arg("ids"), "Drops these tracks now (outliers); also from inside a callback.")
       .def("rectification",
            [](const Frontend& self) {
              vf_stereo_rectification r;

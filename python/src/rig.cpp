@@ -235,28 +235,15 @@ static void register_rig_frontend(nb::module_& m) {
            "time are checked before any unit runs; the callbacks run before returning.")
       .def(
           "predict",
-          [](RigFrontend& self, nb::handle ids, nb::handle uv) {
-            uint64_t* id = nullptr;
-            size_t n = 0, m2 = 0;
-            float* p = nullptr;
-            nb::object k1 = ids_in(ids, "ids", &id, &n);
-            nb::object k2 = floats_in(uv, "uv", &p, &m2, 2);
-            if (n != m2) fail(VF_ERR_INVALID_ARG, "ids and uv must have the same length");
-            check(vf_rig_frontend_predict(self.fe, id, p, (int)n),
-                  vf_rig_frontend_last_error(self.fe));
-          },
+          &predict_tracks<RigFrontend, vf_rig_frontend, &RigFrontend::fe, vf_rig_frontend_predict,
+                          vf_rig_frontend_last_error>,
           nb::arg("ids"), nb::arg("uv"),
           "Predicted raw pixels (n, 2) of the tracked cameras for tracks named by rig ids, for the "
           "next frame; an id of no unit refuses the whole list.")
-      .def(
-          "reject",
-          [](RigFrontend& self, nb::handle ids) {
-            uint64_t* id = nullptr;
-            size_t n = 0;
-            nb::object k = ids_in(ids, "ids", &id, &n);
-            check(vf_rig_frontend_reject(self.fe, id, (int)n), vf_rig_frontend_last_error(self.fe));
-          },
-          nb::arg("ids"), "Drops these tracks (rig ids) now; also from inside a callback.")
+      .def("reject",
+           &reject_tracks<RigFrontend, vf_rig_frontend, &RigFrontend::fe, vf_rig_frontend_reject,
+                          vf_rig_frontend_last_error>,
+           nb::arg("ids"), "Drops these tracks (rig ids) now; also from inside a callback.")
       .def_prop_ro(
           "rig", [](const RigFrontend& self) { return self.rig; }, "A copy of the rig.")
       .def_prop_ro("units", &rig_frontend_units,

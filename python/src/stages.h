@@ -89,6 +89,30 @@ void push_imu(W& self, int64_t t_ns, nb::handle gyro, nb::handle acc) {
   check(Push(self.*Field, t_ns, g, a), Last(self.*Field));
 }
 
+/* The back channel of a frontend wrapper W (handle member Field): predictions (ids with an
+ * (n, 2) array of pixels) through Predict, rejections through Reject. */
+template <typename W, typename H, H* W::*Field,
+          vf_status (*Predict)(H*, const uint64_t*, const float*, int),
+          const char* (*Last)(const H*)>
+void predict_tracks(W& self, nb::handle ids, nb::handle uv) {
+  uint64_t* id = nullptr;
+  size_t n = 0, m2 = 0;
+  float* p = nullptr;
+  nb::object k1 = ids_in(ids, "ids", &id, &n);
+  nb::object k2 = floats_in(uv, "uv", &p, &m2, 2);
+  if (n != m2) fail(VF_ERR_INVALID_ARG, "ids and uv must have the same length");
+  check(Predict(self.*Field, id, p, (int)n), Last(self.*Field));
+}
+
+template <typename W, typename H, H* W::*Field, vf_status (*Reject)(H*, const uint64_t*, int),
+          const char* (*Last)(const H*)>
+void reject_tracks(W& self, nb::handle ids) {
+  uint64_t* id = nullptr;
+  size_t n = 0;
+  nb::object k = ids_in(ids, "ids", &id, &n);
+  check(Reject(self.*Field, id, (int)n), Last(self.*Field));
+}
+
 /* A frame of the frontend as a FeatureFrame (the records copied) or a DisparityFrame (read-only
  * views of the frontend's buffers, kept alive by `owner`, valid during the callback). */
 nb::object feature_frame(const vf_feature_frame* frame);
