@@ -2,6 +2,8 @@
 /* The rig frontend's back channel: a backend's predictions and rejections by rig id, routed to
  * the unit in the id's top bits with the unit's own id. All ids are checked before any is
  * applied, so a bad list changes nothing. */
+#include <math.h>
+
 #include "frontend/vf_rig_frontend_internal.h"
 
 static const uint64_t vf_rig_unit_id_mask = (1ull << VF_RIG_FRONTEND_ID_SHIFT) - 1;
@@ -27,9 +29,10 @@ vf_status vf_rig_frontend_predict(vf_rig_frontend* fe, const uint64_t* ids, cons
   vf_status s = vf_rig_check_ids(fe, fn, ids, count);
   if (s == VF_OK && count > 0 && uv == NULL)
     s = vf_fail(&fe->err, VF_ERR_INVALID_ARG, "%s: uv is NULL", fn);
+  /* vf_frontend_predict's own rule, checked for the whole list before any unit gets a part. */
   for (int i = 0; s == VF_OK && i < count; ++i) {
-    if (!(uv[2 * i] == uv[2 * i] && uv[2 * i + 1] == uv[2 * i + 1]))
-      s = vf_fail(&fe->err, VF_ERR_INVALID_ARG, "%s: uv[%d] is not a number", fn, i);
+    if (!isfinite(uv[2 * i]) || !isfinite(uv[2 * i + 1]))
+      s = vf_fail(&fe->err, VF_ERR_INVALID_ARG, "%s: uv[%d] is not finite", fn, i);
   }
   for (int i = 0; s == VF_OK && i < count; ++i) {
     vf_rig_slot* u = &fe->units[vf_rig_frontend_id_unit(ids[i])];

@@ -180,6 +180,11 @@ static void back_channel(vf_rig_frontend* fe, vf_frontend* const lone[2], const 
   CHECK(vf_rig_frontend_reject(fe, bad, 2) == VF_ERR_INVALID_ARG);
   CHECK(strstr(vf_rig_frontend_last_error(fe), "names unit 7") != NULL);
   CHECK(vf_rig_frontend_predict(fe, bad, far, 2) == VF_ERR_INVALID_ARG);
+  /* A pixel that is not finite refuses the whole list too (the live id's prediction unsent). */
+  const float infinite[4] = {1.0f, 1.0f, INFINITY, 2.0f};
+  const uint64_t two_live[2] = {live, live};
+  CHECK(vf_rig_frontend_predict(fe, two_live, infinite, 2) == VF_ERR_INVALID_ARG);
+  CHECK(strstr(vf_rig_frontend_last_error(fe), "uv[1] is not finite") != NULL);
   CHECK(vf_rig_frontend_reject(NULL, bad, 1) == VF_ERR_INVALID_ARG);
   CHECK(vf_rig_frontend_predict(fe, bad, NULL, 1) == VF_ERR_INVALID_ARG);
 }
