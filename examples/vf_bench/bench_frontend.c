@@ -40,12 +40,17 @@ static vf_status frontend_step(void* arg) {
   return bench_frontend_step(j->fe, &j->in);
 }
 
-vf_status bench_frontend_step(vf_frontend* fe, bench_frontend_input* in) {
+int bench_frontend_next(bench_frontend_input* in) {
   /* Back and forth over the frames so the motion stays small. */
   int k = in->next % (2 * BENCH_FRONTEND_FRAMES - 2);
   k = k < BENCH_FRONTEND_FRAMES ? k : 2 * BENCH_FRONTEND_FRAMES - 2 - k;
   in->next++;
   in->t_ns += 50000000;
+  return k;
+}
+
+vf_status bench_frontend_step(vf_frontend* fe, bench_frontend_input* in) {
+  const int k = bench_frontend_next(in);
   return vf_frontend_process(fe, in->t_ns, &in->frames[k][0], &in->frames[k][1]);
 }
 

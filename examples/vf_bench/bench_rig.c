@@ -35,10 +35,7 @@ static void on_features(const vf_feature_frame* fr, void* user) { on_unit_featur
 static vf_status rig_step(void* arg) {
   rig_job* j = arg;
   if (j->plain != NULL) return bench_frontend_step(j->plain, &j->in);
-  int k = j->in.next % (2 * BENCH_FRONTEND_FRAMES - 2);
-  k = k < BENCH_FRONTEND_FRAMES ? k : 2 * BENCH_FRONTEND_FRAMES - 2 - k;
-  j->in.next++;
-  j->in.t_ns += 50000000;
+  const int k = bench_frontend_next(&j->in);
   for (int p = 0; p < j->pairs; ++p) {
     j->set[2 * p] = &j->in.frames[k][0];
     j->set[2 * p + 1] = &j->in.frames[k][1];
