@@ -208,19 +208,45 @@ vf_status vf_context_create_view(const vf_context* ctx, vf_log_fn log_fn, void* 
   return VF_OK;
 }
 
+vf_status vf_context_create_stream_view(const vf_context* ctx, vf_log_fn log_fn, void* log_user,
+                                        vf_context** out) {
+  vf_status s = vf_context_create_view(ctx, log_fn, log_user, out);
+#ifdef VF_HAVE_CUDA
+  if (s == VF_OK && ctx->backend == VF_BACKEND_CUDA) {
+    vf_context* view = *out;
+    int rc = vf_cuda_stream_create(&view->stream, 0);
+    if (rc != 0) {
+      free(view);
+      *out = NULL;
+      return vf_cuda_fail(NULL, rc, "vf_context_create_stream_view: cudaStreamCreate");
+    }
+    view->owns_stream = 1;
+  }
+#endif
+  return s;
+}
+
+vf_status vf_context_bind_thread(const vf_context* ctx) {
+#ifdef VF_HAVE_CUDA
+  if (ctx->backend == VF_BACKEND_CUDA) {
+    int rc = vf_cuda_set_device(ctx->cuda_device);
+    if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_context_bind_thread: cudaSetDevice");
+  }
+#else
+  (void)ctx;
+#endif
+  return VF_OK;
+}
+
 void vf_context_destroy(vf_context* ctx) {
   if (ctx == NULL) return;
-  if (ctx->is_view) {
-    free(ctx);
-    return;
-  }
 #ifdef VF_HAVE_CUDA
   if (ctx->owns_stream && ctx->stream != NULL) {
     vf_cuda_stream_drain(ctx->stream);
     vf_cuda_stream_destroy(ctx->stream);
   }
 #endif
-  vf_pool_destroy(ctx->pool);
+  if (!ctx->is_view) vf_pool_destroy(ctx->pool);
   free(ctx);
 }
 

@@ -25,7 +25,8 @@ struct vf_context {
    * that noted the count when it queued work knows that work finished once the count moved,
    * without asking the driver (vf_context_note_drained). */
   unsigned long drains;
-  int is_view; /* vf_context_create_view: the stream and the pool are the parent's */
+  int is_view; /* vf_context_create_view: the pool is the parent's (and the stream, unless
+                * owns_stream: vf_context_create_stream_view) */
 };
 
 /* Call after a wait on an event recorded on ctx->stream, or on the stream itself, succeeded. */
@@ -45,6 +46,16 @@ vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out);
  * callback. Destroying it frees the view only; ctx must outlive it. */
 vf_status vf_context_create_view(const vf_context* ctx, vf_log_fn log_fn, void* log_user,
                                  vf_context** out);
+
+/* The same with a CUDA stream of its own (normal priority), which the view owns: work queued on
+ * it overlaps the parent's and other such views' on the GPU, ordered against them only through
+ * vf_stream_link. CPU backend: the same as vf_context_create_view. */
+vf_status vf_context_create_stream_view(const vf_context* ctx, vf_log_fn log_fn, void* log_user,
+                                        vf_context** out);
+
+/* Sends the calling thread's CUDA calls to ctx's device: a pool worker's CUDA runtime starts on
+ * device 0, whatever the context was opened on. Does nothing on the CPU backend. */
+vf_status vf_context_bind_thread(const vf_context* ctx);
 
 /* Turns a CUDA error code into a failure on `err` naming what was being done. */
 vf_status vf_cuda_fail(vf_error* err, int code, const char* what);

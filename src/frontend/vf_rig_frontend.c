@@ -48,8 +48,10 @@ static vf_status vf_rig_unit_make(vf_rig_frontend* fe, vf_rig_slot* u,
     c.stereo_enabled = 0;
     c.right_features = 0;
   }
-  vf_status s = vf_context_create_view(fe->ctx, fe->ctx->log_fn != NULL ? vf_rig_unit_on_log : NULL,
-                                       u, &u->view);
+  vf_status s = vf_context_create_stream_view(
+      fe->ctx, fe->ctx->log_fn != NULL ? vf_rig_unit_on_log : NULL, u, &u->view);
+  if (s == VF_OK) s = vf_stream_link_init(&u->fork, fe->ctx, u->view);
+  if (s == VF_OK) s = vf_stream_link_init(&u->join, u->view, fe->ctx);
   vf_frontend_callbacks cb = {vf_rig_unit_on_features, vf_rig_unit_on_disparity, u};
   if (s == VF_OK) s = vf_frontend_create(u->view, &c, &cb, &u->fe);
   /* A frame holds at most a left and a right record a track (create checked the cap). */
@@ -107,6 +109,8 @@ void vf_rig_frontend_destroy(vf_rig_frontend* fe) {
   if (fe == NULL) return;
   for (int k = 0; k < fe->unit_count; ++k) {
     vf_frontend_destroy(fe->units[k].fe);
+    vf_stream_link_release(&fe->units[k].fork);
+    vf_stream_link_release(&fe->units[k].join);
     vf_context_destroy(fe->units[k].view);
     free(fe->units[k].records);
   }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* What the rig frontend's files share: the handle and its units. Each unit is a vf_frontend of
- * its own on a view of the rig's context (the same stream and worker pool, a log of its own), so
- * that units can run at once on the pool's threads: their records and log messages are kept per
- * unit and handed on, in unit order, on the calling thread. */
+ * its own on a view of the rig's context (the same worker pool; on CUDA a stream of its own; a
+ * log of its own), so that units can run at once on the pool's threads, and on CUDA overlap on
+ * the GPU: their records and log messages are kept per unit and handed on, in unit order, on the
+ * calling thread. */
 #ifndef VF_RIG_FRONTEND_INTERNAL_H
 #define VF_RIG_FRONTEND_INTERNAL_H
 
 #include "core/vf_context_internal.h"
+#include "core/vf_stream_link.h"
 #include "viofront/vf_rig_frontend.h"
 
 /* Log messages a unit keeps from one frame; more are counted, not kept. */
@@ -22,8 +24,11 @@ typedef struct vf_rig_unit_log {
 typedef struct vf_rig_slot {
   vf_rig_unit info;
   int index;
-  vf_context* view; /* the rig's context with this unit's log */
+  vf_context* view; /* the rig's context with this unit's log (and CUDA stream) */
   vf_frontend* fe;
+  /* The rig's stream before the unit's frame (device images the user queued there), and the
+   * unit's stream before the rig's later work (its device results): CUDA events. */
+  vf_stream_link fork, join;
   vf_rig_unit_log log;
   /* this frame's results, copied out of the unit's callbacks */
   vf_feature* records; /* 2 x features.max_features */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* vf_rig_frontend_process: every check before any unit runs (so that a refused image set
- * changes nothing), the units (at once on the CPU pool's threads where that pays), then on the
+ * changes nothing), the units (at once on the pool's threads where that pays), then on the
  * calling thread, in unit order, their log messages and callbacks. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/vf_parallel.h"
@@ -81,15 +82,32 @@ static void vf_rig_run_unit(int i, void* arg) {
   const vf_image* left = job->images[u->info.camera];
   /* A mono unit has stereo off: its right image is only rectified, and the left one serves. */
   const vf_image* right = u->info.pair >= 0 ? job->images[u->info.right_camera] : left;
-  u->status = vf_frontend_process(u->fe, job->t_ns, left, right);
+  u->status = vf_context_bind_thread(u->view);
+  if (u->status == VF_OK) u->status = vf_frontend_process(u->fe, job->t_ns, left, right);
 }
 
 /* Whether the units run at once: on the CPU, one unit a thread beats one unit after another
- * with its stages split over the threads (each split waits for its slowest chunk); on CUDA they
- * share one stream. The records are the same either way: a stage's split does not depend on
- * who runs its chunks (docs/ARCHITECTURE.md, Threads). */
+ * with its stages split over the threads (each split waits for its slowest chunk); on CUDA each
+ * unit's thread queues on the unit's own stream and waits for it alone, so that one unit's
+ * kernels fill the GPU beside another's, and one unit's waits hide behind another's work. The
+ * records are the same either way: a stage's split does not depend on who runs its chunks
+ * (docs/ARCHITECTURE.md, Threads), and a unit's stream orders its own work. */
 static int vf_rig_runs_at_once(const vf_rig_frontend* fe, int count) {
-  return fe->ctx->backend == VF_BACKEND_CPU && count > 1 && vf_pool_threads(fe->ctx->pool) > 1;
+  return count > 1 && vf_pool_threads(fe->ctx->pool) > 1;
+}
+
+/* Every running unit's stream after the rig's (fork), or the rig's after theirs (join). */
+static vf_status vf_rig_link_units(vf_rig_frontend* fe, const int* run, int count, int fork) {
+  for (int i = 0; i < count; ++i) {
+    vf_rig_slot* u = &fe->units[run[i]];
+    vf_status s = vf_stream_link_signal(fork ? &u->fork : &u->join);
+    if (s != VF_OK) {
+      char m[VF_ERROR_MESSAGE_MAX];
+      snprintf(m, sizeof m, "%s", vf_last_error_message());
+      return vf_fail(&fe->err, s, "vf_rig_frontend_process: %s", m);
+    }
+  }
+  return VF_OK;
 }
 
 /* A unit's messages and results to the user, on this thread. */
@@ -126,6 +144,8 @@ vf_status vf_rig_frontend_process(vf_rig_frontend* fe, int64_t t_ns,
     u->has_frame = u->has_disparity = 0;
     u->status = VF_OK;
   }
+  s = vf_rig_link_units(fe, run, count, 1);
+  if (s != VF_OK) return s;
   vf_rig_frame_job job = {fe, t_ns, images, run};
   if (vf_rig_runs_at_once(fe, count)) {
     vf_parallel_items(fe->ctx->pool, count, vf_pool_threads(fe->ctx->pool), 1, vf_rig_run_unit,
@@ -136,6 +156,8 @@ vf_status vf_rig_frontend_process(vf_rig_frontend* fe, int64_t t_ns,
   /* Every unit that ran is past t_ns now (or skipped it unchanged): the rig is too. */
   fe->have_previous = 1;
   fe->last_t_ns = t_ns;
+  s = vf_rig_link_units(fe, run, count, 0);
+  if (s != VF_OK) return s;
   fe->in_callback = 1;
   for (int i = 0; i < count; ++i) vf_rig_hand_on(fe, &fe->units[run[i]]);
   fe->in_callback = 0;
