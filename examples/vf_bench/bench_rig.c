@@ -5,7 +5,8 @@
  * fed the "frontend" stage's moving 752x480 pair (bench_frontend.c) with its configuration; the
  * timed step is one vf_rig_frontend_process. Rows "rig" with pairs=N and, beside it, the plain
  * frontend over the same input in the same run (pairs=0: no rig) for the ratio. Host input, and
- * on CUDA device input too. VF_BENCH_RIG_PAIRS="1,2,4" picks other counts (up to 8). */
+ * on CUDA device input too. VF_BENCH_RIG_PAIRS="1,2,4" picks other counts (up to 8);
+ * VF_BENCH_RIG_STEREO=sparse runs every unit (and the plain frontend) in sparse stereo mode. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +58,9 @@ static void turned_pair(double yaw, vf_camera pair[2]) {
   }
 }
 
-static vf_status rig_make(vf_context* ctx, int pairs, rig_job* j) {
-  const vf_frontend_config fc = bench_frontend_config();
+static vf_status rig_make(vf_context* ctx, int pairs, int sparse, rig_job* j) {
+  vf_frontend_config fc = bench_frontend_config();
+  if (sparse) fc.stereo_mode = VF_FRONTEND_STEREO_SPARSE;
   if (pairs == 0) {
     vf_frontend_callbacks cb = {on_features, NULL, j};
     return vf_frontend_create(ctx, &fc, &cb, &j->plain);
@@ -79,18 +81,19 @@ static vf_status rig_make(vf_context* ctx, int pairs, rig_job* j) {
 }
 
 static int bench_rig_run(vf_context* ctx, const bench_options* opt, bench_out* out,
-                         bench_input where, int pairs) {
+                         bench_input where, int pairs, int sparse) {
   rig_job* j = calloc(1, sizeof *j);
   if (j == NULL) return 1;
   j->pairs = pairs;
   vf_status s = bench_frontend_input_make(where, &j->in);
-  if (s == VF_OK) s = rig_make(ctx, pairs, j);
+  if (s == VF_OK) s = rig_make(ctx, pairs, sparse, j);
   bench_stats st = {0};
   if (s == VF_OK) s = bench_time(ctx, opt, rig_step, j, &st);
   if (s == VF_OK) {
     bench_result_begin(out, "rig", 752, 480, &st);
     bench_result_str(out, "input", bench_input_name(where));
     bench_result_int(out, "pairs", pairs);
+    bench_result_str(out, "stereo", sparse ? "sparse" : "dense");
     bench_result_num(out, "features_per_pair", j->calls > 0 ? (double)j->features / j->calls : 0);
     bench_result_end(out);
   } else {
@@ -123,12 +126,18 @@ int bench_rig(vf_context* ctx, const bench_options* opt, bench_out* out) {
       p = *end == ',' ? end + 1 : end;
     }
   }
+  const char* mode = getenv("VF_BENCH_RIG_STEREO");
+  if (mode != NULL && *mode != '\0' && strcmp(mode, "dense") != 0 && strcmp(mode, "sparse") != 0) {
+    fprintf(stderr, "rig: VF_BENCH_RIG_STEREO is dense or sparse, not '%s'\n", mode);
+    return 1;
+  }
+  const int sparse = mode != NULL && strcmp(mode, "sparse") == 0;
   int failed = 0;
   const int cuda = vf_context_backend(ctx) == VF_BACKEND_CUDA;
   for (int w = 0; w < (cuda ? 2 : 1); ++w) {
     const bench_input where = w == 0 ? BENCH_INPUT_HOST : BENCH_INPUT_DEVICE;
-    failed |= bench_rig_run(ctx, opt, out, where, 0);
-    for (int i = 0; i < n; ++i) failed |= bench_rig_run(ctx, opt, out, where, counts[i]);
+    failed |= bench_rig_run(ctx, opt, out, where, 0, sparse);
+    for (int i = 0; i < n; ++i) failed |= bench_rig_run(ctx, opt, out, where, counts[i], sparse);
   }
   return failed;
 }
