@@ -92,13 +92,20 @@ vf_status vf_frontend_process(vf_frontend* fe, int64_t t_ns, const vf_image* lef
   vf_status s = vf_frontend_check_image(fe, left, "left");
   if (s != VF_OK) return s;
   fe->right_absent = 0;
+  const int sparse = vf_frontend_sparse(&fe->cfg);
+  /* A tolerated check must not leave its message as the last error of a call that succeeds. */
+  const vf_error kept = fe->err;
+  vf_saved_message thread_message;
+  vf_thread_message_save(&thread_message);
   s = vf_frontend_check_image(fe, right, "right");
   if (s != VF_OK) {
-    if (!vf_frontend_sparse(&fe->cfg)) return s;
+    if (!sparse) return s;
     /* Sparse stereo needs the right image for the records only: the left tracks go on. */
     vf_log(fe->ctx, VF_LOG_WARN, "%s: frame %lld ns goes on without camera-1 records",
            fe->err.message, (long long)t_ns);
     fe->right_absent = 1;
+    fe->err = kept;
+    vf_thread_message_restore(&thread_message);
   }
 
   double t0 = vf_now_ms();
