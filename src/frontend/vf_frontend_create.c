@@ -270,7 +270,7 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   }
   if (s == VF_OK) s = vf_sampler_create(ctx, vf_frontend_points(fe), &fe->sampler);
   if (s == VF_OK) s = vf_imu_buffer_create(c->imu_capacity, c->imu_max_gap_ns, &fe->imu);
-  fe->imu_offset_ns = vf_timeshift_ns(c->imu_timeshift_s);
+  fe->imu_offset_ns = (int64_t)llround(c->imu_timeshift_s * 1e9); /* to the nearest ns */
   if (s == VF_OK) s = vf_stage_clock_init(&fe->clock, ctx, VF_STAGE_COUNT + 1);
   return s;
 }

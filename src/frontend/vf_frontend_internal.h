@@ -3,7 +3,6 @@
 #ifndef VF_FRONTEND_INTERNAL_H
 #define VF_FRONTEND_INTERNAL_H
 
-#include <math.h>
 #include <stdint.h>
 
 #include "core/vf_context_internal.h"
@@ -142,9 +141,6 @@ struct vf_frontend {
 static inline int vf_frontend_sparse(const vf_frontend_config* c) {
   return c->stereo_enabled && c->stereo_mode == VF_FRONTEND_STEREO_SPARSE;
 }
-
-/* Seconds to whole nanoseconds, the rounding of every camera time shift (imu_timeshift_s). */
-static inline int64_t vf_timeshift_ns(double shift_s) { return (int64_t)llround(shift_s * 1e9); }
 
 /* A frame's time on the IMU's clock (t + imu_offset_ns), held at the ends of int64 rather than
  * wrapping: such a window is then not covered, and the frame goes unseeded. */
