@@ -143,21 +143,27 @@ static void progress(const replay_rig_run* r, long set, const vf_image* const* i
           r->wall_s > 0 ? r->sets / r->wall_s : 0.0, present, r->rig.camera_count);
 }
 
-/* Every set through the frontend, the IMU up to its time before it; 1 when a set failed. */
+/* Every set through the frontend, the IMU up to its time before it (with a camera's positive time
+ * shift, up to the first sample at or past its time plus the largest shift: the end of that
+ * unit's window on the IMU's clock); 1 when a set failed. */
 static int replay(replay_rig_run* r, vf_rig_frontend* fe, const vf_euroc* reader,
                   replay_rig_sets* sets) {
   const double t_start = replay_now_s();
+  const int64_t lead_ns = vf_rig_frontend_imu_lead_ns(fe);
+  int64_t pushed_ns = INT64_MIN;
   int imu = 0, rc = 0;
   for (long i = 0; i < r->total && rc == 0; ++i) {
     const int64_t t_ns = sets->t_ns[i];
     vf_imu_sample smp;
     /* IMU first at equal times, as the EuRoC reader orders its events. */
     for (; imu < r->imu_samples && !r->opt->read_only; ++imu) {
-      if (vf_euroc_imu_sample(reader, imu, &smp) != VF_OK || smp.t_ns > t_ns) break;
+      if (vf_euroc_imu_sample(reader, imu, &smp) != VF_OK) break;
+      if (lead_ns == 0 ? smp.t_ns > t_ns : pushed_ns >= t_ns + lead_ns) break;
       if (vf_rig_frontend_add_imu(fe, smp.t_ns, smp.gyro, smp.acc) != VF_OK) {
         fprintf(stderr, "\nvf_replay: %s\n", vf_rig_frontend_last_error(fe));
         return 1;
       }
+      pushed_ns = smp.t_ns;
     }
     const vf_image* images[VF_RIG_MAX_CAMERAS];
     const double t_read = replay_now_s();

@@ -198,6 +198,13 @@ typedef struct vf_frontend_config {
   int gyro_seeding; /**< 1: seed tracking with the gyroscope rotation when available */
   int imu_capacity; /**< IMU samples kept */
   int64_t imu_max_gap_ns; /**< a larger gap between IMU samples disables seeding for the frame */
+  double imu_timeshift_s; /**< s, -1..1: the IMU clock's time of a frame minus the frame's time
+                             (Kalibr's timeshift_cam_imu: t_imu = t_cam + shift). The gyroscope
+                             is integrated between the frames' times plus this, rounded to the ns;
+                             records and callbacks keep the frames' times. With a positive shift,
+                             push IMU samples up to a frame's time plus the shift before the frame,
+                             or it is not seeded. Default 0; the rig frontend sets it per unit from
+                             vf_rig.timeshift_s */
   vf_memory disparity_location; /**< where the disparity frame's map lives (device only on CUDA) */
   vf_frontend_stereo_mode stereo_mode; /**< dense (default) or sparse stereo, with stereo_enabled */
   int dense_every; /**< sparse mode: a dense map also every this many frames (the first frame

@@ -12,7 +12,10 @@
  * Track ids are unique across the rig: a unit's own ids (1, 2, ...) with the unit's index in the
  * bits from VF_RIG_FRONTEND_ID_SHIFT up (vf_rig_frontend_id_unit() gives it back).
  *
- * IMU samples are given once (vf_rig_frontend_add_imu) and every unit gets them.
+ * IMU samples are given once (vf_rig_frontend_add_imu) and every unit gets them. Each unit reads
+ * them on its tracked camera's clock: with Kalibr's shift of that camera (vf_rig.timeshift_s,
+ * t_imu = t_cam + shift) a frame at t_ns is seeded by the gyroscope over the IMU's times
+ * t_ns + shift (rounded to the ns); records and callbacks keep the set's time t_ns.
  *
  * Threads: the rig frontend is used by one thread at a time, and its callbacks run on that thread,
  * in unit order, after every unit has run. On the CPU backend, with two or more units to run and a
@@ -35,6 +38,10 @@ extern "C" {
 
 /** The lowest bit of a record's id that holds its unit's index (units hold ids below 2^56). */
 #define VF_RIG_FRONTEND_ID_SHIFT 56
+
+/** Seconds by which the time shifts (vf_rig.timeshift_s) of a stereo pair's two cameras may
+ * differ: a pair's images are matched as taken at one instant. */
+#define VF_RIG_FRONTEND_MAX_PAIR_SKEW_S 1e-3
 
 /** The unit whose track a rig record's id names. */
 static inline int vf_rig_frontend_id_unit(uint64_t id) {
@@ -66,9 +73,12 @@ typedef struct vf_rig_frontend_callbacks {
 typedef struct vf_rig_frontend vf_rig_frontend;
 
 /** Checks the rig (vf_rig_check) and makes one unit per pair and per camera in no pair from
- * `config` (its cam0 and cam1 are replaced by the rig's cameras; a mono unit has stereo and
- * camera-1 records off). Messages name the failing unit and its cameras. On failure *out is NULL
- * and nothing is left allocated. */
+ * `config` (its cam0 and cam1 are replaced by the rig's cameras, its imu_timeshift_s by the tracked
+ * camera's vf_rig.timeshift_s, with a warning when it was not 0; a mono unit has stereo and
+ * camera-1 records off). A pair whose two cameras' shifts differ by more than
+ * VF_RIG_FRONTEND_MAX_PAIR_SKEW_S, or a shift outside -1..1 s, gives VF_ERR_INVALID_ARG. Messages
+ * name the failing pair or unit and its cameras. On failure *out is NULL and nothing is left
+ * allocated. */
 VF_API vf_status vf_rig_frontend_create(vf_context* ctx, const vf_rig* rig,
                                         const vf_frontend_config* config, vf_rig_frontend** out);
 /** Frees every unit; safe on NULL. */
@@ -87,6 +97,12 @@ VF_API vf_status vf_rig_frontend_unit(const vf_rig_frontend* fe, int unit, vf_ri
  * increase strictly: VF_ERR_TIMESTAMP otherwise, the sample dropped and no unit changed. */
 VF_API vf_status vf_rig_frontend_add_imu(vf_rig_frontend* fe, int64_t t_ns, const double gyro[3],
                                          const double acc[3]);
+
+/** How far past a set's time (ns) the IMU samples must reach before vf_rig_frontend_process for
+ * every unit's gyroscope seed: the largest unit's shift, rounded to the ns, 0 when none is
+ * positive (0 for NULL). A unit whose window the samples do not cover yet is tracked without the
+ * seed and warned about, as vf_frontend does. */
+VF_API int64_t vf_rig_frontend_imu_lead_ns(const vf_rig_frontend* fe);
 
 /** Processes one synchronized image set: `images` holds rig.camera_count entries, 8-bit images
  * of each camera's size (host memory, or device memory on CUDA), NULL for a camera that has no

@@ -163,6 +163,7 @@ static void register_frontend_configs(nb::module_& m) {
       .RW(vf_frontend_config, gyro_seeding)
       .RW(vf_frontend_config, imu_capacity)
       .RW(vf_frontend_config, imu_max_gap_ns)
+      .RW(vf_frontend_config, imu_timeshift_s)
       .RW(vf_frontend_config, disparity_location)
       .RW(vf_frontend_config, stereo_mode)
       .RW(vf_frontend_config, dense_every)

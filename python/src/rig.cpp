@@ -248,6 +248,11 @@ static void register_rig_frontend(nb::module_& m) {
           "rig", [](const RigFrontend& self) { return self.rig; }, "A copy of the rig.")
       .def_prop_ro("units", &rig_frontend_units,
                    "Per unit: (tracked camera, right camera or -1, pair or -1).")
+      .def_prop_ro(
+          "imu_lead_ns",
+          [](const RigFrontend& self) { return vf_rig_frontend_imu_lead_ns(self.fe); },
+          "How far past a set's time (ns) the IMU must reach before process: the largest "
+          "camera time shift, 0 when none is positive.")
       .def_prop_ro("last_error",
                    [](const RigFrontend& self) { return vf_rig_frontend_last_error(self.fe); });
 }

@@ -308,3 +308,26 @@ def test_imu_and_callback_exceptions(ctx):
 def test_rig_frontend_refuses_a_bad_rig(ctx):
     with pytest.raises(vf.InvalidArgumentError, match="vf_rig_frontend_create"):
         vf.RigFrontend(ctx, vf.Rig(), vf.FrontendConfig())
+
+
+def test_camera_time_shifts(ctx, tmp_path):
+    # each unit reads the IMU on its camera's clock (t_imu = t_cam + timeshift_cam_imu): the
+    # lead past a set's time is the largest shift; a pair must share one clock (1 ms)
+    shifts = {0: 0.0025, 1: 0.0027, 2: -0.004, 3: -0.004}
+    text = "".join(camera_text(i, T) + f"  timeshift_cam_imu: {shifts[i]}\n"
+                   for i, T in enumerate([translation(0.0), translation(0.1),
+                                          translation(0.0, 0.3), translation(0.1, 0.3)]))
+    rig = vf.Rig.parse_camchain(text + "stereo_pairs: [[0, 1], [2, 3]]\n", "shifted.yaml")
+    assert rig.timeshift_s == [0.0025, 0.0027, -0.004, -0.004]
+    fe = vf.RigFrontend(ctx, rig, vf.FrontendConfig())
+    assert fe.imu_lead_ns == 2500000
+    skewed = vf.Rig.parse_camchain(text.replace("0.0027", "0.0045") + "stereo_pairs: [[0, 1]]\n",
+                                   "skewed.yaml")
+    with pytest.raises(vf.InvalidArgumentError, match=r"pair 0 \(cam0, cam1\).*differ by 2 ms"):
+        vf.RigFrontend(ctx, skewed, vf.FrontendConfig())
+    fc = frontend_config(Scene())
+    assert vf.FrontendConfig().imu_timeshift_s == 0.0
+    for bad in (float("nan"), 1.5):
+        fc.imu_timeshift_s = bad
+        with pytest.raises(vf.InvalidArgumentError, match="imu_timeshift_s"):
+            vf.Frontend(ctx, fc)

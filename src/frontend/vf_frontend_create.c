@@ -61,6 +61,7 @@ vf_frontend_config vf_frontend_config_default(void) {
   c.gyro_seeding = 1;
   c.imu_capacity = 4000;
   c.imu_max_gap_ns = 50000000; /* 10 samples at EuRoC's 200 Hz */
+  c.imu_timeshift_s = 0.0;
   c.disparity_location = VF_MEMORY_DEVICE;
   c.stereo_mode = VF_FRONTEND_STEREO_DENSE;
   c.dense_every = 0;
@@ -82,6 +83,12 @@ static vf_status vf_frontend_validate(const vf_frontend_config* c) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG,
                    "%s: imu_capacity %d (2..1000000) or imu_max_gap_ns is out of range", fn,
                    c->imu_capacity);
+  /* Kalibr's estimates are milliseconds; a second or more is a unit or sign mistake. */
+  if (!(fabs(c->imu_timeshift_s) <= 1.0))
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "%s: imu_timeshift_s %g s (t_imu = t_cam + shift) is not finite or outside "
+                   "-1..1 s",
+                   fn, c->imu_timeshift_s);
   if (!(c->right_max_lr_diff >= 0.0f && c->right_max_lr_diff <= 4096.0f))
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: right_max_lr_diff %g is outside 0..4096 px", fn,
                    (double)c->right_max_lr_diff);
@@ -263,6 +270,7 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   }
   if (s == VF_OK) s = vf_sampler_create(ctx, vf_frontend_points(fe), &fe->sampler);
   if (s == VF_OK) s = vf_imu_buffer_create(c->imu_capacity, c->imu_max_gap_ns, &fe->imu);
+  fe->imu_offset_ns = (int64_t)llround(c->imu_timeshift_s * 1e9); /* to the nearest ns */
   if (s == VF_OK) s = vf_stage_clock_init(&fe->clock, ctx, VF_STAGE_COUNT + 1);
   return s;
 }

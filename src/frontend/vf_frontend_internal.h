@@ -3,6 +3,8 @@
 #ifndef VF_FRONTEND_INTERNAL_H
 #define VF_FRONTEND_INTERNAL_H
 
+#include <stdint.h>
+
 #include "core/vf_context_internal.h"
 #include "core/vf_stage_clock.h"
 #include "core/vf_stream_link.h"
@@ -73,6 +75,7 @@ struct vf_frontend {
   vf_image rectified_host;
   vf_sampler* sampler;
   vf_imu_buffer* imu;
+  int64_t imu_offset_ns; /* cfg.imu_timeshift_s in ns: a frame's time on the IMU's clock */
   vf_stage_clock clock;
 
   /* CUDA with stereo: the right image's rectification and the stereo stage run on a sibling
@@ -137,6 +140,15 @@ struct vf_frontend {
  * frames. */
 static inline int vf_frontend_sparse(const vf_frontend_config* c) {
   return c->stereo_enabled && c->stereo_mode == VF_FRONTEND_STEREO_SPARSE;
+}
+
+/* A frame's time on the IMU's clock (t + imu_offset_ns), held at the ends of int64 rather than
+ * wrapping: such a window is then not covered, and the frame goes unseeded. */
+static inline int64_t vf_frontend_imu_time(const vf_frontend* fe, int64_t t_ns) {
+  const int64_t d = fe->imu_offset_ns;
+  if (d > 0 && t_ns > INT64_MAX - d) return INT64_MAX;
+  if (d < 0 && t_ns < INT64_MIN - d) return INT64_MIN;
+  return t_ns + d;
 }
 
 /* Whether the frontend has a stereo stage and a disparity map at all. */

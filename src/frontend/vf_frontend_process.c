@@ -121,7 +121,7 @@ vf_status vf_frontend_process(vf_frontend* fe, int64_t t_ns, const vf_image* lef
   fe->cur = !fe->cur;
   fe->have_previous = 1;
   fe->last_t_ns = t_ns;
-  vf_imu_buffer_drop_before(fe->imu, t_ns);
+  vf_imu_buffer_drop_before(fe->imu, vf_frontend_imu_time(fe, t_ns));
   if (s != VF_OK) {
     fe->sequence++;
     return s;

@@ -2,6 +2,7 @@
 /* The tracking and detection steps of a frame: each track's initial guess (gyroscope rotation,
  * then the backend's predictions), tracking with its checks, and new tracks in empty cells. */
 #include <math.h>
+#include <stdio.h>
 
 #include "frontend/vf_frontend_internal.h"
 
@@ -21,11 +22,18 @@ static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
     vf_saved_message saved;
     vf_thread_message_save(&saved);
     double R[9];
-    vf_status imu = vf_tracker_gyro_rotation(fe->imu, fe->last_t_ns, t_ns, fe->R_b_c, R);
-    /* IMU is being fed but does not serve this interval: the user hears of it, once a frame. */
+    /* The interval between the frames on the IMU's clock (imu_timeshift_s). */
+    const int64_t t0_imu = vf_frontend_imu_time(fe, fe->last_t_ns);
+    const int64_t t1_imu = vf_frontend_imu_time(fe, t_ns);
+    vf_status imu = vf_tracker_gyro_rotation(fe->imu, t0_imu, t1_imu, fe->R_b_c, R);
+    /* IMU is being fed but does not serve this interval: the user hears of it, once a frame,
+     * with the IMU's time when it is not the frame's. */
     if (imu != VF_OK && vf_imu_buffer_size(fe->imu) > 0) {
-      vf_log(fe->ctx, VF_LOG_WARN, "frame %lld ns: no gyroscope seeding: %s", (long long)t_ns,
-             vf_last_error_message());
+      char imu_time[48] = "";
+      if (fe->imu_offset_ns != 0)
+        snprintf(imu_time, sizeof imu_time, " (IMU time %lld ns)", (long long)t1_imu);
+      vf_log(fe->ctx, VF_LOG_WARN, "frame %lld ns%s: no gyroscope seeding: %s", (long long)t_ns,
+             imu_time, vf_last_error_message());
     }
     gyro = imu == VF_OK && vf_tracker_predict_rotation(fe->K, R, fe->xy, n, fe->guess) == VF_OK;
     if (gyro) {

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* The rig frontend's handle (vf_rig_frontend.h): its units (one vf_frontend per stereo pair and
  * per camera in no pair), their callbacks, and the IMU samples they all get. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/vf_fault.h"
+#include "frontend/vf_frontend_internal.h"
 #include "frontend/vf_rig_frontend_internal.h"
 
 /* Where a mono unit's stand-in right camera sits: along its own x axis, so that the
@@ -41,6 +43,8 @@ static vf_status vf_rig_unit_make(vf_rig_frontend* fe, vf_rig_slot* u,
   const vf_rig* rig = &fe->rig;
   vf_frontend_config c = *config;
   c.cam0 = rig->cameras[u->info.camera];
+  /* The tracked camera's clock: a pair's right camera shares the left one's (checked). */
+  c.imu_timeshift_s = rig->timeshift_s[u->info.camera];
   if (u->info.pair >= 0) {
     c.cam1 = rig->cameras[u->info.right_camera];
   } else {
@@ -60,6 +64,24 @@ static vf_status vf_rig_unit_make(vf_rig_frontend* fe, vf_rig_slot* u,
     if (u->records == NULL) s = vf_fail(NULL, VF_ERR_NOMEM, "out of memory");
   }
   return s;
+}
+
+/* A pair's images are matched as taken at one instant: its cameras must share a clock (Kalibr's
+ * shifts of hardware-synchronized cameras differ by the estimate's noise only). */
+static vf_status vf_rig_check_pair_shifts(const vf_rig* rig) {
+  for (int p = 0; p < rig->pair_count; ++p) {
+    const int l = rig->pairs[p].left, r = rig->pairs[p].right;
+    const double dl = rig->timeshift_s[l], dr = rig->timeshift_s[r];
+    if (fabs(dl - dr) <= VF_RIG_FRONTEND_MAX_PAIR_SKEW_S) continue;
+    return vf_fail(NULL, VF_ERR_INVALID_ARG,
+                   "vf_rig_frontend_create: pair %d (%s, %s): the cameras' time shifts differ by "
+                   "%g ms (%s %g s, %s %g s; at most %g ms): a stereo pair must be "
+                   "hardware-synchronized; give both one timeshift_cam_imu, or leave the pair out "
+                   "of stereo_pairs to track the two as mono cameras",
+                   p, rig->names[l], rig->names[r], fabs(dl - dr) * 1e3, rig->names[l], dl,
+                   rig->names[r], dr, VF_RIG_FRONTEND_MAX_PAIR_SKEW_S * 1e3);
+  }
+  return VF_OK;
 }
 
 /* "unit 1 (pair 0: cam2, cam3)" or "unit 2 (camera 4: cam4)". */
@@ -85,6 +107,15 @@ vf_status vf_rig_frontend_create(vf_context* ctx, const vf_rig* rig,
     snprintf(m, sizeof m, "%s", vf_last_error_message());
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_rig_frontend_create: %s", m);
   }
+  vf_status checked = vf_rig_check_pair_shifts(rig);
+  if (checked != VF_OK) return checked;
+  /* Each unit takes its shift from the rig; one in the configuration would be lost unseen. */
+  if (config->imu_timeshift_s != 0.0) {
+    vf_log(ctx, VF_LOG_WARN,
+           "vf_rig_frontend_create: the configuration's imu_timeshift_s %g s is not used: each "
+           "unit takes its camera's shift from the rig (vf_rig.timeshift_s)",
+           config->imu_timeshift_s);
+  }
   vf_rig_frontend* fe = vf_calloc(1, sizeof *fe);
   if (fe == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_rig_frontend_create: out of memory");
   fe->ctx = ctx;
@@ -100,6 +131,8 @@ vf_status vf_rig_frontend_create(vf_context* ctx, const vf_rig* rig,
       vf_rig_frontend_destroy(fe);
       return vf_fail(NULL, s, "vf_rig_frontend_create: %s: %s", name, m);
     }
+    const int64_t offset = fe->units[k].fe->imu_offset_ns;
+    if (offset > fe->imu_lead_ns) fe->imu_lead_ns = offset;
   }
   *out = fe;
   return VF_OK;
@@ -161,6 +194,10 @@ vf_status vf_rig_frontend_add_imu(vf_rig_frontend* fe, int64_t t_ns, const doubl
     }
   }
   return VF_OK;
+}
+
+int64_t vf_rig_frontend_imu_lead_ns(const vf_rig_frontend* fe) {
+  return fe != NULL ? fe->imu_lead_ns : 0;
 }
 
 const char* vf_rig_frontend_last_error(const vf_rig_frontend* fe) {

@@ -45,6 +45,7 @@ struct vf_rig_frontend {
   vf_rig_frontend_callbacks cb;
   int unit_count;
   vf_rig_slot units[VF_RIG_MAX_CAMERAS];
+  int64_t imu_lead_ns; /* the largest unit's IMU time offset, 0 when none is positive */
   int64_t last_t_ns;
   int have_previous;
   int in_callback;

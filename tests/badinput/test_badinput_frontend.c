@@ -94,6 +94,10 @@ static void test_create(void) {
   REFUSE(tracker.levels, 5, VF_ERR_INVALID_ARG, "tracker.levels");
   REFUSE(imu_capacity, 1, VF_ERR_INVALID_ARG, "imu_capacity");
   REFUSE(imu_max_gap_ns, 0, VF_ERR_INVALID_ARG, "imu_max_gap_ns");
+  REFUSE(imu_timeshift_s, NAN, VF_ERR_INVALID_ARG, "imu_timeshift_s");
+  REFUSE(imu_timeshift_s, -INFINITY, VF_ERR_INVALID_ARG, "imu_timeshift_s");
+  REFUSE(imu_timeshift_s, 1.5, VF_ERR_INVALID_ARG, "imu_timeshift_s");
+  REFUSE(imu_timeshift_s, -1.001, VF_ERR_INVALID_ARG, "-1..1 s");
   REFUSE(disparity_location, (vf_memory)5, VF_ERR_INVALID_ARG, "disparity_location");
   REFUSE(rectify.alpha, NAN, VF_ERR_INVALID_ARG, "alpha");
   REFUSE(rectify.focal_rule, (vf_rectify_focal_rule)3, VF_ERR_INVALID_ARG, "focal_rule");
@@ -424,6 +428,21 @@ static void test_rig_frontend(const uint8_t* tex) {
   CHECK_BAD(vf_rig_frontend_create(ctx, &cams, &fc, &fe), VF_ERR_INVALID_ARG, "unit 0 (pair 0");
   CHECK(fe == NULL);
   fc.pyramid_levels = 4;
+  /* A pair's cameras must share a clock (the left one's shift serves within 1 ms); a camera's
+   * shift must be finite and within a second. */
+  cams.timeshift_s[1] = 0.0015;
+  CHECK_BAD(vf_rig_frontend_create(ctx, &cams, &fc, &fe), VF_ERR_INVALID_ARG,
+            "pair 0 (cam0, cam1)");
+  CHECK(strstr(vf_last_error_message(), "time shifts differ by 1.5 ms") != NULL);
+  cams.timeshift_s[1] = 0.0;
+  cams.timeshift_s[2] = 2.0;
+  CHECK_BAD(vf_rig_frontend_create(ctx, &cams, &fc, &fe), VF_ERR_INVALID_ARG,
+            "unit 1 (camera 2: cam2)");
+  CHECK(strstr(vf_last_error_message(), "imu_timeshift_s 2 s") != NULL);
+  cams.timeshift_s[2] = NAN;
+  CHECK_BAD(vf_rig_frontend_create(ctx, &cams, &fc, &fe), VF_ERR_INVALID_ARG, "timeshift_s");
+  CHECK(fe == NULL);
+  cams.timeshift_s[2] = 0.0;
   CHECK_OK(vf_rig_frontend_create(ctx, &cams, &fc, &fe));
   if (fe == NULL) return;
   int frames[2] = {0, 0};
