@@ -61,7 +61,7 @@ r=src/features/kernels/vf_lk_rules.h
 lk_off="$w:if \\(s.x0 != rows.x0;$w:if \\(!vf_warp_refactor;$w:vf_warp_sums<5>\\(sums\\)"
 lk_off+=";$w:v\\[j\\] = v_first\\[j\\];$r:vf_lk_step_moments\\(h, m;$r:st->a = p->m[ia][nx]_gain"
 rows=(
-  "sgm|$st/vf_sgm_paths.cu|vf_paths_kernelILb1ELi8ELi8ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)||POPC/1|cell"
+  "sgm|$st/vf_sgm_paths.cu|vf_paths_kernelILi16ELi4ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)||POPC/1|cell"
   "lk|$ft/vf_lk.cu|vf_lk_kernel|$w:sums\\[4\\] = fmaf\\(e, e, sums\\[4\\]\\)||$lk_off|@FFMA/1|pixel-iteration"
   "fast_queue|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const int up = \\(n > hi\\)||$ft/vf_fast.cu:s_queue\\[atomicAdd|LDS/5|pixel"
   "fast_score|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:s_resp\\[q\\] = vf_response|||LDG/2|candidate"

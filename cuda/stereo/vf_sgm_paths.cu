@@ -5,9 +5,12 @@
 // census words (no cost volume), with the census of the next pixel or two loaded while the current
 // one is aggregated; L_r stored as bytes per pixel for vf_sgm_select.cu. Diagonal and (2,1) walks
 // wrap around the image (one group per column, or two for the steep (1,2) moves): a group restarts
-// its path where it re-enters through the side column.
+// its path where it re-enters through the side column. 64 disparities have two layouts of a
+// walk's disparities over its lanes (vf_cuda_sgm_runs picks one per device and size).
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <atomic>
 
@@ -55,7 +58,8 @@ struct line_ctx {
   const uint8_t* left;
   int left_stride;
   int w, h, dx, dy, step, min_disparity;
-  int full_from; /* first x whose D right pixels are all inside: min_disparity + D - 1 */
+  int full_from;    /* first x whose D right pixels are all inside: min_disparity + D - 1 */
+  int shift_stride; /* words between the right census's shifted copies (runs layout) */
 };
 
 template <bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
@@ -67,7 +71,18 @@ __device__ __forceinline__ void load(const line_ctx& lc, const CT* __restrict__ 
   p.cl = __ldg(census_l + p.idx);
   const int r = p.idx - lc.min_disparity - lay::first(lane);
   p.full = p.x >= lc.full_from;
-  if (kSplitFull<G> && !p.full) {
+  if (RUN) {
+    // The run's 8 words r - 7 .. r as two aligned 16-byte loads from the copy of the right
+    // census shifted by j words (vf_cuda_census_shift): one sector-aligned 32 bytes a lane, 256
+    // contiguous bytes a group, where 8 word loads 8 words apart touched 8 times the sectors.
+    const int a = r - (SLOTS - 1), j = (-a) & 3;
+    const uint4* q = reinterpret_cast<const uint4*>(reinterpret_cast<const uint32_t*>(census_r) +
+                                                    j * lc.shift_stride + (a + j));
+    const uint4 v0 = __ldg(q), v1 = __ldg(q + 1);
+    const uint32_t v[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
+#pragma unroll
+    for (int s = 0; s < SLOTS; ++s) p.cr[s] = (CT)v[SLOTS - 1 - s];  // word r - s: disparity + s
+  } else if (kSplitFull<G> && !p.full) {
     const int xbase = p.x - lc.min_disparity - lay::first(lane);
 #pragma unroll
     for (int s = 0; s < SLOTS; ++s) {
@@ -169,8 +184,8 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
     uint32_t* o = vol + (size_t)(unsigned)px.idx * (D / 4);
     if (RUN) {
       // The run's 8 bytes in one 8-byte store (vol is the lane's 8-byte aligned slot).
-      *reinterpret_cast<uint2*>(o) = make_uint2(vf_sgm::pack_bytes(L[0], L[1]),
-                                                vf_sgm::pack_bytes(L[2], L[3]));
+      *reinterpret_cast<uint2*>(o) =
+          make_uint2(vf_sgm::pack_bytes(L[0], L[1]), vf_sgm::pack_bytes(L[2], L[3]));
     } else {
 #pragma unroll
       for (int m = 0; m < SLOTS / 4; ++m) o[m * G] = vf_sgm::pack_bytes(L[2 * m], L[2 * m + 1]);
@@ -252,9 +267,10 @@ __device__ __forceinline__ void walk(const vf_sgm_params& p, const line_ctx& lc,
                                      int steps, pixel<SLOTS, CT>& a, uint32_t* vol) {
   if (SLOTS <= 4 || RUN) {
     walk_three<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
-                                             vol);
+                                                  vol);
   } else {
-    walk_two<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
+    walk_two<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
+                                                vol);
   }
 }
 
@@ -263,7 +279,8 @@ __global__ void __launch_bounds__(kWarps * 32)
     vf_paths_kernel(vf_sgm_params p, vf_sgm::walk_table t,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_l,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_r,
-                    const uint8_t* __restrict__ left, size_t left_stride, uint8_t* volumes) {
+                    const uint8_t* __restrict__ left, size_t left_stride, uint8_t* volumes,
+                    int shift_stride) {
   typedef typename vf_sgm::census_word<FULL>::type CT;
   constexpr int D = G * SLOTS;
   const int w = p.width, h = p.height;
@@ -277,6 +294,7 @@ __global__ void __launch_bounds__(kWarps * 32)
   lc.step = lc.dy * w + lc.dx;
   lc.min_disparity = p.min_disparity;
   lc.full_from = p.min_disparity + D - 1;
+  lc.shift_stride = shift_stride;
   const int lane = threadIdx.x % G;
   uint32_t* vol = reinterpret_cast<uint32_t*>(volumes + (size_t)t.path[i] * w * h * D) +
                   (RUN ? SLOTS / 4 * lane : lane);
@@ -313,8 +331,9 @@ int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_
   typedef typename vf_sgm::census_word<FULL>::type CT;
   vf_sgm::walk_table t;
   const int blocks = vf_sgm::make_walk_table(p, kWarps * (32 / G), &t);
-  vf_paths_kernel<RUN, G, SLOTS, FULL, ADAPTIVE><<<blocks, kWarps * 32, 0, stream>>>(
-      *p, t, (const CT*)b->census_l, (const CT*)b->census_r, left, left_stride, b->volumes);
+  vf_paths_kernel<RUN, G, SLOTS, FULL, ADAPTIVE>
+      <<<blocks, kWarps * 32, 0, stream>>>(*p, t, (const CT*)b->census_l, (const CT*)b->census_r,
+                                           left, left_stride, b->volumes, (int)b->shift_stride);
   return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
 
@@ -331,13 +350,17 @@ template <bool FULL>
 int vf_dispatch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
                 size_t left_stride, int runs, cudaStream_t s) {
   if (p->disparities == 64) {
-    return runs ? vf_launch_p2<true, 8, 8, FULL>(p, b, left, left_stride, s)
-                : vf_launch_p2<false, 16, 4, FULL>(p, b, left, left_stride, s);
+    // Runs read 32-bit census words only (vf_cuda_sgm_runs): a full census instantiates the
+    // interleaved kernel twice over rather than a runs kernel it cannot use.
+    return runs && !FULL ? vf_launch_p2 < !FULL, FULL ? 16 : 8, FULL ? 4 : 8,
+           FULL > (p, b, left, left_stride, s)
+                         : vf_launch_p2<false, 16, 4, FULL>(p, b, left, left_stride, s);
   }
   if (p->disparities == 128) return vf_launch_p2<false, 32, 4, FULL>(p, b, left, left_stride, s);
   return vf_launch_p2<false, 32, 8, FULL>(p, b, left, left_stride, s);
 }
 
+#ifndef VF_SGM_RUNS
 // How many blocks of the interleaved 64-disparity kernel the device holds at once (0: unknown).
 unsigned long long vf_interleaved_capacity(int dev) {
   int sms = 0, per_sm = 0;
@@ -349,6 +372,7 @@ unsigned long long vf_interleaved_capacity(int dev) {
   }
   return (unsigned long long)sms * (unsigned long long)per_sm;
 }
+#endif
 
 }  // namespace
 
@@ -358,10 +382,15 @@ unsigned long long vf_interleaved_capacity(int dev) {
 // with room to spare gains from the interleaved layout's extra warps (the same on the whole
 // H200: 184 us interleaved against 249 in runs, docs/perf/stereo.md).
 extern "C" int vf_cuda_sgm_runs(const vf_sgm_params* p) {
-  if (p->disparities != 64) return 0;
+  if (p->disparities != 64 || p->census_full) return 0;
 #ifdef VF_SGM_RUNS
   return VF_SGM_RUNS;
 #else
+  // VF_SGM_LAYOUT=runs or interleaved fixes it at run time (the tests take both layouts on any
+  // GPU; a user may pin one).
+  const char* fixed = getenv("VF_SGM_LAYOUT");
+  if (fixed != NULL && strcmp(fixed, "runs") == 0) return 1;
+  if (fixed != NULL && strcmp(fixed, "interleaved") == 0) return 0;
   static std::atomic<unsigned long long> capacity[vf_device_memo::kDevices];
   const unsigned long long fit = vf_device_memo::get(capacity, vf_interleaved_capacity, 0);
   vf_sgm::walk_table t;

@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(THREADS, THREADS == 96 ? 4 : 1)
     }
     uint32_t best = kNone;
     for_each_cost<RUN>(lo, hi,
-                  [&](uint32_t s, int k) { best = min(best, vf_sgm_pack(s, (uint32_t)k)); });
+                       [&](uint32_t s, int k) { best = min(best, vf_sgm_pack(s, (uint32_t)k)); });
     const int kb = (int)(best & 0xffu);
     const uint32_t s1 = best >> 8;
     uint32_t second = kNone, sa = s1, sc = s1;
@@ -111,10 +111,10 @@ vf_select_fit vf_select_query(int dev) {
   int sms = 0, b128 = 0, b96 = 0;
   const bool ok =
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b128, vf_select_pixel_kernel<false, 4, 128>, 128,
-                                                    0) == cudaSuccess &&
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b96, vf_select_pixel_kernel<false, 4, 96>, 96, 0) ==
-          cudaSuccess;
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b128, vf_select_pixel_kernel<false, 4, 128>,
+                                                    128, 0) == cudaSuccess &&
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b96, vf_select_pixel_kernel<false, 4, 96>, 96,
+                                                    0) == cudaSuccess;
   if (ok) {
     f.at128 = sms * b128;
     f.at96 = sms * b96;
@@ -173,11 +173,15 @@ extern "C" int vf_cuda_sgm_select_pixel(const vf_sgm_params* p, const vf_cuda_sg
   cudaStream_t s = (cudaStream_t)stream;
   const bool t96 = p->height > fit.at128 && p->height <= fit.at96;
   if (runs) {
-    if (t96) vf_launch_pixel<true, 96>(p, b, out16, out16_stride, outf, outf_stride, s);
-    else vf_launch_pixel<true, 128>(p, b, out16, out16_stride, outf, outf_stride, s);
+    if (t96)
+      vf_launch_pixel<true, 96>(p, b, out16, out16_stride, outf, outf_stride, s);
+    else
+      vf_launch_pixel<true, 128>(p, b, out16, out16_stride, outf, outf_stride, s);
   } else {
-    if (t96) vf_launch_pixel<false, 96>(p, b, out16, out16_stride, outf, outf_stride, s);
-    else vf_launch_pixel<false, 128>(p, b, out16, out16_stride, outf, outf_stride, s);
+    if (t96)
+      vf_launch_pixel<false, 96>(p, b, out16, out16_stride, outf, outf_stride, s);
+    else
+      vf_launch_pixel<false, 128>(p, b, out16, out16_stride, outf, outf_stride, s);
   }
   return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }

@@ -64,8 +64,9 @@ __device__ __forceinline__ uint32_t group_min<16>(uint32_t v) {
 #endif
 }
 
-// Eight lanes: the butterfly (three rounds). A warp-wide reduction per group would take four
-// REDUX and their selections, twice the instructions.
+// Eight lanes: the butterfly (three rounds). A warp-wide reduction per group (four REDUX and
+// their selections) measured slower on an 8-multiprocessor H200 partition: 1662 against 1587 us
+// for 752x480 / 64 / 4 (docs/perf/stereo.md).
 template <>
 __device__ __forceinline__ uint32_t group_min<8>(uint32_t v) {
   return group_min_shfl<8>(v);
@@ -141,7 +142,7 @@ template <int G>
 __device__ __forceinline__ uint32_t path_step_run(uint32_t (&L)[4], uint32_t minx2,
                                                   const uint32_t (&c)[4], uint32_t p1x2,
                                                   uint32_t p2x2, bool first, bool last) {
-  uint32_t below = __shfl_up_sync(kFull, L[3], 1, G);   // k = 8 l - 1 in its high half
+  uint32_t below = __shfl_up_sync(kFull, L[3], 1, G);    // k = 8 l - 1 in its high half
   uint32_t above = __shfl_down_sync(kFull, L[0], 1, G);  // k = 8 l + 8 in its low half
   below = first ? 0x00ff0000u : below;
   above = last ? 0x000000ffu : above;
