@@ -124,6 +124,26 @@ __global__ void __launch_bounds__(kThreadsX* kThreadsY)
 
 }  // namespace
 
+// Copy c (1..3) of the right census holds word i at index i + c (vf_cuda_sgm_buffers).
+__global__ void vf_census_shift_kernel(uint32_t* census_r, int px, int stride) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= px) return;
+  const uint32_t v = census_r[i];
+  census_r[stride + i + 1] = v;
+  census_r[2 * stride + i + 2] = v;
+  census_r[3 * stride + i + 3] = v;
+}
+
+VF_CUDA_SITE(vf_shift_site);
+
+extern "C" int vf_cuda_census_shift(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
+                                    void* stream) {
+  const int px = p->width * p->height;
+  vf_census_shift_kernel<<<(px + 255) / 256, 256, 0, (cudaStream_t)stream>>>(
+      (uint32_t*)b->census_r, px, (int)b->shift_stride);
+  return VF_CUDA_LAUNCH_STATUS_AT(vf_shift_site);
+}
+
 extern "C" int vf_cuda_census(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
                               const uint8_t* right, size_t right_stride, void* census_l,
                               void* census_r, void* stream) {

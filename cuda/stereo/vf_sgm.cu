@@ -11,13 +11,21 @@ namespace {
 size_t vf_round256(size_t v) { return (v + 255) & ~(size_t)255; }
 
 struct vf_layout {
-  size_t census, volumes, pre_median;
+  size_t census, shifted, shift_pad, shift_stride, volumes, pre_median;
 };
+
+// Whether the right census gets shifted copies (what vf_cuda_sgm_runs may ask for).
+bool vf_sgm_shifts(const vf_sgm_params* p) { return p->disparities == 64 && !p->census_full; }
 
 vf_layout vf_sgm_layout(const vf_sgm_params* p) {
   const size_t px = (size_t)p->width * p->height;
   vf_layout l;
   l.census = vf_round256(px * (p->census_full ? 8 : 4));
+  // Each copy with room before it for the reads left of the image (min_disparity + 63 words and
+  // the alignment), in 256-byte units so that every copy stays 16-byte aligned.
+  l.shift_pad = vf_sgm_shifts(p) ? vf_round256(((size_t)p->min_disparity + 72) * 4) : 0;
+  l.shift_stride = vf_sgm_shifts(p) ? (vf_round256(px * 4) + l.shift_pad) / 4 : 0;
+  l.shifted = vf_sgm_shifts(p) ? 3 * l.shift_stride * 4 + l.shift_pad : 0;
   l.volumes = vf_round256((size_t)p->paths * px * p->disparities);
   l.pre_median = vf_round256(px * 2);
   return l;
@@ -27,7 +35,7 @@ vf_layout vf_sgm_layout(const vf_sgm_params* p) {
 
 extern "C" size_t vf_cuda_sgm_buffer_bytes(const vf_sgm_params* p) {
   const vf_layout l = vf_sgm_layout(p);
-  return 2 * l.census + l.volumes + l.pre_median;
+  return 2 * l.census + l.shifted + l.volumes + l.pre_median;
 }
 
 extern "C" void vf_cuda_sgm_buffers_carve(const vf_sgm_params* p, void* base,
@@ -35,21 +43,25 @@ extern "C" void vf_cuda_sgm_buffers_carve(const vf_sgm_params* p, void* base,
   const vf_layout l = vf_sgm_layout(p);
   uint8_t* at = (uint8_t*)base;
   b->census_l = at;
-  b->census_r = at + l.census;
-  b->volumes = at + 2 * l.census;
-  b->pre_median = (uint16_t*)(at + 2 * l.census + l.volumes);
+  b->census_r = at + l.census + l.shift_pad;  // census_l's pad, then copy 0 (shift_pad 0: none)
+  b->shift_stride = l.shift_stride;
+  b->volumes = at + 2 * l.census + l.shifted;
+  b->pre_median = (uint16_t*)(at + 2 * l.census + l.shifted + l.volumes);
 }
 
 extern "C" int vf_cuda_sgm_compute(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
                                    const uint8_t* left, size_t left_stride, const uint8_t* right,
                                    size_t right_stride, uint16_t* out16, size_t out16_stride,
                                    float* outf, size_t outf_stride, void* stream) {
+  const int runs = vf_cuda_sgm_runs(p);
   int rc =
       vf_cuda_census(p, left, left_stride, right, right_stride, b->census_l, b->census_r, stream);
-  if (rc == 0) rc = vf_cuda_sgm_paths(p, b, left, left_stride, stream);
+  if (rc == 0 && runs) rc = vf_cuda_census_shift(p, b, stream);
+  if (rc == 0) rc = vf_cuda_sgm_paths(p, b, left, left_stride, runs, stream);
   if (rc != 0) return rc;
-  if (!p->median) return vf_cuda_sgm_select(p, b, out16, out16_stride, outf, outf_stride, stream);
-  rc = vf_cuda_sgm_select(p, b, b->pre_median, (size_t)p->width * 2, NULL, 0, stream);
+  if (!p->median)
+    return vf_cuda_sgm_select(p, b, out16, out16_stride, outf, outf_stride, runs, stream);
+  rc = vf_cuda_sgm_select(p, b, b->pre_median, (size_t)p->width * 2, NULL, 0, runs, stream);
   if (rc == 0)
     rc = vf_cuda_sgm_median(p, b->pre_median, out16, out16_stride, outf, outf_stride, stream);
   return rc;

@@ -5,11 +5,17 @@
 // census words (no cost volume), with the census of the next pixel or two loaded while the current
 // one is aggregated; L_r stored as bytes per pixel for vf_sgm_select.cu. Diagonal and (2,1) walks
 // wrap around the image (one group per column, or two for the steep (1,2) moves): a group restarts
-// its path where it re-enters through the side column.
+// its path where it re-enters through the side column. 64 disparities have two layouts of a
+// walk's disparities over its lanes (vf_cuda_sgm_runs picks one per device and size).
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <atomic>
 
 #include "core/vf_cuda_fault.cuh"
+#include "core/vf_device_memo.cuh"
 #include "stereo/kernels/vf_sgm_cuda.h"
 #include "vf_sgm_common.cuh"
 #include "vf_sgm_warp.cuh"
@@ -24,6 +30,15 @@ constexpr int kWarps = 4;
 // costs more than it saves (450x375 with 64 took 17% longer), so they always test.
 template <int G>
 constexpr bool kSplitFull = G == 32;
+
+// Where a lane's disparities are: interleaved (k = lane + G s, vf_sgm::path_step) or a run of
+// SLOTS (k = SLOTS lane + s, vf_sgm::path_step_run; 64 disparities, 8-lane groups). In memory
+// both keep a pixel's bytes in the lane's order, so a run stores disparity k in byte k.
+template <bool RUN, int G, int SLOTS>
+struct layout {
+  static constexpr int kSlotStep = RUN ? 1 : G;  // disparity step between a lane's slots
+  static __device__ __forceinline__ int first(int lane) { return RUN ? SLOTS * lane : lane; }
+};
 
 // Where a group is on its line, and the loads for that pixel. idx = y * w + x: 32-bit offsets
 // stepped along the walk keep the address arithmetic off the 64-bit path (measured: it was a
@@ -43,21 +58,35 @@ struct line_ctx {
   const uint8_t* left;
   int left_stride;
   int w, h, dx, dy, step, min_disparity;
-  int full_from; /* first x whose D right pixels are all inside: min_disparity + D - 1 */
+  int full_from;    /* first x whose D right pixels are all inside: min_disparity + D - 1 */
+  int shift_stride; /* words between the right census's shifted copies (runs layout) */
 };
 
-template <bool ADAPTIVE, int G, int SLOTS, typename CT>
+template <bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void load(const line_ctx& lc, const CT* __restrict__ census_l,
                                      const CT* __restrict__ census_r, int lane,
                                      pixel<SLOTS, CT>& p) {
+  typedef layout<RUN, G, SLOTS> lay;
+  constexpr int S = lay::kSlotStep;
   p.cl = __ldg(census_l + p.idx);
-  const int r = p.idx - lc.min_disparity - lane;
+  const int r = p.idx - lc.min_disparity - lay::first(lane);
   p.full = p.x >= lc.full_from;
-  if (kSplitFull<G> && !p.full) {
-    const int xbase = p.x - lc.min_disparity - lane;
+  if (RUN) {
+    // The run's 8 words r - 7 .. r as two aligned 16-byte loads from the copy of the right
+    // census shifted by j words (vf_cuda_census_shift): one sector-aligned 32 bytes a lane, 256
+    // contiguous bytes a group, where 8 word loads 8 words apart touched 8 times the sectors.
+    const int a = r - (SLOTS - 1), j = (-a) & 3;
+    const uint4* q = reinterpret_cast<const uint4*>(reinterpret_cast<const uint32_t*>(census_r) +
+                                                    j * lc.shift_stride + (a + j));
+    const uint4 v0 = __ldg(q), v1 = __ldg(q + 1);
+    const uint32_t v[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
+#pragma unroll
+    for (int s = 0; s < SLOTS; ++s) p.cr[s] = (CT)v[SLOTS - 1 - s];  // word r - s: disparity + s
+  } else if (kSplitFull<G> && !p.full) {
+    const int xbase = p.x - lc.min_disparity - lay::first(lane);
 #pragma unroll
     for (int s = 0; s < SLOTS; ++s) {
-      p.cr[s] = xbase - G * s >= 0 ? __ldg(census_r + (r - G * s)) : (CT)0;
+      p.cr[s] = xbase - S * s >= 0 ? __ldg(census_r + (r - S * s)) : (CT)0;
     }
   } else if (!kSplitFull<G>) {
     // Without the split, unconditional: a right pixel left of the image (xr < 0) reads the row
@@ -65,12 +94,13 @@ __device__ __forceinline__ void load(const line_ctx& lc, const CT* __restrict__ 
     // D words), and aggregate() replaces its cost by the maximum. One address a pixel, the
     // slots at constant offsets from it: 134-136 us for the 752x480 / 64 / 4 kernel against
     // 140-141 with an address a slot (H100); with whole-warp groups it measured 1-2% slower.
+    // A run reaches as far left (8 lane + 7 <= 63) as the interleaved slots (lane + 48).
     const CT* at = census_r + r;
 #pragma unroll
-    for (int s = 0; s < SLOTS; ++s) p.cr[s] = __ldg(at - G * s);
+    for (int s = 0; s < SLOTS; ++s) p.cr[s] = __ldg(at - S * s);
   } else {
 #pragma unroll
-    for (int s = 0; s < SLOTS; ++s) p.cr[s] = __ldg(census_r + (r - G * s));
+    for (int s = 0; s < SLOTS; ++s) p.cr[s] = __ldg(census_r + (r - S * s));
   }
   if (ADAPTIVE && !p.start) {
     p.i_here = __ldg(lc.left + (p.y * lc.left_stride + p.x));
@@ -107,10 +137,12 @@ __device__ __forceinline__ void advance(const line_ctx& lc, const pixel<SLOTS, C
   }
 }
 
-template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
+template <int KIND, bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SLOTS, CT>& px,
                                           int lane, bool active, uint32_t (&L)[SLOTS / 2],
                                           uint32_t& minx2, uint32_t* vol) {
+  typedef layout<RUN, G, SLOTS> lay;
+  constexpr int S = lay::kSlotStep;
   constexpr int W16 = SLOTS / 2;
   constexpr int D = G * SLOTS;
   if (KIND != kStraight && px.start) {  // a straight walk starts from the zeros of walk()
@@ -126,12 +158,12 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
                          0x5410);
     }
   } else {
-    const int xbase = px.x - p.min_disparity - lane;
+    const int xbase = px.x - p.min_disparity - lay::first(lane);
 #pragma unroll
     for (int k = 0; k < W16; ++k) {
       const uint32_t a =
-          xbase - G * (2 * k) >= 0 ? vf_sgm::popc(px.cl ^ px.cr[2 * k]) : (uint32_t)p.max_cost;
-      const uint32_t b = xbase - G * (2 * k + 1) >= 0 ? vf_sgm::popc(px.cl ^ px.cr[2 * k + 1])
+          xbase - S * (2 * k) >= 0 ? vf_sgm::popc(px.cl ^ px.cr[2 * k]) : (uint32_t)p.max_cost;
+      const uint32_t b = xbase - S * (2 * k + 1) >= 0 ? vf_sgm::popc(px.cl ^ px.cr[2 * k + 1])
                                                       : (uint32_t)p.max_cost;
       c[k] = __byte_perm(a, b, 0x5410);
     }
@@ -139,19 +171,31 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
   const uint32_t p2 = ADAPTIVE && !px.start
                           ? (uint32_t)vf_sgm_p2(p.p1, p.p2, 1, (int)px.i_here, (int)px.i_prev)
                           : (uint32_t)p.p2;
-  minx2 =
-      vf_sgm::path_step<G, W16>(L, minx2, c, (uint32_t)p.p1 * 0x00010001u, p2 * 0x00010001u, lane);
+  const uint32_t p1x2 = (uint32_t)p.p1 * 0x00010001u, p2x2 = p2 * 0x00010001u;
+  if (RUN) {
+    minx2 = vf_sgm::path_step_run<G>(reinterpret_cast<uint32_t(&)[4]>(L), minx2,
+                                     reinterpret_cast<const uint32_t(&)[4]>(c), p1x2, p2x2,
+                                     lane == 0, lane == G - 1);
+  } else {
+    minx2 = vf_sgm::path_step<G, W16>(L, minx2, c, p1x2, p2x2, lane);
+  }
   if (active && (KIND != kSteep || px.inside)) {
     // vol: this lane's first word of the path's volume; one wide multiply-add to the pixel's.
     uint32_t* o = vol + (size_t)(unsigned)px.idx * (D / 4);
+    if (RUN) {
+      // The run's 8 bytes in one 8-byte store (vol is the lane's 8-byte aligned slot).
+      *reinterpret_cast<uint2*>(o) =
+          make_uint2(vf_sgm::pack_bytes(L[0], L[1]), vf_sgm::pack_bytes(L[2], L[3]));
+    } else {
 #pragma unroll
-    for (int m = 0; m < SLOTS / 4; ++m) o[m * G] = vf_sgm::pack_bytes(L[2 * m], L[2 * m + 1]);
+      for (int m = 0; m < SLOTS / 4; ++m) o[m * G] = vf_sgm::pack_bytes(L[2 * m], L[2 * m + 1]);
+    }
   }
 }
 
 // One walk of `steps` pixels from a: two pixels per iteration, each loaded while the other is
 // aggregated.
-template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
+template <int KIND, bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void walk_two(const vf_sgm_params& p, const line_ctx& lc,
                                          const CT* __restrict__ census_l,
                                          const CT* __restrict__ census_r, int lane, bool active,
@@ -160,20 +204,20 @@ __device__ __forceinline__ void walk_two(const vf_sgm_params& p, const line_ctx&
   uint32_t L[SLOTS / 2], minx2 = 0;
 #pragma unroll
   for (int k = 0; k < SLOTS / 2; ++k) L[k] = 0;
-  load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+  load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
   for (int s = 0; s < steps; s += 2) {
     const bool has_b = s + 1 < steps;
     if (has_b) {
       advance<KIND>(lc, a, b);
-      load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
+      load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
     }
-    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, minx2, vol);
+    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, minx2, vol);
     if (!has_b) break;
     if (s + 2 < steps) {
       advance<KIND>(lc, b, a);
-      load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+      load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
     }
-    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, minx2, vol);
+    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, minx2, vol);
   }
 }
 
@@ -181,7 +225,7 @@ __device__ __forceinline__ void walk_two(const vf_sgm_params& p, const line_ctx&
 // ahead left the census loads' latency exposed where few walks run at once (752x480 with 64
 // disparities and 4 paths: 231 -> 214 us). It costs registers, so it serves up to 4 slots a
 // lane; with 8 (256 disparities: 1920x1080, 3840x2160) the lower occupancy lost 2-3%.
-template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
+template <int KIND, bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void walk_three(const vf_sgm_params& p, const line_ctx& lc,
                                            const CT* __restrict__ census_l,
                                            const CT* __restrict__ census_r, int lane, bool active,
@@ -190,51 +234,53 @@ __device__ __forceinline__ void walk_three(const vf_sgm_params& p, const line_ct
   uint32_t L[SLOTS / 2], minx2 = 0;
 #pragma unroll
   for (int k = 0; k < SLOTS / 2; ++k) L[k] = 0;
-  load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+  load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
   if (steps > 1) {
     advance<KIND>(lc, a, b);
-    load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
+    load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
   }
   for (int s = 0; s < steps; s += 3) {
     if (s + 2 < steps) {
       advance<KIND>(lc, b, c);
-      load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, c);
+      load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, c);
     }
-    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, minx2, vol);
+    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, minx2, vol);
     if (s + 1 >= steps) break;
     if (s + 3 < steps) {
       advance<KIND>(lc, c, a);
-      load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
+      load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
     }
-    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, minx2, vol);
+    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, minx2, vol);
     if (s + 2 >= steps) break;
     if (s + 4 < steps) {
       advance<KIND>(lc, a, b);
-      load<ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
+      load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
     }
-    aggregate<KIND, ADAPTIVE, G, SLOTS, CT>(p, c, lane, active, L, minx2, vol);
+    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, c, lane, active, L, minx2, vol);
   }
 }
 
-template <int KIND, bool ADAPTIVE, int G, int SLOTS, typename CT>
+template <int KIND, bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void walk(const vf_sgm_params& p, const line_ctx& lc,
                                      const CT* __restrict__ census_l,
                                      const CT* __restrict__ census_r, int lane, bool active,
                                      int steps, pixel<SLOTS, CT>& a, uint32_t* vol) {
-  if (SLOTS <= 4) {
-    walk_three<KIND, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
-                                             vol);
+  if (SLOTS <= 4 || RUN) {
+    walk_three<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
+                                                  vol);
   } else {
-    walk_two<KIND, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
+    walk_two<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
+                                                vol);
   }
 }
 
-template <int G, int SLOTS, bool FULL, bool ADAPTIVE>
+template <bool RUN, int G, int SLOTS, bool FULL, bool ADAPTIVE>
 __global__ void __launch_bounds__(kWarps * 32)
     vf_paths_kernel(vf_sgm_params p, vf_sgm::walk_table t,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_l,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_r,
-                    const uint8_t* __restrict__ left, size_t left_stride, uint8_t* volumes) {
+                    const uint8_t* __restrict__ left, size_t left_stride, uint8_t* volumes,
+                    int shift_stride) {
   typedef typename vf_sgm::census_word<FULL>::type CT;
   constexpr int D = G * SLOTS;
   const int w = p.width, h = p.height;
@@ -248,8 +294,10 @@ __global__ void __launch_bounds__(kWarps * 32)
   lc.step = lc.dy * w + lc.dx;
   lc.min_disparity = p.min_disparity;
   lc.full_from = p.min_disparity + D - 1;
+  lc.shift_stride = shift_stride;
   const int lane = threadIdx.x % G;
-  uint32_t* vol = reinterpret_cast<uint32_t*>(volumes + (size_t)t.path[i] * w * h * D) + lane;
+  uint32_t* vol = reinterpret_cast<uint32_t*>(volumes + (size_t)t.path[i] * w * h * D) +
+                  (RUN ? SLOTS / 4 * lane : lane);
   const int line = ((blockIdx.x - t.first_block[i]) * kWarps + threadIdx.x / 32) * (32 / G) +
                    (threadIdx.x % 32) / G;
   int lines, steps;  // steps: the same for every group of the block
@@ -263,50 +311,97 @@ __global__ void __launch_bounds__(kWarps * 32)
   a.inside = true;
   // The direction is the same for the whole block: one branch, taken by every thread.
   if (lc.dy == 2 || lc.dy == -2) {
-    walk<kSteep, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
+    walk<kSteep, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
+                                              vol);
   } else if (lc.dx != 0 && lc.dy != 0) {
-    walk<kWrapping, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
+    walk<kWrapping, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
+                                                 vol);
   } else {
-    walk<kStraight, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a, vol);
+    walk<kStraight, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
+                                                 vol);
   }
 }
 
 // The launch below, one fault-injection site for all its instantiations.
 VF_CUDA_SITE(vf_launch_site);
 
-template <int G, int SLOTS, bool FULL, bool ADAPTIVE>
+template <bool RUN, int G, int SLOTS, bool FULL, bool ADAPTIVE>
 int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
               size_t left_stride, cudaStream_t stream) {
   typedef typename vf_sgm::census_word<FULL>::type CT;
   vf_sgm::walk_table t;
   const int blocks = vf_sgm::make_walk_table(p, kWarps * (32 / G), &t);
-  vf_paths_kernel<G, SLOTS, FULL, ADAPTIVE><<<blocks, kWarps * 32, 0, stream>>>(
-      *p, t, (const CT*)b->census_l, (const CT*)b->census_r, left, left_stride, b->volumes);
+  vf_paths_kernel<RUN, G, SLOTS, FULL, ADAPTIVE>
+      <<<blocks, kWarps * 32, 0, stream>>>(*p, t, (const CT*)b->census_l, (const CT*)b->census_r,
+                                           left, left_stride, b->volumes, (int)b->shift_stride);
   return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
 
 // Adaptive P2 reads the left image at every step: without it the loads (and their address
 // arithmetic, issued even when predicated off) are not compiled in.
-template <int G, int SLOTS, bool FULL>
+template <bool RUN, int G, int SLOTS, bool FULL>
 int vf_launch_p2(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
                  size_t left_stride, cudaStream_t s) {
-  return p->adaptive_p2 ? vf_launch<G, SLOTS, FULL, true>(p, b, left, left_stride, s)
-                        : vf_launch<G, SLOTS, FULL, false>(p, b, left, left_stride, s);
+  return p->adaptive_p2 ? vf_launch<RUN, G, SLOTS, FULL, true>(p, b, left, left_stride, s)
+                        : vf_launch<RUN, G, SLOTS, FULL, false>(p, b, left, left_stride, s);
 }
 
 template <bool FULL>
 int vf_dispatch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
-                size_t left_stride, cudaStream_t s) {
-  if (p->disparities == 64) return vf_launch_p2<16, 4, FULL>(p, b, left, left_stride, s);
-  if (p->disparities == 128) return vf_launch_p2<32, 4, FULL>(p, b, left, left_stride, s);
-  return vf_launch_p2<32, 8, FULL>(p, b, left, left_stride, s);
+                size_t left_stride, int runs, cudaStream_t s) {
+  if (p->disparities == 64) {
+    // Runs read 32-bit census words only (vf_cuda_sgm_runs): a full census instantiates the
+    // interleaved kernel twice over rather than a runs kernel it cannot use.
+    return runs && !FULL ? vf_launch_p2 < !FULL, FULL ? 16 : 8, FULL ? 4 : 8,
+           FULL > (p, b, left, left_stride, s)
+                         : vf_launch_p2<false, 16, 4, FULL>(p, b, left, left_stride, s);
+  }
+  if (p->disparities == 128) return vf_launch_p2<false, 32, 4, FULL>(p, b, left, left_stride, s);
+  return vf_launch_p2<false, 32, 8, FULL>(p, b, left, left_stride, s);
 }
+
+#ifndef VF_SGM_RUNS
+// How many blocks of the interleaved 64-disparity kernel the device holds at once (0: unknown).
+unsigned long long vf_interleaved_capacity(int dev) {
+  int sms = 0, per_sm = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, vf_paths_kernel<false, 16, 4, false, false>, kWarps * 32, 0) != cudaSuccess) {
+    (void)cudaGetLastError();  // a failed query is no launch error
+    return 0;
+  }
+  return (unsigned long long)sms * (unsigned long long)per_sm;
+}
+#endif
 
 }  // namespace
 
+// VF_SGM_RUNS=0 or 1 at build time fixes the layout (measurements); by default, runs where the
+// interleaved kernel's blocks exceed one wave of the device: the device is then busy with walks
+// and the instructions decide (752x480 / 64 / 4 on an 8-multiprocessor partition), while a GPU
+// with room to spare gains from the interleaved layout's extra warps (the same on the whole
+// H200: 184 us interleaved against 249 in runs, docs/perf/stereo.md).
+extern "C" int vf_cuda_sgm_runs(const vf_sgm_params* p) {
+  if (p->disparities != 64 || p->census_full) return 0;
+#ifdef VF_SGM_RUNS
+  return VF_SGM_RUNS;
+#else
+  // VF_SGM_LAYOUT=runs or interleaved fixes it at run time (the tests take both layouts on any
+  // GPU; a user may pin one).
+  const char* fixed = getenv("VF_SGM_LAYOUT");
+  if (fixed != NULL && strcmp(fixed, "runs") == 0) return 1;
+  if (fixed != NULL && strcmp(fixed, "interleaved") == 0) return 0;
+  static std::atomic<unsigned long long> capacity[vf_device_memo::kDevices];
+  const unsigned long long fit = vf_device_memo::get(capacity, vf_interleaved_capacity, 0);
+  vf_sgm::walk_table t;
+  const int blocks = vf_sgm::make_walk_table(p, kWarps * 2, &t);
+  return fit > 0 && (unsigned long long)blocks > fit;
+#endif
+}
+
 extern "C" int vf_cuda_sgm_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
-                                 const uint8_t* left, size_t left_stride, void* stream) {
+                                 const uint8_t* left, size_t left_stride, int runs, void* stream) {
   cudaStream_t s = (cudaStream_t)stream;
-  return p->census_full ? vf_dispatch<true>(p, b, left, left_stride, s)
-                        : vf_dispatch<false>(p, b, left, left_stride, s);
+  return p->census_full ? vf_dispatch<true>(p, b, left, left_stride, runs, s)
+                        : vf_dispatch<false>(p, b, left, left_stride, runs, s);
 }

@@ -64,6 +64,14 @@ __device__ __forceinline__ uint32_t group_min<16>(uint32_t v) {
 #endif
 }
 
+// Eight lanes: the butterfly (three rounds). A warp-wide reduction per group (four REDUX and
+// their selections) measured slower on an 8-multiprocessor H200 partition: 1662 against 1587 us
+// for 752x480 / 64 / 4 (docs/perf/stereo.md).
+template <>
+__device__ __forceinline__ uint32_t group_min<8>(uint32_t v) {
+  return group_min_shfl<8>(v);
+}
+
 // Per 16-bit half: min(a + b, c) (no half overflows here) and min(a, b, c). Hopper's DPX
 // instructions (CUDA 12, sm_90) do each in one instruction, older targets in two.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDACC_VER_MAJOR__ >= 12
@@ -121,6 +129,35 @@ __device__ __forceinline__ uint32_t path_step(uint32_t (&L)[W16], uint32_t minx2
     local = w + 1 < W16 ? min3_u16x2(local, L[w], L[w + 1]) : __vminu2(local, L[w]);
   }
   // The smaller half in both halves; the group's minimum of such words is one of them too.
+  return group_min<G>(__vminu2(local, __byte_perm(local, 0u, 0x1032u)));
+}
+
+// The same step where lane l keeps a run of 8 disparities, 8 l .. 8 l + 7, as four 16-bit pairs
+// (word w: 8 l + 2 w low, + 1 high): k - 1 and k + 1 are the lane's own words but at the run's
+// ends, so a step takes two shuffles (the neighbours' end words) and a funnel shift a word where
+// the interleaved layout above takes two shuffles a word; and with a whole warp of 4 groups, each
+// step's fixed work (the group's minimum, the loads' addresses, the walk) serves twice the
+// disparities. first / last: lane 0 / G - 1 of the group (no neighbour below / above: 255).
+template <int G>
+__device__ __forceinline__ uint32_t path_step_run(uint32_t (&L)[4], uint32_t minx2,
+                                                  const uint32_t (&c)[4], uint32_t p1x2,
+                                                  uint32_t p2x2, bool first, bool last) {
+  uint32_t below = __shfl_up_sync(kFull, L[3], 1, G);    // k = 8 l - 1 in its high half
+  uint32_t above = __shfl_down_sync(kFull, L[0], 1, G);  // k = 8 l + 8 in its low half
+  below = first ? 0x00ff0000u : below;
+  above = last ? 0x000000ffu : above;
+  const uint32_t lim = minx2 + p2x2;
+  uint32_t n[4];
+#pragma unroll
+  for (int w = 0; w < 4; ++w) {
+    const uint32_t u = __funnelshift_r(w > 0 ? L[w - 1] : below, L[w], 16);  // k - 1
+    const uint32_t d = __funnelshift_r(L[w], w < 3 ? L[w + 1] : above, 16);  // k + 1
+    const uint32_t t = min3_u16x2(add_min_u16x2(u, p1x2, L[w]), d + p1x2, lim);
+    n[w] = t + (c[w] - minx2);  // as in path_step: each half exact
+  }
+#pragma unroll
+  for (int w = 0; w < 4; ++w) L[w] = n[w];
+  const uint32_t local = __vminu2(min3_u16x2(n[0], n[1], n[2]), n[3]);
   return group_min<G>(__vminu2(local, __byte_perm(local, 0u, 0x1032u)));
 }
 

@@ -16,9 +16,13 @@ extern "C" {
 
 /* Device buffers of one vf_stereo, carved from one allocation made at create time. */
 typedef struct vf_cuda_sgm_buffers {
-  void* census_l;       /* w*h words: uint32 (CS) or uint64 (full) */
-  void* census_r;       /* right after census_l: the path kernel reads (and ignores) up to
-                         * min_disparity + D words before it */
+  void* census_l; /* w*h words: uint32 (CS) or uint64 (full) */
+  void* census_r; /* right after census_l: the path kernel reads (and ignores) up to
+                   * min_disparity + D words before it */
+  /* 64 disparities, 32-bit census: 3 more copies of census_r, copy c at census_r + c * shift_stride
+   * (words), holding census_r[i] at index i + c, so that any 8 consecutive words are two aligned
+   * 16-byte loads in one of the copies (the path kernel's runs layout); 0 otherwise. */
+  size_t shift_stride;
   uint8_t* volumes;     /* paths * w * h * D aggregated costs, one byte each */
   uint16_t* pre_median; /* w*h: output before the median */
 } vf_cuda_sgm_buffers;
@@ -39,13 +43,22 @@ int vf_cuda_sgm_compute(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, co
 int vf_cuda_census(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
                    const uint8_t* right, size_t right_stride, void* census_l, void* census_r,
                    void* stream);
+/* The shifted copies of census_r (vf_cuda_sgm_buffers.shift_stride). */
+int vf_cuda_census_shift(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, void* stream);
+/* Whether the path volumes of 64 disparities are laid out in runs of 8 a lane on the current
+ * device (fewer instructions, half the warps: where the GPU is full of walks anyway) rather than
+ * interleaved (more warps to hide a walk's latency on a GPU with few walks for its size). Paths
+ * and selection must be launched with the same answer. */
+int vf_cuda_sgm_runs(const vf_sgm_params* p);
 int vf_cuda_sgm_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
-                      size_t left_stride, void* stream);
+                      size_t left_stride, int runs, void* stream);
 int vf_cuda_sgm_select(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
-                       size_t out16_stride, float* outf, size_t outf_stride, void* stream);
+                       size_t out16_stride, float* outf, size_t outf_stride, int runs,
+                       void* stream);
 /* The selection for 64 disparities, one thread a pixel (vf_cuda_sgm_select calls it). */
 int vf_cuda_sgm_select_pixel(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
-                             size_t out16_stride, float* outf, size_t outf_stride, void* stream);
+                             size_t out16_stride, float* outf, size_t outf_stride, int runs,
+                             void* stream);
 int vf_cuda_sgm_median(const vf_sgm_params* p, const uint16_t* in, uint16_t* out16,
                        size_t out16_stride, float* outf, size_t outf_stride, void* stream);
 
