@@ -54,42 +54,38 @@ __device__ __forceinline__ void vf_lane_pixel(int p, int r, int* i, int* j) {
 
 __device__ int vf_match_textured_warp(const uint8_t* img, size_t stride, int x, int y, int r,
                                       int lane) {
-  int32_t s1 = 0, s2 = 0;
+  int32_t s[2] = {0, 0};  // sum v, sum v^2
   for (int p = lane; p < (2 * r + 1) * (2 * r + 1); p += 32) {
     int i, j;
     vf_lane_pixel(p, r, &i, &j);
     const int32_t v = img[(size_t)(y + j) * stride + (size_t)(x + i)];
-    s1 += v;
-    s2 += v * v;
+    s[0] += v;
+    s[1] += v * v;
   }
-  s1 = vf_group_sum(s1, 32);
-  s2 = vf_group_sum(s2, 32);
+  vf_warp_sums<2>(s);
   const int64_t n = (int64_t)(2 * r + 1) * (2 * r + 1);
-  return n * s2 - (int64_t)s1 * s1 > 4 * n * n;
+  return n * s[1] - (int64_t)s[0] * s[0] > 4 * n * n;
 }
 
 // vf_match_zncc's sums over the warp (the windows are squares of radius w->x1 here), then its
 // double arithmetic: the same bits.
 __device__ float vf_match_zncc_warp(const uint8_t* a, size_t sa, int xa, const uint8_t* b,
                                     size_t sb, int xb, int y, const vf_match_rect* w, int lane) {
-  int32_t s_a = 0, s_b = 0, s_aa = 0, s_bb = 0, s_ab = 0;
+  int32_t s[5] = {0, 0, 0, 0, 0};  // sum a, b, a^2, b^2, ab
   const int r = w->x1;
   for (int p = lane; p < (2 * r + 1) * (2 * r + 1); p += 32) {
     int i, j;
     vf_lane_pixel(p, r, &i, &j);
     const int32_t u = a[(size_t)(y + j) * sa + (size_t)(xa + i)];
     const int32_t v = b[(size_t)(y + j) * sb + (size_t)(xb + i)];
-    s_a += u;
-    s_b += v;
-    s_aa += u * u;
-    s_bb += v * v;
-    s_ab += u * v;
+    s[0] += u;
+    s[1] += v;
+    s[2] += u * u;
+    s[3] += v * v;
+    s[4] += u * v;
   }
-  s_a = vf_group_sum(s_a, 32);
-  s_b = vf_group_sum(s_b, 32);
-  s_aa = vf_group_sum(s_aa, 32);
-  s_bb = vf_group_sum(s_bb, 32);
-  s_ab = vf_group_sum(s_ab, 32);
+  vf_warp_sums<5>(s);
+  const int32_t s_a = s[0], s_b = s[1], s_aa = s[2], s_bb = s[3], s_ab = s[4];
   const int64_t n = vf_match_rect_size(w);
   const int64_t va = n * s_aa - (int64_t)s_a * s_a, vb = n * s_bb - (int64_t)s_b * s_b;
   if (va <= 0 || vb <= 0) return NAN;
@@ -115,7 +111,7 @@ __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const 
     vf_lane_pixel(p, w->x1, &i, &j);  // the windows are squares
     sf += f[(size_t)(y + j) * fs + (size_t)(xf + i)];
   }
-  sf = vf_group_sum(sf, 32);
+  vf_warp_sums<1>(&sf);
   int group = 1;
   while (group * 2 * count <= 32 && group * 2 <= rows) group *= 2;
   const int per_round = 32 / group, g = lane & (group - 1);
