@@ -38,7 +38,8 @@ flags=(-std=c++14 -O3 -lineinfo -Isrc -Iinclude -DVF_HAVE_CUDA=1)
 # name | source | kernel (regex on the mangled name) | anchor FILE:REGEX the loop holds | a line
 # it must not hold | lines off the usual trip (;-separated) | units a trip handles per thread
 # (sass_loops.py --units) | what a unit is.
-# - sgm: D = 64 (16-lane groups, 4 disparities a lane), cs 9x7 census (32-bit words), fixed P2
+# - sgm: D = 64 (16-lane groups, 4 disparities a lane; sgm_runs: the runs layout, 8-lane groups,
+#   8 disparities a lane, what a GPU full of walks picks), cs 9x7 census (32-bit words), fixed P2
 #   (config/euroc.yaml, jetson_tx2.yaml), the straight walk (4 paths are all straight; --not
 #   drops the wrapping kinds). walk_three aggregates 3 pixels a trip, 3 x 4 cells a lane: one
 #   POPC a cell.
@@ -61,7 +62,8 @@ r=src/features/kernels/vf_lk_rules.h
 lk_off="$w:if \\(s.x0 != rows.x0;$w:if \\(!vf_warp_refactor;$w:vf_warp_sums<5>\\(sums\\)"
 lk_off+=";$w:v\\[j\\] = v_first\\[j\\];$r:vf_lk_step_moments\\(h, m;$r:st->a = p->m[ia][nx]_gain"
 rows=(
-  "sgm|$st/vf_sgm_paths.cu|vf_paths_kernelILi16ELi4ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)||POPC/1|cell"
+  "sgm|$st/vf_sgm_paths.cu|vf_paths_kernelILb0ELi16ELi4ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)||POPC/1|cell"
+  "sgm_runs|$st/vf_sgm_paths.cu|vf_paths_kernelILb1ELi8ELi8ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)||POPC/1|cell"
   "lk|$ft/vf_lk.cu|vf_lk_kernel|$w:sums\\[4\\] = fmaf\\(e, e, sums\\[4\\]\\)||$lk_off|@FFMA/1|pixel-iteration"
   "fast_queue|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const int up = \\(n > hi\\)||$ft/vf_fast.cu:s_queue\\[atomicAdd|LDS/5|pixel"
   "fast_score|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:s_resp\\[q\\] = vf_response|||LDG/2|candidate"
