@@ -6,6 +6,10 @@
 # the duration and the launch count, as CSV and one JSON, then the model's estimate.
 #   scripts/tx2_profile.sh [OUT_DIR]     (default $OUT, else ./tx2_profile)
 #   VF_TX2_MPS=1 scripts/tx2_profile.sh  also the SM-limited vf_bench run (MPS, see below)
+#   VF_TX2_PEERS=DIR scripts/tx2_profile.sh  also the peers' counts in the same call: DIR is the
+#     folder of the peers' harnesses (a copy of ../shared/peers: ncu_counts.sh builds vilib and
+#     libSGM and counts them beside this vf_bench on its settings); VF_DATA_DIR names the folder
+#     with images/birds_752x480.png (default .gpu/data)
 # ncu serialises and replays kernels: its durations are not vf_bench's; only counts are used.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -58,6 +62,16 @@ if [ "${VF_TX2_MPS:-0}" = 1 ] && command -v nvidia-cuda-mps-control >/dev/null; 
   unset CUDA_MPS_ACTIVE_THREAD_PERCENTAGE
   grep -h '"multiprocessors"' "$out"/mps_*.json | sort | uniq -c
   cat "$out/mps.txt"
+fi
+
+# The peers' instructions and DRAM bytes in this call (issue 35: a ratio to a peer comes from one
+# call), ours on the same settings beside them; their table is printed, not fed to the model.
+if [ -n "${VF_TX2_PEERS:-}" ]; then
+  data=${VF_DATA_DIR:-$PWD/.gpu/data}
+  "$VF_TX2_PEERS/ncu_counts.sh" "$(cd "$build" && pwd)/examples/vf_bench" "$data" "$out/peers" \
+    >"$out/peer_counts.txt" 2>&1 || rc=1
+  echo "== same-call counts (ncu_counts.sh)"
+  cat "$out/peer_counts.txt"
 fi
 
 # Per stage file: every launch (set-up kernels too, so a little high), divided by the timed
