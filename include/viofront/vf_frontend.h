@@ -167,7 +167,8 @@ typedef struct vf_frontend_config {
                               without disparity. Such a corner is a junction of two surfaces that
                               slides over both (docs/perf/drift_tail.md); 0..15, 0 = off;
                               default 10 (the refinement's reference patch) */
-  float birth_max_jump;    /**< px, 0..4096: the smallest step that is an edge; default 0.5 */
+  float birth_max_jump;    /**< px, 0..4096: the smallest step that is an edge; default 0.5 (dense
+                              mode; sparse mode takes sparse_edge_max_step) */
   float birth_max_jump_ratio;  /**< 0..1: a step is an edge only when also larger than this
                                   fraction of the track's disparity (a relative change of depth, so
                                   that surfaces seen close and slanted are not edges); 0 = the
@@ -213,7 +214,8 @@ typedef struct vf_frontend_config {
                                     when the depth step of its match's cells
                                     (vf_stereo_match.spread) is larger; default 4 (a step between
                                     cells several pixels apart, not the map's neighbour jump that
-                                    edge_max_jump bounds; docs/perf/sparse_stereo.md) */
+                                    edge_max_jump bounds; docs/perf/sparse_stereo.md). The birth
+                                    check's floor too, in place of birth_max_jump */
   vf_stereo_match_config sparse; /**< sparse mode's matcher; its disparity range is set from
                                     stereo's (min_disparity .. min_disparity + disparities - 1),
                                     its step_radius from max(edge_radius, birth_edge_radius,
