@@ -24,6 +24,7 @@ struct vf_remap {
   int map_stride;    /* entries per map row: out_width rounded up to 4 (16-byte GPU loads) */
   int32_t* map_host; /* (sx, sy) per entry; kept on CUDA too, for vf_remap_lookup */
   int32_t* map_dev;
+  vf_remap_cpu_plan* cpu_plan; /* CPU backend: the map unpacked for the CPU kernel */
   vf_image stage_src; /* CUDA: device copies of host input and output, made at create time */
   vf_image stage_dst;
 };
@@ -155,6 +156,13 @@ vf_status vf_remap_create(vf_context* ctx, const vf_remap_config* config, vf_rem
 #ifdef VF_HAVE_CUDA
   if (s == VF_OK && ctx->backend == VF_BACKEND_CUDA) s = vf_remap_upload(r, map_bytes);
 #endif
+  if (s == VF_OK && ctx->backend != VF_BACKEND_CUDA &&
+      vf_cpu_remap_plan_create(r->map_host, r->map_stride, config->out_width, config->out_height,
+                               config->camera.width, config->camera.height,
+                               &r->cpu_plan) != VF_OK) {
+    s = vf_fail(NULL, VF_ERR_NOMEM, "vf_remap_create: CPU plan of %dx%d pixels", config->out_width,
+                config->out_height);
+  }
   if (s != VF_OK) {
     vf_remap_destroy(r);
     return s;
@@ -168,6 +176,7 @@ void vf_remap_destroy(vf_remap* r) {
   vf_device_free(r->map_dev);
   vf_image_free(&r->stage_src);
   vf_image_free(&r->stage_dst);
+  vf_cpu_remap_plan_destroy(r->cpu_plan);
   free(r->map_host);
   free(r);
 }
@@ -223,8 +232,8 @@ vf_status vf_remap_apply(vf_remap* r, const vf_image* src, vf_image* dst) {
     return vf_fail(&r->err, VF_ERR_UNSUPPORTED,
                    "vf_remap_apply: the CPU backend takes host images only");
   }
-  vf_cpu_remap_u8(src->data, src->stride_bytes, src->width, src->height, r->map_host, r->map_stride,
-                  dst->data, dst->stride_bytes, dst->width, dst->height, c->fill, r->ctx->pool);
+  vf_cpu_remap_u8(r->cpu_plan, src->data, src->stride_bytes, dst->data, dst->stride_bytes, c->fill,
+                  r->ctx->pool);
   return VF_OK;
 }
 

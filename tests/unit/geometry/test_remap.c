@@ -34,6 +34,31 @@ static double bilinear(const vf_image* img, double x, double y) {
          fy * ((1 - fx) * p[y1 * s + x0] + fx * p[y1 * s + x1]);
 }
 
+/* The output against the integer formula of vf_rectify.h evaluated from the map (clamped reads at
+ * the last column and row), bit for bit: the CPU kernel's planned SIMD path and its tail. */
+static long integer_mismatches(const vf_remap* m, const vf_image* src, const vf_image* dst,
+                               uint8_t fill) {
+  const uint8_t* s = src->data;
+  const size_t st = src->stride_bytes;
+  long bad = 0;
+  for (int y = 0; y < dst->height; ++y) {
+    for (int x = 0; x < dst->width; ++x) {
+      int32_t sx, sy;
+      if (vf_remap_lookup(m, x, y, &sx, &sy) != VF_OK) return -1;
+      int want = fill;
+      if (sx >= 0) {
+        int x0 = sx >> 8, y0 = sy >> 8, fx = sx & 255, fy = sy & 255;
+        int x1 = x0 + 1 < src->width ? x0 + 1 : x0, y1 = y0 + 1 < src->height ? y0 + 1 : y0;
+        int top = s[y0 * st + x0] * (256 - fx) + s[y0 * st + x1] * fx;
+        int bot = s[y1 * st + x0] * (256 - fx) + s[y1 * st + x1] * fx;
+        want = (top * (256 - fy) + bot * fy + 32768) >> 16;
+      }
+      bad += ((const uint8_t*)dst->data)[y * dst->stride_bytes + x] != want;
+    }
+  }
+  return bad;
+}
+
 /* Rectify map of EuRoC camera `which`, checked pixel by pixel. */
 static void check_rectify_map(int which, double alpha) {
   vf_camera c0 = euroc_camera(0), c1 = euroc_camera(1);
@@ -51,6 +76,14 @@ static void check_rectify_map(int which, double alpha) {
   vf_image src, dst;
   random_image(&src, 752, 480, 13, 3u + (unsigned)which);
   CHECK_OK(vf_image_alloc(&dst, rect.width, rect.height, VF_PIXEL_U8, VF_MEMORY_HOST));
+  CHECK_OK(vf_remap_apply(m, &src, &dst));
+  CHECK(integer_mismatches(m, &src, &dst, 7) == 0);
+  /* Another source stride: the CPU plan's offsets are recomputed. */
+  vf_image wide;
+  random_image(&wide, 752, 480, 100, 5u + (unsigned)which);
+  CHECK_OK(vf_remap_apply(m, &wide, &dst));
+  CHECK(integer_mismatches(m, &wide, &dst, 7) == 0);
+  free(wide.data);
   CHECK_OK(vf_remap_apply(m, &src, &dst));
   const double* R = which == 0 ? rect.R1 : rect.R2;
   long pos_bad = 0, val_bad = 0, filled = 0, valid = 0;
@@ -129,6 +162,29 @@ static void check_identity(void) {
     half_ok &= d[y * dst.stride_bytes + 96] == 0;
   }
   CHECK(half_ok);
+  CHECK(integer_mismatches(h, &src, &dst, 0) == 0);
+  /* Sources a pixel wide or high (read per pixel, no neighbour to move a weight to), and a
+   * quarter pixel down and left so that the last row and column are read. */
+  const int sizes[3][2] = {{1, 9}, {13, 1}, {23, 17}};
+  for (int k = 0; k < 3; ++k) {
+    vf_camera tc = vf_camera_default();
+    tc.width = sizes[k][0], tc.height = sizes[k][1];
+    tc.cx = tc.width / 2.0, tc.cy = tc.height / 2.0;
+    vf_remap_config tmc;
+    CHECK_OK(vf_remap_config_undistort(&tc, &tmc));
+    tmc.P[2] += 0.25, tmc.P[6] -= 0.25;
+    tmc.fill = 3;
+    vf_remap* t = NULL;
+    vf_image ts, td;
+    random_image(&ts, tc.width, tc.height, 1, 20u + (unsigned)k);
+    CHECK_OK(vf_image_alloc(&td, tc.width, tc.height, VF_PIXEL_U8, VF_MEMORY_HOST));
+    CHECK_OK(vf_remap_create(ctx, &tmc, &t));
+    CHECK_OK(vf_remap_apply(t, &ts, &td));
+    CHECK(integer_mismatches(t, &ts, &td, 3) == 0);
+    vf_remap_destroy(t);
+    vf_image_free(&td);
+    free(ts.data);
+  }
 
   /* Bad input. */
   vf_image wrong;
