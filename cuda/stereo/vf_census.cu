@@ -122,8 +122,6 @@ __global__ void __launch_bounds__(kThreadsX* kThreadsY)
   }
 }
 
-}  // namespace
-
 // Copy c (1..3) of the right census holds word i at index i + c (vf_cuda_sgm_buffers).
 __global__ void vf_census_shift_kernel(uint32_t* census_r, int px, int stride) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -133,6 +131,8 @@ __global__ void vf_census_shift_kernel(uint32_t* census_r, int px, int stride) {
   census_r[2 * stride + i + 2] = v;
   census_r[3 * stride + i + 3] = v;
 }
+
+}  // namespace
 
 VF_CUDA_SITE(vf_shift_site);
 

@@ -47,13 +47,14 @@ extern "C" void vf_cuda_sgm_buffers_carve(const vf_sgm_params* p, void* base,
   b->shift_stride = l.shift_stride;
   b->volumes = at + 2 * l.census + l.shifted;
   b->pre_median = (uint16_t*)(at + 2 * l.census + l.shifted + l.volumes);
+  b->runs = vf_cuda_sgm_runs(p);
 }
 
 extern "C" int vf_cuda_sgm_compute(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
                                    const uint8_t* left, size_t left_stride, const uint8_t* right,
                                    size_t right_stride, uint16_t* out16, size_t out16_stride,
                                    float* outf, size_t outf_stride, void* stream) {
-  const int runs = vf_cuda_sgm_runs(p);
+  const int runs = b->runs;
   int rc =
       vf_cuda_census(p, left, left_stride, right, right_stride, b->census_l, b->census_r, stream);
   if (rc == 0 && runs) rc = vf_cuda_census_shift(p, b, stream);

@@ -346,16 +346,25 @@ int vf_launch_p2(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uin
                         : vf_launch<RUN, G, SLOTS, FULL, false>(p, b, left, left_stride, s);
 }
 
+// The 64-disparity kernels. Runs read 32-bit census words only (vf_cuda_sgm_runs): a full census
+// gets the interleaved kernel alone, so no runs kernel is instantiated that it cannot use.
+template <bool FULL>
+int vf_launch_64(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
+                 size_t left_stride, int runs, cudaStream_t s) {
+  (void)runs;
+  return vf_launch_p2<false, 16, 4, FULL>(p, b, left, left_stride, s);
+}
+template <>
+int vf_launch_64<false>(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
+                        size_t left_stride, int runs, cudaStream_t s) {
+  return runs ? vf_launch_p2<true, 8, 8, false>(p, b, left, left_stride, s)
+              : vf_launch_p2<false, 16, 4, false>(p, b, left, left_stride, s);
+}
+
 template <bool FULL>
 int vf_dispatch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
                 size_t left_stride, int runs, cudaStream_t s) {
-  if (p->disparities == 64) {
-    // Runs read 32-bit census words only (vf_cuda_sgm_runs): a full census instantiates the
-    // interleaved kernel twice over rather than a runs kernel it cannot use.
-    return runs && !FULL ? vf_launch_p2 < !FULL, FULL ? 16 : 8, FULL ? 4 : 8,
-           FULL > (p, b, left, left_stride, s)
-                         : vf_launch_p2<false, 16, 4, FULL>(p, b, left, left_stride, s);
-  }
+  if (p->disparities == 64) return vf_launch_64<FULL>(p, b, left, left_stride, runs, s);
   if (p->disparities == 128) return vf_launch_p2<false, 32, 4, FULL>(p, b, left, left_stride, s);
   return vf_launch_p2<false, 32, 8, FULL>(p, b, left, left_stride, s);
 }
@@ -392,7 +401,7 @@ extern "C" int vf_cuda_sgm_runs(const vf_sgm_params* p) {
   if (fixed != NULL && strcmp(fixed, "runs") == 0) return 1;
   if (fixed != NULL && strcmp(fixed, "interleaved") == 0) return 0;
   static std::atomic<unsigned long long> capacity[vf_device_memo::kDevices];
-  const unsigned long long fit = vf_device_memo::get(capacity, vf_interleaved_capacity, 0);
+  const unsigned long long fit = vf_device_memo::get(capacity, vf_interleaved_capacity);
   vf_sgm::walk_table t;
   const int blocks = vf_sgm::make_walk_table(p, kWarps * 2, &t);
   return fit > 0 && (unsigned long long)blocks > fit;

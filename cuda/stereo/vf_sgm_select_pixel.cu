@@ -127,13 +127,10 @@ vf_select_fit vf_select_query(int dev) {
 // The figures of the current device (the one the launch goes to), asked once a device.
 vf_select_fit vf_select_capacity() {
   static std::atomic<unsigned long long> fits[vf_device_memo::kDevices];
-  const unsigned long long w = vf_device_memo::get(
-      fits,
-      [](int dev) {
-        const vf_select_fit f = vf_select_query(dev);
-        return ((unsigned long long)(unsigned)f.at128 << 32) | (unsigned)f.at96;
-      },
-      0);
+  const unsigned long long w = vf_device_memo::get(fits, [](int dev) {
+    const vf_select_fit f = vf_select_query(dev);
+    return ((unsigned long long)(unsigned)f.at128 << 32) | (unsigned)f.at96;
+  });
   return vf_select_fit{(int)(w >> 32), (int)(w & 0xffffffffu)};
 }
 

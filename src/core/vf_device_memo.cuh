@@ -14,14 +14,13 @@ namespace vf_device_memo {
 constexpr int kDevices = 64;
 constexpr unsigned long long kKnown = 1ull << 63;
 
-// The current device's word from query(dev) (63 bits), or `fallback` when the device is unknown.
+// The current device's word from query(dev) (63 bits), 0 when the device is unknown.
 template <typename Q>
-unsigned long long get(std::atomic<unsigned long long> (&words)[kDevices], Q query,
-                       unsigned long long fallback) {
+unsigned long long get(std::atomic<unsigned long long> (&words)[kDevices], Q query) {
   int dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kDevices) {
     (void)cudaGetLastError();
-    return fallback;
+    return 0;
   }
   unsigned long long w = words[dev].load(std::memory_order_relaxed);
   if (w == 0) {

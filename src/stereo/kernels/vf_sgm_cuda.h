@@ -25,11 +25,13 @@ typedef struct vf_cuda_sgm_buffers {
   size_t shift_stride;
   uint8_t* volumes;     /* paths * w * h * D aggregated costs, one byte each */
   uint16_t* pre_median; /* w*h: output before the median */
+  int runs;             /* vf_cuda_sgm_runs, decided once when the buffers are carved */
 } vf_cuda_sgm_buffers;
 
 /* Bytes of device memory the buffers above take for `p`. */
 size_t vf_cuda_sgm_buffer_bytes(const vf_sgm_params* p);
-/* Points the buffers into `base` (vf_cuda_sgm_buffer_bytes(p) bytes). */
+/* Points the buffers into `base` (vf_cuda_sgm_buffer_bytes(p) bytes) and picks the layout of
+ * the path volumes for the current device. */
 void vf_cuda_sgm_buffers_carve(const vf_sgm_params* p, void* base, vf_cuda_sgm_buffers* b);
 
 /* The whole pipeline on `stream`: census, aggregation, selection, median. Images in device
