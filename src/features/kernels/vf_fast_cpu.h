@@ -16,6 +16,7 @@ extern "C" {
 
 #define VF_FAST_LUT_WORDS 2048 /* 2^16 bits */
 #define VF_FAST_MAX_LEVELS 8
+#define VF_FAST_MAX_COLS 1024 /* cells in a row: width 32768 over cells of 32 pixels */
 
 /* One searched pyramid level: its pixels and (CPU only) its response map, `pitch` floats per
  * row. */

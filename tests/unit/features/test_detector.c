@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* CPU detector: known answers (isolated dots with exact scores, the tie rule across levels, a
  * rectangle's corners), uniform and smooth images give nothing, the occupancy mask removes
- * exactly the masked cells, at most one keypoint per cell inside its cell and border, the
- * result does not depend on the thread count, and on random images every cell's keypoint is the
- * one a pixel-by-pixel walk of the definition picks. */
+ * exactly the masked cells (also on a detector reused over images whose masks change), at most one
+ * keypoint per cell inside its cell and border, the result does not depend on the thread count, and
+ * on random images every cell's keypoint is the one a pixel-by-pixel walk of the definition picks.
+ */
 #include "test_detector_util.h"
 
 static vf_context* ctx;
@@ -192,6 +193,60 @@ static void test_mask_and_layout(void) {
   vf_image_free(&img);
 }
 
+/* One detector over a sequence of images with changing masks, as the frontend runs it: the CPU
+ * computes responses only near empty cells, so pixels elsewhere keep an earlier image's values.
+ * Every empty cell's keypoint must still be a fresh detector's on that image alone. */
+static void test_mask_sequence(void) {
+  /* Small cells (32 x 8: a quarter of the rows border another cell row) and noise images, so
+   * that many cells' best pixels sit next to a neighbouring cell. */
+  const int w = 333, h = 250;
+  vf_detector_config c = small_config(w, h, 0, 2);
+  c.cell_width = 32;
+  c.cell_height = 8;
+  const int cells = ((w + 31) / 32) * ((h + 7) / 8);
+  vf_pyramid_config pc = {w, h, c.max_level + 1};
+  vf_pyramid* p = NULL;
+  vf_detector* d = NULL;
+  vf_image img;
+  uint8_t* mask = malloc((size_t)cells);
+  CHECK(mask != NULL);
+  CHECK_OK(vf_image_alloc(&img, w, h, VF_PIXEL_U8, VF_MEMORY_HOST));
+  CHECK_OK(vf_pyramid_create(ctx, &pc, &p));
+  CHECK_OK(vf_detector_create(ctx, &c, &d));
+  unsigned seed = 31;
+  int wrong = 0, compared = 0;
+  for (int frame = 0; frame < 8 && d != NULL && p != NULL && mask != NULL; ++frame) {
+    det_fill_random(&img, 40u + (unsigned)frame, 60, 120);
+    /* Frame 0 without a mask (every response computed), then about 3 cells in 4 occupied. */
+    for (int i = 0; i < cells; ++i) mask[i] = (uint8_t)(vf_test_rand(&seed) % 4u != 0u);
+    CHECK_OK(vf_pyramid_build(p, &img));
+    CHECK_OK(vf_detector_detect(d, p, frame == 0 ? NULL : mask, VF_MEMORY_HOST));
+    const vf_keypoint* kp = NULL;
+    int count = 0;
+    CHECK_OK(vf_detector_keypoints(d, &kp, &count));
+    det_result got = {(vf_keypoint*)kp, count, VF_OK};
+    det_result fresh = det_run(ctx, &img, &c, NULL);
+    for (int cell = 0; cell < cells; ++cell) {
+      if (frame != 0 && mask[cell]) {
+        wrong += det_find_cell(&got, cell) != NULL;
+        continue;
+      }
+      const vf_keypoint* a = det_find_cell(&fresh, cell);
+      const vf_keypoint* b = det_find_cell(&got, cell);
+      wrong += (a == NULL) != (b == NULL) || (a != NULL && memcmp(a, b, sizeof *a) != 0);
+      compared += a != NULL;
+    }
+    det_free(&fresh);
+  }
+  printf("mask sequence: %d keypoints of empty cells compared, %d wrong\n", compared, wrong);
+  CHECK(compared > 300);
+  CHECK(wrong == 0);
+  free(mask);
+  vf_detector_destroy(d);
+  vf_pyramid_destroy(p);
+  vf_image_free(&img);
+}
+
 /* The segment test and score written out here, pixel by pixel, as the definition reads: the
  * library tests 16 pixels at once with vector masks and sums. */
 static const int walk_circle[16][2] = {{0, -3}, {1, -3},  {2, -2},  {3, -1}, {3, 0},  {3, 1},
@@ -317,6 +372,7 @@ int main(void) {
   test_rectangle();
   test_nothing_to_find();
   test_mask_and_layout();
+  test_mask_sequence();
   test_threads();
   test_random_against_walk();
   vf_context_destroy(ctx);
