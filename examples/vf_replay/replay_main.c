@@ -131,12 +131,31 @@ static int configure(const replay_options* opt, vf_euroc* reader, int has_camera
   return 0;
 }
 
+/* With a positive imu_timeshift_s a frame's interval on the IMU's clock ends after the frame's
+ * time: the samples up to the first at or past t + lead, taken by index ahead of the events. */
+static vf_status push_imu_ahead(vf_frontend* fe, const vf_euroc* reader, int count, int* next,
+                                int64_t* pushed_ns, int64_t until_ns) {
+  vf_imu_sample smp;
+  for (; *next < count && *pushed_ns < until_ns; ++*next) {
+    if (vf_euroc_imu_sample(reader, *next, &smp) != VF_OK) break;
+    vf_status s = vf_frontend_push_imu(fe, smp.t_ns, smp.gyro, smp.acc);
+    if (s != VF_OK) return s;
+    *pushed_ns = smp.t_ns;
+  }
+  return VF_OK;
+}
+
 /* Runs the sequence through fe; 1 when a frame failed. */
 static int replay(const replay_options* opt, vf_frontend* fe, vf_euroc* reader, replay_state* st) {
   double t_start = replay_now_s();
   int64_t t0_ns = -1;
   long frames = 0;
   int rc = 0;
+  const int64_t lead_ns = vf_frontend_imu_lead_ns(fe);
+  vf_euroc_info info;
+  vf_euroc_get_info(reader, &info);
+  int imu_next = 0;
+  int64_t imu_pushed_ns = INT64_MIN;
   for (;;) {
     vf_euroc_event ev;
     double t_read = replay_now_s();
@@ -156,11 +175,21 @@ static int replay(const replay_options* opt, vf_frontend* fe, vf_euroc* reader, 
       continue;
     }
     if (ev.type == VF_EUROC_IMU) {
+      if (lead_ns > 0) continue; /* pushed ahead by index below */
       s = vf_frontend_push_imu(fe, ev.t_ns, ev.imu.gyro, ev.imu.acc);
     } else {
       if (opt->max_frames > 0 && frames >= opt->max_frames) break;
       if (t0_ns < 0) t0_ns = ev.t_ns;
       if (opt->realtime) replay_pace(t_start, t0_ns, ev.t_ns);
+      if (lead_ns > 0) {
+        s = push_imu_ahead(fe, reader, info.imu_replayed, &imu_next, &imu_pushed_ns,
+                           ev.t_ns + lead_ns);
+        if (s != VF_OK) {
+          fprintf(stderr, "\nvf_replay: %s\n", vf_frontend_last_error(fe));
+          rc = 1;
+          break;
+        }
+      }
       double t_process = replay_now_s();
       s = vf_frontend_process(fe, ev.t_ns, &ev.left, &ev.right);
       st->stats.wall_s = replay_now_s() - t_start;

@@ -277,6 +277,11 @@ VF_API vf_status vf_frontend_reject(vf_frontend* frontend, const uint64_t* ids, 
 /** The rectification in use (f, cx, cy, baseline, R1, R2, P1, P2, Q). */
 VF_API vf_status vf_frontend_rectification(const vf_frontend* frontend,
                                            vf_stereo_rectification* out);
+/** How far past a frame's time (ns) the IMU samples must reach before vf_frontend_process for
+ * the frame's gyroscope seed: imu_timeshift_s rounded to the ns when positive, else 0 (0 for
+ * NULL). A frame whose interval the samples do not cover yet is tracked without the seed and
+ * warned about. */
+VF_API int64_t vf_frontend_imu_lead_ns(const vf_frontend* frontend);
 /** The message of this frontend's last failure; "" when none. */
 VF_API const char* vf_frontend_last_error(const vf_frontend* frontend);
 

@@ -222,6 +222,10 @@ void register_frontend(nb::module_& m) {
              check(vf_frontend_rectification(self.fe, &r), vf_frontend_last_error(self.fe));
              return r;
            })
+      .def_prop_ro(
+          "imu_lead_ns", [](const Frontend& self) { return vf_frontend_imu_lead_ns(self.fe); },
+          "How far past a frame's time (ns) the IMU must reach before process: "
+          "imu_timeshift_s when positive, else 0.")
       .def_prop_ro("last_error",
                    [](const Frontend& self) { return vf_frontend_last_error(self.fe); });
 

@@ -327,6 +327,9 @@ def test_camera_time_shifts(ctx, tmp_path):
         vf.RigFrontend(ctx, skewed, vf.FrontendConfig())
     fc = frontend_config(Scene())
     assert vf.FrontendConfig().imu_timeshift_s == 0.0
+    for shift, lead in ((0.0031, 3100000), (-0.002, 0), (0.0, 0)):
+        fc.imu_timeshift_s = shift
+        assert vf.Frontend(ctx, fc).imu_lead_ns == lead
     for bad in (float("nan"), 1.5):
         fc.imu_timeshift_s = bad
         with pytest.raises(vf.InvalidArgumentError, match="imu_timeshift_s"):

@@ -144,6 +144,10 @@ vf_status vf_frontend_rectification(const vf_frontend* fe, vf_stereo_rectificati
   return VF_OK;
 }
 
+int64_t vf_frontend_imu_lead_ns(const vf_frontend* fe) {
+  return fe != NULL && fe->imu_offset_ns > 0 ? fe->imu_offset_ns : 0;
+}
+
 const char* vf_frontend_last_error(const vf_frontend* fe) {
   return fe != NULL ? fe->err.message : "vf_frontend_last_error: frontend is NULL";
 }

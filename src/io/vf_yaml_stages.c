@@ -193,6 +193,8 @@ vf_status vf_yaml_read_frontend(vf_yaml* y, yaml_node_t* n, vf_frontend_config* 
        NULL, NULL, 0},
       {VF_KEY("gyro_seeding", VF_YAML_BOOL, vf_frontend_config, gyro_seeding), 0, 0, 0, 0, 0, NULL,
        NULL, NULL, 0},
+      {VF_KEY("imu_timeshift_s", VF_YAML_DOUBLE, vf_frontend_config, imu_timeshift_s), -1, 1, 0, 0,
+       0, NULL, NULL, NULL, 0},
       {VF_KEY("imu_capacity", VF_YAML_INT, vf_frontend_config, imu_capacity), 2, 1000000, 0, 0, 0,
        NULL, NULL, NULL, 0},
       {VF_KEY("imu_max_gap_ns", VF_YAML_INT64, vf_frontend_config, imu_max_gap_ns), 1, 1e12, 0, 0,

@@ -60,3 +60,16 @@ expect_rc(missing 1)
 expect_has(missing err "missing.yaml")
 expect_lacks(missing err "no-such-sequence")
 expect_lacks(missing out "frames")
+
+# A camera-IMU time shift from the config (Kalibr's timeshift_cam_imu): with t_imu = t_cam + 4 ms
+# each frame's interval ends 4 ms after its time, and the replay feeds the IMU that far ahead, so
+# every frame after the first has its gyroscope seed (no warning). Outside -1..1 s: an error.
+file(WRITE "${WORK}/shift.yaml" "frontend: {imu_timeshift_s: 0.004}\n")
+run_replay(shift "${SEQ}" --backend cpu --max-frames 4 --config "${WORK}/shift.yaml")
+expect_rc(shift 0)
+expect_has(shift out "frames 4 in")
+expect_lacks(shift err "no gyroscope seeding")
+file(WRITE "${WORK}/shift_bad.yaml" "frontend: {imu_timeshift_s: 2}\n")
+run_replay(shift_bad "${SEQ}" --backend cpu --max-frames 4 --config "${WORK}/shift_bad.yaml")
+expect_rc(shift_bad 1)
+expect_has(shift_bad err "shift_bad.yaml:1: frontend.imu_timeshift_s")
