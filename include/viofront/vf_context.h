@@ -26,7 +26,7 @@ typedef struct vf_context_config {
   vf_backend backend;     /**< default VF_BACKEND_AUTO */
   int cuda_device;        /**< device ordinal, default 0 */
   void* cuda_stream;      /**< a cudaStream_t of the caller's, or NULL: the context makes one */
-  int cpu_threads;        /**< CPU backend worker threads; 0 = all online cores */
+  int cpu_threads;        /**< CPU backend worker threads; 0 = the cores the process may run on */
   vf_log_fn log_fn;       /**< NULL = silent */
   void* log_user;         /**< passed to log_fn */
   vf_log_level log_level; /**< threshold, default VF_LOG_WARN once log_fn is set */

@@ -87,7 +87,7 @@ typedef struct vf_euroc_event {
 /** An open EuRoC sequence (opaque). */
 typedef struct vf_euroc vf_euroc;
 
-/** 1 ms tolerance, 8 pairs of prefetch, min(online cores, 8) decoding threads. */
+/** 1 ms tolerance, 8 pairs of prefetch, min(cores the process may run on, 8) decoding threads. */
 VF_API vf_euroc_config vf_euroc_config_default(void);
 
 /** Opens a sequence: `path` is the folder holding mav0 (or mav0 itself). Reads and validates

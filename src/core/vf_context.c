@@ -146,8 +146,7 @@ static vf_status vf_context_make(const vf_context_config* config, int urgent, vf
   ctx->log_fn = c.log_fn;
   ctx->log_user = c.log_user;
   ctx->log_level = c.log_level;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  ctx->cpu_threads = c.cpu_threads > 0 ? c.cpu_threads : (cores > 0 ? (int)cores : 1);
+  ctx->cpu_threads = c.cpu_threads > 0 ? c.cpu_threads : vf_cpu_cores();
   s = vf_pool_create(ctx->cpu_threads, &ctx->pool);
   if (s != VF_OK) {
     free(ctx);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/vf_fault.h"
+#include "core/vf_parallel.h"
 #include "io/vf_euroc_internal.h"
 #include "vf_euroc_internal.h"
 #include "viofront/vf_config.h"
@@ -16,8 +17,8 @@
 #define VF_EUROC_MAX_WARNINGS 10
 
 vf_euroc_config vf_euroc_config_default(void) {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  vf_euroc_config c = {1000000, 8, cores < 1 ? 1 : cores > 8 ? 8 : (int)cores};
+  const int cores = vf_cpu_cores();
+  vf_euroc_config c = {1000000, 8, cores > 8 ? 8 : cores};
   return c;
 }
 

@@ -3,10 +3,16 @@
  * starter that can be told to fail): every index runs exactly once in the documented chunks,
  * blocks of items likewise, nested calls run inline, many calls in a row with and without the
  * workers asleep, several threads on separate pools and on one pool at once, destroy with idle,
- * sleeping and never-started workers, and a pool whose workers cannot all start. */
+ * sleeping and never-started workers, and a pool whose workers cannot all start. The core count
+ * that sizes a default pool follows the process's CPU affinity (src/core/vf_cores.c). */
+#define _GNU_SOURCE
 #include <pthread.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 #include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/vf_parallel.h"
 #include "vf_test.h"
@@ -276,7 +282,28 @@ static void test_start_failure(void) {
   printf("workers that fail to start: 0, 1 or 2 of 5 started, all the work still done\n");
 }
 
+/* Pinned to one core (as taskset or a container's cpuset does), the count is 1; unpinned again, the
+ * affinity's count, at most the online cores. */
+static void test_cores(void) {
+  const int all = vf_cpu_cores();
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  CHECK(all >= 1 && (online < 1 || all <= online));
+#ifdef __linux__
+  cpu_set_t before, one;
+  CHECK(sched_getaffinity(0, sizeof before, &before) == 0);
+  int first = 0;
+  while (first < CPU_SETSIZE && !CPU_ISSET(first, &before)) ++first;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  CHECK(sched_setaffinity(0, sizeof one, &one) == 0);
+  CHECK(vf_cpu_cores() == 1);
+  CHECK(sched_setaffinity(0, sizeof before, &before) == 0);
+  CHECK(vf_cpu_cores() == CPU_COUNT(&before));
+#endif
+}
+
 int main(void) {
+  test_cores();
   test_every_index();
   test_items();
   test_nested();
