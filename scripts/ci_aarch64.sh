@@ -11,9 +11,10 @@
 # runs them here too): test_consumer (builds a project with the host's compiler), test_soak_short
 # and test_faultsoak_short (their memory verdicts would measure qemu's leak), test_layout (a
 # check of the source tree and of the host's nm over the objects, not of the target), and the
-# four whose float work is minutes here:
+# six whose float work is minutes here:
 # test_tracker_refine (6.4 s native, over 300 s), test_synth (190 s), test_tracker_drift_measure
-# (150 s), test_synth_imu (80-120 s). docs/jetson.md has the measurements.
+# (150 s), test_synth_imu (80-120 s), test_synth_rig (217 s: rendering the rigs' cameras) and
+# test_replay_rig (103 s; 4.6 and 18.7 s native). docs/jetson.md has the measurements.
 # Usage: scripts/ci_aarch64.sh [BUILD_PREFIX]   (build folders PREFIX-neon, PREFIX-portable)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,7 @@ vf_apt_install gcc-aarch64-linux-gnu qemu-user libc6-dev:arm64 libyaml-dev:arm64
 skip="test_consumer|test_soak_short|test_faultsoak_short|test_layout"
 if [ "${VF_QEMU_TESTS:-}" != all ]; then
   skip="$skip|test_tracker_refine|test_synth|test_tracker_drift_measure|test_synth_imu"
+  skip="$skip|test_synth_rig|test_replay_rig"
 fi
 echo "aarch64: not run under qemu (reasons in scripts/ci_aarch64.sh): ${skip//|/ }"
 
