@@ -214,10 +214,9 @@ static int vf_cell_of(int v, int size, int count) {
  * pixels keep older responses that no search reads. Returns 0 when no column is needed. */
 static int vf_row_columns(const vf_fast_job* job, int l, int y, uint8_t* need) {
   const int k = job->first_level + l, ch = job->cell_height >> k;
-  const int all = job->occupancy == NULL || job->cols > VF_FAST_MAX_COLS;
   int any = 0;
-  for (int cx = 0; cx < job->cols && cx < VF_FAST_MAX_COLS; ++cx) {
-    need[cx] = (uint8_t)all;
+  for (int cx = 0; cx < job->cols; ++cx) {
+    need[cx] = 0;
     for (int dy = -1; dy <= 1 && !need[cx]; ++dy) {
       need[cx] = job->occupancy[vf_cell_of(y + dy, ch, job->rows) * job->cols + cx] == 0;
     }
@@ -226,37 +225,45 @@ static int vf_row_columns(const vf_fast_job* job, int l, int y, uint8_t* need) {
   return any;
 }
 
-/* Whether pixels x0..x1 - 1 or their neighbours lie in a needed cell column. */
-static int vf_span_needed(const uint8_t* need, int x0, int x1, int cw, int cols) {
-  if (cols > VF_FAST_MAX_COLS) return 1;
-  for (int cx = vf_cell_of(x0 - 1, cw, cols), last = vf_cell_of(x1, cw, cols); cx <= last; ++cx) {
-    if (need[cx]) return 1;
-  }
-  return 0;
+/* Responses of pixels x0..x1 - 1 of a row: 16 at a time, then one by one. */
+static void vf_response_span(const vf_fast_job* job, const uint8_t* row, const ptrdiff_t off[16],
+                             float* out, int x0, int x1) {
+  int x = x0;
+  for (; x + 16 <= x1; x += 16) vf_response_block(job, row + x, off, out + x);
+  for (; x < x1; ++x) out[x] = vf_response_pixel(job, row + x, off);
 }
 
 static void vf_response_rows(int begin, int end, void* arg) {
   const vf_fast_job* job = arg;
-  int lo = vf_fast_response_margin(job->border);
+  const int lo = vf_fast_response_margin(job->border);
+  const int pick = job->occupancy != NULL && job->cols <= VF_FAST_MAX_COLS;
   uint8_t need[VF_FAST_MAX_COLS];
   for (int i = begin; i < end; ++i) {
     vf_row_ref r = vf_response_row(job, i);
-    if (!vf_row_columns(job, r.level, r.y, need)) continue;
+    if (pick && !vf_row_columns(job, r.level, r.y, need)) continue;
     const vf_fast_level* lv = &job->level[r.level];
-    const int cw = job->cell_width >> (job->first_level + r.level);
     ptrdiff_t off[16];
     for (int k = 0; k < 16; ++k) off[k] = vf_circle[k][1] * (ptrdiff_t)lv->stride + vf_circle[k][0];
     const uint8_t* row = lv->image + (size_t)r.y * lv->stride;
     float* out = lv->response + (size_t)r.y * (size_t)lv->pitch;
-    int x = lo;
-    /* 16 pixels at a time where the circle stays inside the row's margin. */
-    for (; x + 16 <= lv->width - lo; x += 16) {
-      if (vf_span_needed(need, x, x + 16, cw, job->cols))
-        vf_response_block(job, row + x, off, out + x);
+    /* The circle stays inside the row's margin: pixels lo..width - lo - 1. */
+    const int x_end = lv->width - lo;
+    if (!pick) {
+      vf_response_span(job, row, off, out, lo, x_end);
+      continue;
     }
-    for (; x < lv->width - lo; ++x) {
-      if (vf_span_needed(need, x, x + 1, cw, job->cols))
-        out[x] = vf_response_pixel(job, row + x, off);
+    /* Runs of needed cell columns, each with a pixel more on both sides for the neighbours'
+     * reads; the last cell column reaches the row's end. */
+    const int cw = job->cell_width >> (job->first_level + r.level);
+    for (int cx = 0; cx < job->cols;) {
+      if (!need[cx]) {
+        ++cx;
+        continue;
+      }
+      const int first = cx;
+      while (cx < job->cols && need[cx]) ++cx;
+      const int x0 = first * cw - 1, x1 = cx == job->cols ? x_end : cx * cw + 1;
+      vf_response_span(job, row, off, out, x0 > lo ? x0 : lo, x1 < x_end ? x1 : x_end);
     }
   }
 }
