@@ -4,6 +4,11 @@
  * sub-pixel matching. */
 #include "features/kernels/vf_stereo_match_cpu.h"
 
+/* The whole-pixel searches in vector lanes (same results as the rules' vf_match_run). */
+#define VF_MATCH_RUN(f, fs, m, ms, width, xf, y, sign, lo, hi, w, lane) \
+  vf_cpu_match_run(f, fs, m, ms, width, xf, y, sign, lo, hi, w)
+#define VF_MATCH_ZNCC(a, sa, xa, b, sb, xb, y, w, lane) vf_match_zncc(a, sa, xa, b, sb, xb, y, w)
+#define VF_MATCH_TEXTURED(img, stride, x, y, r, lane) vf_match_textured(img, stride, x, y, r)
 #include "features/kernels/vf_stereo_match_point.h"
 
 typedef struct vf_match_job {

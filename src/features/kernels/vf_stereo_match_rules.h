@@ -115,6 +115,28 @@ VF_LK_FN vf_match_search vf_match_begin(int width, int xf, int sign, int lo, int
   return s;
 }
 
+/* The choices of a search from the costs of its disparities s->lo..s->hi (cost[d - s->lo]): the
+ * best, its neighbours' costs and the second (the CPU's vector search makes the same ones). */
+VF_LK_FN void vf_match_pick(const int32_t* cost, vf_match_search* s) {
+  const int lo = s->lo, hi = s->hi;
+  for (int d = lo; d <= hi; ++d) {
+    const int32_t c = cost[d - lo];
+    if (s->cost < 0 || c < s->cost) {
+      s->d = d;
+      s->cost = c;
+    }
+  }
+  s->cm = s->d > lo ? cost[s->d - 1 - lo] : -1;
+  s->cp = s->d < hi ? cost[s->d + 1 - lo] : -1;
+  for (int d = lo; d <= hi; ++d) {
+    const int32_t c = cost[d - lo];
+    if (vf_match_second_candidate(d, s->d, c, d > lo ? cost[d - 1 - lo] : -1,
+                                  d < hi ? cost[d + 1 - lo] : -1) &&
+        (s->second < 0 || c < s->second))
+      s->second = c;
+  }
+}
+
 VF_LK_FN vf_match_search vf_match_run(const uint8_t* f, size_t f_stride, const uint8_t* m,
                                       size_t m_stride, int width, int xf, int y, int sign, int lo,
                                       int hi, const vf_match_rect* w) {
@@ -138,22 +160,9 @@ VF_LK_FN vf_match_search vf_match_run(const uint8_t* f, size_t f_stride, const u
   for (int d = lo; d <= hi; ++d) {
     const int xm = xf - sign * d;
     const int32_t sm = prefix[xm + w->x1 - c0 + 1] - prefix[xm + w->x0 - c0];
-    const int32_t c = vf_match_zsad(f, f_stride, xf, m, m_stride, xm, y, w, sf, sm);
-    cost[d - lo] = c;
-    if (s.cost < 0 || c < s.cost) {
-      s.d = d;
-      s.cost = c;
-    }
+    cost[d - lo] = vf_match_zsad(f, f_stride, xf, m, m_stride, xm, y, w, sf, sm);
   }
-  s.cm = s.d > lo ? cost[s.d - 1 - lo] : -1;
-  s.cp = s.d < hi ? cost[s.d + 1 - lo] : -1;
-  for (int d = lo; d <= hi; ++d) {
-    const int32_t c = cost[d - lo];
-    if (vf_match_second_candidate(d, s.d, c, d > lo ? cost[d - 1 - lo] : -1,
-                                  d < hi ? cost[d + 1 - lo] : -1) &&
-        (s.second < 0 || c < s.second))
-      s.second = c;
-  }
+  vf_match_pick(cost, &s);
   return s;
 }
 

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The whole-pixel search of the CPU sparse stereo match (vf_match_run of
+ * src/features/kernels/vf_stereo_match_rules.h) with the same integer results, its costs 8
+ * pixels at a time in 16-bit lanes (src/core/vf_simd16_sad.h).
+ *
+ * The rules' cost of a disparity is sum |n (f - m) - off| over the window's n pixels, off the
+ * difference of the windows' sums; its terms need 18 bits. With off = n q + r (q = floor(off / n),
+ * 0 <= r < n) and k = f - m - q, each term n k - r is positive exactly where k > 0, so
+ * |n k - r| = n |k| - r there and n |k| + r elsewhere: the cost is n sum |k| + r (n - 2 P), P the
+ * count of k > 0, and |k| <= 510 fits 16 bits. The moving image's band (the rows of the window,
+ * the columns of every disparity) is widened to 16 bits once per search. */
+#include <string.h>
+
+#include "core/vf_simd16_sad.h"
+#include "features/kernels/vf_stereo_match_cpu.h"
+
+/* The windows this path takes: two vectors a row, rows few enough that a lane's sum of up to
+ * 2 rows |k| (510 each) stays below 2^15. Larger ones take the rules' loop. */
+#define VF_MATCH_FAST_COLS 16
+#define VF_MATCH_FAST_ROWS (2 * VF_STEREO_MATCH_MAX_RADIUS + 1)
+#define VF_MATCH_BAND (VF_STEREO_MATCH_MAX_DISPARITY + 2 * VF_MATCH_FAST_COLS)
+
+/* The rows of the fixed window (f) and of the moving image's band (m), widened, and their
+ * shapes. */
+typedef struct vf_match_band {
+  int16_t f[VF_MATCH_FAST_ROWS][VF_MATCH_FAST_COLS];
+  int16_t m[VF_MATCH_FAST_ROWS][VF_MATCH_BAND];
+  int rows, cols, width; /* width: the band's columns (then zeros) */
+} vf_match_band;
+
+/* Columns 0..count-1 of an image row, widened into out[0..count-1], then zeros up to out[end - 1]
+ * (lanes that a vector reads past the columns). */
+static void vf_match_widen(const uint8_t* p, int count, int end, int16_t* out) {
+  int i = 0;
+  for (; i + 8 <= count; i += 8) vf_i16x8_store(out + i, vf_i16x8_from_u8(p + i));
+  for (; i < count; ++i) out[i] = p[i];
+  for (; i < end; ++i) out[i] = 0;
+}
+
+/* The costs of count disparities, the e-th's moving window at band column at0 + step e; chunks:
+ * vectors a row (1 or 2). Inlined once per chunk count, so that the loop over the rows knows
+ * it. */
+static inline void vf_match_costs(const vf_match_band* b, int chunks, int32_t sf,
+                                  const int32_t* prefix, int count, int at0, int step,
+                                  int32_t* cost) {
+  const int32_t n = b->rows * b->cols;
+  int16_t keep[2][8]; /* lanes of the window's columns */
+  for (int c = 0; c < 2; ++c)
+    for (int i = 0; i < 8; ++i) keep[c][i] = (int16_t)(8 * c + i < b->cols ? -1 : 0);
+  const vf_i16x8 keep0 = vf_i16x8_load(keep[0]), keep1 = vf_i16x8_load(keep[1]);
+  const vf_i16x8 zero = vf_i16x8_set1(0), nv = vf_i16x8_set1((int16_t)n);
+  for (int e = 0; e < count; ++e) {
+    const int at = at0 + step * e;
+    const int32_t off = sf - (prefix[at + b->cols] - prefix[at]);
+    int32_t q = off / n;
+    q -= off - q * n < 0;
+    const int32_t r = off - q * n;
+    const vf_i16x8 qv = vf_i16x8_set1((int16_t)q);
+    vf_i16x8 a0 = zero, a1 = zero, p0 = zero, p1 = zero;
+    for (int j = 0; j < b->rows; ++j) {
+      const int16_t* m = &b->m[j][at];
+      const vf_i16x8 f0 = vf_i16x8_sub(vf_i16x8_load(b->f[j]), qv), m0 = vf_i16x8_load(m);
+      a0 = vf_i16x8_add(a0, vf_i16x8_absdiff(f0, m0));
+      p0 = vf_i16x8_add(p0, vf_i16x8_gt(f0, m0));
+      if (chunks == 2) {
+        const vf_i16x8 f1 = vf_i16x8_sub(vf_i16x8_load(b->f[j] + 8), qv), m1 = vf_i16x8_load(m + 8);
+        a1 = vf_i16x8_add(a1, vf_i16x8_absdiff(f1, m1));
+        p1 = vf_i16x8_add(p1, vf_i16x8_gt(f1, m1));
+      }
+    }
+    /* The lanes past the window's columns summed garbage: masked once here. p: -P per lane. */
+    const vf_i16x8 a = vf_i16x8_add(vf_i16x8_and(a0, keep0), vf_i16x8_and(a1, keep1));
+    const vf_i16x8 p = vf_i16x8_add(vf_i16x8_and(p0, keep0), vf_i16x8_and(p1, keep1));
+    cost[e] = vf_i16x8_dot(a, nv) + vf_i16x8_dot(p, vf_i16x8_set1((int16_t)(2 * r))) + r * n;
+  }
+}
+
+vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_t* m,
+                                 size_t m_stride, int width, int xf, int y, int sign, int lo,
+                                 int hi, const vf_match_rect* w) {
+  const int cols = w->x1 - w->x0 + 1, rows = w->y1 - w->y0 + 1;
+  if (cols < 1 || cols > VF_MATCH_FAST_COLS || rows < 1 || rows > VF_MATCH_FAST_ROWS)
+    return vf_match_run(f, f_stride, m, m_stride, width, xf, y, sign, lo, hi, w);
+  vf_match_search s = vf_match_begin(width, xf, sign, lo, hi, w);
+  lo = s.lo;
+  hi = s.hi;
+  if (lo > hi) return s;
+  vf_match_band b;
+  b.rows = rows;
+  b.cols = cols;
+  /* The band's columns c0..c1: every moving window's. */
+  const int c0 = (sign > 0 ? xf - hi : xf + lo) + w->x0,
+            c1 = (sign > 0 ? xf - lo : xf + hi) + w->x1;
+  b.width = c1 - c0 + 1;
+  int32_t sf = 0;
+  for (int j = 0; j < rows; ++j) {
+    const uint8_t* pf = f + (size_t)(y + w->y0 + j) * f_stride + (size_t)(xf + w->x0);
+    vf_match_widen(pf, cols, VF_MATCH_FAST_COLS, b.f[j]);
+    for (int i = 0; i < cols; ++i) sf += pf[i];
+    /* A window's vectors read up to 7 columns past the band's last. */
+    vf_match_widen(m + (size_t)(y + w->y0 + j) * m_stride + (size_t)c0, b.width, b.width + 7,
+                   b.m[j]);
+  }
+  /* Prefix sums of the band's column sums: each moving window's sum in two reads. */
+  int32_t prefix[VF_MATCH_BAND + 1];
+  prefix[0] = 0;
+  for (int c = 0; c < b.width; ++c) {
+    int32_t column = 0;
+    for (int j = 0; j < rows; ++j) column += b.m[j][c];
+    prefix[c + 1] = prefix[c] + column;
+  }
+  const int count = hi - lo + 1;
+  /* Disparity lo + e: its moving window at band column hi - lo - e (sign +1) or e (-1). */
+  const int at0 = sign > 0 ? hi - lo : 0, step = sign > 0 ? -1 : 1;
+  int32_t cost[VF_STEREO_MATCH_MAX_DISPARITY + 1];
+  if (cols > 8)
+    vf_match_costs(&b, 2, sf, prefix, count, at0, step, cost);
+  else
+    vf_match_costs(&b, 1, sf, prefix, count, at0, step, cost);
+  vf_match_pick(cost, &s);
+  return s;
+}
