@@ -13,6 +13,7 @@
 #include "core/vf_simd16.h"
 
 #if defined(__SSE2__) && !defined(VF_SIMD4_PORTABLE)
+#define VF_SIMD16_SAD_PATH "SSE2" /* the path taken, for the tests' logs */
 
 static inline vf_i16x8 vf_i16x8_sub(vf_i16x8 a, vf_i16x8 b) { return _mm_sub_epi16(a, b); }
 static inline vf_i16x8 vf_i16x8_absdiff(vf_i16x8 a, vf_i16x8 b) {
@@ -29,6 +30,7 @@ static inline int32_t vf_i16x8_dot(vf_i16x8 a, vf_i16x8 b) {
 
 #elif defined(__ARM_NEON) && defined(__aarch64__) && !defined(__ARM_BIG_ENDIAN) && \
     !defined(VF_SIMD4_PORTABLE)
+#define VF_SIMD16_SAD_PATH "NEON"
 
 static inline vf_i16x8 vf_i16x8_sub(vf_i16x8 a, vf_i16x8 b) { return vsubq_s16(a, b); }
 static inline vf_i16x8 vf_i16x8_absdiff(vf_i16x8 a, vf_i16x8 b) { return vabdq_s16(a, b); }
@@ -41,6 +43,7 @@ static inline int32_t vf_i16x8_dot(vf_i16x8 a, vf_i16x8 b) {
 }
 
 #else
+#define VF_SIMD16_SAD_PATH "plain C"
 
 static inline vf_i16x8 vf_i16x8_sub(vf_i16x8 a, vf_i16x8 b) {
   for (int i = 0; i < 8; ++i) a.v[i] = (uint16_t)(a.v[i] - b.v[i]);

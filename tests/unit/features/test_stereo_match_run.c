@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/vf_simd16_sad.h"
 #include "features/kernels/vf_stereo_match_cpu.h"
 #include "vf_test.h"
 
@@ -130,8 +131,10 @@ int main(void) {
     bad += !same;
     CHECK(same);
   }
-  printf("%d searches (%d empty, %d cut at a border) equal to vf_match_run: %d differ\n", searched,
-         empty, cut, bad);
+  printf(
+      "vf_simd16_sad path: %s; %d searches (%d empty, %d cut at a border); differing from "
+      "vf_match_run: %d\n",
+      VF_SIMD16_SAD_PATH, searched, empty, cut, bad);
   CHECK(empty > 50 && cut > 500);
   free(left);
   free(right);
