@@ -3,25 +3,26 @@
  * src/features/kernels/vf_stereo_match_rules.h) with the same integer results, its costs 8
  * pixels at a time in 16-bit lanes (src/core/vf_simd16_sad.h).
  *
- * The rules' cost of a disparity is sum |n (f - m) - off| over the window's n pixels, off the
- * difference of the windows' sums; its terms need 18 bits. With off = n q + r (q = floor(off / n),
- * 0 <= r < n) and k = f - m - q, each term n k - r is positive exactly where k > 0, so
- * |n k - r| = n |k| - r there and n |k| + r elsewhere: the cost is n sum |k| + r (n - 2 P), P the
- * count of k > 0, and |k| <= 510 fits 16 bits. The moving image's band (the rows of the window,
- * the columns of every disparity) is widened to 16 bits once per search. */
+ * The rules' cost of a disparity is sum |e| over the window's n pixels, e = n (f - m) - off,
+ * off the difference of the windows' sums; its terms need 18 bits. The e sum to 0, so the cost is
+ * 2 sum max(e, 0). With off = n q + r (q = floor(off / n), 0 <= r < n) and k = f - m - q, e =
+ * n k - r is positive exactly where k > 0: the cost is 2 (n K - r P), K the sum of max(k, 0)
+ * and P the count of k > 0. max(k, 0) <= 510 fits 16 bits: an unsigned saturating difference of
+ * f + 256 and m + q + 256. The moving image's band (the rows of the window, the columns of every
+ * disparity) is widened to 16 bits once per search. */
 #include <string.h>
 
 #include "core/vf_simd16_sad.h"
 #include "features/kernels/vf_stereo_match_cpu.h"
 
 /* The windows this path takes: two vectors a row, rows few enough that a lane's sum of up to
- * 2 rows |k| (510 each) stays below 2^15. Larger ones take the rules' loop. */
+ * 2 rows max(k, 0) (510 each) stays below 2^15. Larger ones take the rules' loop. */
 #define VF_MATCH_FAST_COLS 16
 #define VF_MATCH_FAST_ROWS (2 * VF_STEREO_MATCH_MAX_RADIUS + 1)
 #define VF_MATCH_BAND (VF_STEREO_MATCH_MAX_DISPARITY + 2 * VF_MATCH_FAST_COLS)
 
-/* The rows of the fixed window (f) and of the moving image's band (m), widened, and their
- * shapes. */
+/* The rows of the fixed window (f, plus 256) and of the moving image's band (m), widened, and
+ * their shapes. */
 typedef struct vf_match_band {
   int16_t f[VF_MATCH_FAST_ROWS][VF_MATCH_FAST_COLS];
   int16_t m[VF_MATCH_FAST_ROWS][VF_MATCH_BAND];
@@ -48,30 +49,34 @@ static inline void vf_match_costs(const vf_match_band* b, int chunks, int32_t sf
   for (int c = 0; c < 2; ++c)
     for (int i = 0; i < 8; ++i) keep[c][i] = (int16_t)(8 * c + i < b->cols ? -1 : 0);
   const vf_i16x8 keep0 = vf_i16x8_load(keep[0]), keep1 = vf_i16x8_load(keep[1]);
-  const vf_i16x8 zero = vf_i16x8_set1(0), nv = vf_i16x8_set1((int16_t)n);
+  const vf_i16x8 zero = vf_i16x8_set1(0), twice_n = vf_i16x8_set1((int16_t)(2 * n));
   for (int e = 0; e < count; ++e) {
     const int at = at0 + step * e;
     const int32_t off = sf - (prefix[at + b->cols] - prefix[at]);
     int32_t q = off / n;
     q -= off - q * n < 0;
     const int32_t r = off - q * n;
-    const vf_i16x8 qv = vf_i16x8_set1((int16_t)q);
-    vf_i16x8 a0 = zero, a1 = zero, p0 = zero, p1 = zero;
+    const vf_i16x8 qv = vf_i16x8_set1((int16_t)(q + 256));
+    /* k: the lanes' sums of max(k, 0); z: minus their counts of k <= 0. */
+    vf_i16x8 k0 = zero, k1 = zero, z0 = zero, z1 = zero;
     for (int j = 0; j < b->rows; ++j) {
       const int16_t* m = &b->m[j][at];
-      const vf_i16x8 f0 = vf_i16x8_sub(vf_i16x8_load(b->f[j]), qv), m0 = vf_i16x8_load(m);
-      a0 = vf_i16x8_add(a0, vf_i16x8_absdiff(f0, m0));
-      p0 = vf_i16x8_add(p0, vf_i16x8_gt(f0, m0));
+      const vf_i16x8 p0 =
+          vf_i16x8_subs_u(vf_i16x8_load(b->f[j]), vf_i16x8_add(vf_i16x8_load(m), qv));
+      k0 = vf_i16x8_add(k0, p0);
+      z0 = vf_i16x8_add(z0, vf_i16x8_eq(p0, zero));
       if (chunks == 2) {
-        const vf_i16x8 f1 = vf_i16x8_sub(vf_i16x8_load(b->f[j] + 8), qv), m1 = vf_i16x8_load(m + 8);
-        a1 = vf_i16x8_add(a1, vf_i16x8_absdiff(f1, m1));
-        p1 = vf_i16x8_add(p1, vf_i16x8_gt(f1, m1));
+        const vf_i16x8 p1 =
+            vf_i16x8_subs_u(vf_i16x8_load(b->f[j] + 8), vf_i16x8_add(vf_i16x8_load(m + 8), qv));
+        k1 = vf_i16x8_add(k1, p1);
+        z1 = vf_i16x8_add(z1, vf_i16x8_eq(p1, zero));
       }
     }
-    /* The lanes past the window's columns summed garbage: masked once here. p: -P per lane. */
-    const vf_i16x8 a = vf_i16x8_add(vf_i16x8_and(a0, keep0), vf_i16x8_and(a1, keep1));
-    const vf_i16x8 p = vf_i16x8_add(vf_i16x8_and(p0, keep0), vf_i16x8_and(p1, keep1));
-    cost[e] = vf_i16x8_dot(a, nv) + vf_i16x8_dot(p, vf_i16x8_set1((int16_t)(2 * r))) + r * n;
+    /* The lanes past the window's columns summed garbage: masked once here. P = n - Z. */
+    const vf_i16x8 k = vf_i16x8_add(vf_i16x8_and(k0, keep0), vf_i16x8_and(k1, keep1));
+    const vf_i16x8 z = vf_i16x8_add(vf_i16x8_and(z0, keep0), vf_i16x8_and(z1, keep1));
+    cost[e] =
+        vf_i16x8_dot(k, twice_n) + vf_i16x8_dot(z, vf_i16x8_set1((int16_t)(-2 * r))) - 2 * r * n;
   }
 }
 
@@ -96,19 +101,25 @@ vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_
   for (int j = 0; j < rows; ++j) {
     const uint8_t* pf = f + (size_t)(y + w->y0 + j) * f_stride + (size_t)(xf + w->x0);
     vf_match_widen(pf, cols, VF_MATCH_FAST_COLS, b.f[j]);
-    for (int i = 0; i < cols; ++i) sf += pf[i];
+    for (int i = 0; i < cols; ++i) {
+      sf += pf[i];
+      b.f[j][i] = (int16_t)(b.f[j][i] + 256);
+    }
     /* A window's vectors read up to 7 columns past the band's last. */
     vf_match_widen(m + (size_t)(y + w->y0 + j) * m_stride + (size_t)c0, b.width, b.width + 7,
                    b.m[j]);
   }
-  /* Prefix sums of the band's column sums: each moving window's sum in two reads. */
+  /* Prefix sums of the band's column sums (at most 15 x 255: 16 bits, summed a vector at a
+   * time over the rows): each moving window's sum in two reads. */
+  int16_t column[VF_MATCH_BAND];
+  for (int c = 0; c < b.width; c += 8) {
+    vf_i16x8 sum = vf_i16x8_load(b.m[0] + c);
+    for (int j = 1; j < rows; ++j) sum = vf_i16x8_add(sum, vf_i16x8_load(b.m[j] + c));
+    vf_i16x8_store(column + c, sum);
+  }
   int32_t prefix[VF_MATCH_BAND + 1];
   prefix[0] = 0;
-  for (int c = 0; c < b.width; ++c) {
-    int32_t column = 0;
-    for (int j = 0; j < rows; ++j) column += b.m[j][c];
-    prefix[c + 1] = prefix[c] + column;
-  }
+  for (int c = 0; c < b.width; ++c) prefix[c + 1] = prefix[c] + column[c];
   const int count = hi - lo + 1;
   /* Disparity lo + e: its moving window at band column hi - lo - e (sign +1) or e (-1). */
   const int at0 = sign > 0 ? hi - lo : 0, step = sign > 0 ? -1 : 1;

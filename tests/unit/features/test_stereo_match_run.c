@@ -5,10 +5,12 @@
  * second): on random bytes, on a smooth texture and its shifted copy with gain and bias, on few
  * grey levels (ties), on flat images (every cost 0), on saturated images (the largest terms);
  * both signs, the search windows and the depth-step cells' sizes and uneven windows, ranges cut
- * at both image borders, empty ranges, the whole range of a wide image. */
+ * at both image borders, empty ranges, the whole range of a wide image. And vf_simd16_sad.h's
+ * operations against scalar references. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/vf_simd16_sad.h"
 #include "features/kernels/vf_stereo_match_cpu.h"
@@ -74,6 +76,41 @@ static int same_search(vf_match_search a, vf_match_search b, int xf, int y, int 
   return same;
 }
 
+/* vf_simd16_sad.h's operations against scalar references, on random words and edge values;
+ * returns the mismatches. */
+static int check_primitives(unsigned* seed) {
+  static const uint16_t edge[] = {0, 1, 255, 256, 510, 766, 0x7FFF, 0x8000, 0xFFFF};
+  int bad = 0;
+  for (int round = 0; round < 500; ++round) {
+    int16_t a[8], b[8], want_subs[8], want_eq[8], got[8];
+    int32_t want_dot = 0;
+    for (int i = 0; i < 8; ++i) {
+      const uint16_t ua = round < 9 ? edge[(round + i) % 9] : (uint16_t)vf_test_rand(seed);
+      const uint16_t ub = round < 9 ? edge[(2 * round + i) % 9]
+                          : (i & 1) ? ua
+                                    : (uint16_t)vf_test_rand(seed);
+      a[i] = (int16_t)ua;
+      b[i] = (int16_t)ub;
+      want_subs[i] = (int16_t)(ua > ub ? ua - ub : 0);
+      want_eq[i] = (int16_t)(ua == ub ? -1 : 0);
+      /* dot products of values whose sums fit 32 bits (the search's: below 2^15 times 2^10) */
+      want_dot += (int32_t)(a[i] >> 4) * (int32_t)(b[i] >> 6);
+    }
+    const vf_i16x8 va = vf_i16x8_load(a), vb = vf_i16x8_load(b);
+    vf_i16x8_store(got, vf_i16x8_subs_u(va, vb));
+    bad += memcmp(got, want_subs, sizeof got) != 0;
+    vf_i16x8_store(got, vf_i16x8_eq(va, vb));
+    bad += memcmp(got, want_eq, sizeof got) != 0;
+    int16_t sa[8], sb[8];
+    for (int i = 0; i < 8; ++i) {
+      sa[i] = (int16_t)(a[i] >> 4);
+      sb[i] = (int16_t)(b[i] >> 6);
+    }
+    bad += vf_i16x8_dot(vf_i16x8_load(sa), vf_i16x8_load(sb)) != want_dot;
+  }
+  return bad;
+}
+
 int main(void) {
   uint8_t* left = malloc((size_t)W * H);
   uint8_t* right = malloc((size_t)W * H);
@@ -136,6 +173,9 @@ int main(void) {
       "vf_match_run: %d\n",
       VF_SIMD16_SAD_PATH, searched, empty, cut, bad);
   CHECK(empty > 50 && cut > 500);
+  const int bad_ops = check_primitives(&seed);
+  printf("vf_simd16_sad operations against scalar references: %d mismatches\n", bad_ops);
+  CHECK(bad_ops == 0);
   free(left);
   free(right);
   VF_TEST_END("test_stereo_match_run");
