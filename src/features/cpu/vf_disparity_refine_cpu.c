@@ -10,11 +10,12 @@
 #include "features/kernels/vf_disparity_rules.h"
 
 /* out[i][k] (i < rows, k < cols) = the smoothed pixel (x0 + k, y0 + i) of img, rows of stride
- * out_stride floats, 16-byte aligned (out_stride a multiple of 4). Reads raw columns x0 - 1 ..
- * x0 + cols and rows y0 - 1 .. y0 + rows. */
+ * out_stride floats, 16-byte aligned, with room for cols rounded up to 4. Reads rows y0 - 1 ..
+ * y0 + rows, raw columns from x0 - 1 on, whole vectors: up to 7 past x0 + cols, which
+ * vf_disparity_refine_reach leaves inside the image or in the next row (there is one). */
 static void vf_refine_smooth(const uint8_t* img, size_t stride, int x0, int y0, int cols, int rows,
                              float* out, int out_stride) {
-  int16_t h[VF_DR_ROWS + 2][VF_DR_COLS];
+  int16_t h[VF_DR_ROWS + 2][VF_DR_COLS + 8];
   const uint8_t* q = img + (size_t)(y0 - 1) * stride + (size_t)(x0 - 1);
   for (int i = 0; i < rows + 2; ++i, q += stride) vf_cpu_smooth_row(q, cols, h[i]);
   for (int i = 0; i < rows; ++i)

@@ -12,31 +12,30 @@
 #include "core/vf_simd16.h"
 #include "core/vf_simd4.h"
 
-/* out[k] = q[k] + 2 q[k + 1] + q[k + 2], k < cols: reads q[0 .. cols + 1]. */
+/* out[k] = q[k] + 2 q[k + 1] + q[k + 2] for k < cols, in whole vectors: reads q[0 .. c + 1] and
+ * writes out[0 .. c - 1], c = cols rounded up to 8 (the lanes past cols from whatever lies
+ * there). */
 static inline void vf_cpu_smooth_row(const uint8_t* q, int cols, int16_t* out) {
-  int k = 0;
-  for (; k + 8 <= cols; k += 8) {
+  for (int k = 0; k < cols; k += 8) {
     const vf_i16x8 b = vf_i16x8_from_u8(q + k + 1);
     const vf_i16x8 side = vf_i16x8_add(vf_i16x8_from_u8(q + k), vf_i16x8_from_u8(q + k + 2));
     vf_i16x8_store(out + k, vf_i16x8_add(side, vf_i16x8_add(b, b)));
   }
-  for (; k < cols; ++k) out[k] = (int16_t)(q[k] + 2 * q[k + 1] + q[k + 2]);
 }
 
-/* out[k] = (top[k] + 2 mid[k] + bot[k]) / 16, k < cols; out 16-byte aligned. */
+/* out[k] = (top[k] + 2 mid[k] + bot[k]) / 16 for k < cols: reads the rows' first cols rounded up
+ * to 8, writes out (16-byte aligned) up to cols rounded up to 4. */
 static inline void vf_cpu_smooth_column(const int16_t* top, const int16_t* mid, const int16_t* bot,
                                         int cols, float* out) {
   const vf_f4 sixteenth = vf_f4_set1(0.0625f);
-  int k = 0;
-  for (; k + 8 <= cols; k += 8) {
+  for (int k = 0; k < cols; k += 8) {
     const vf_i16x8 m = vf_i16x8_load(mid + k);
     const vf_i16x8 tb = vf_i16x8_add(vf_i16x8_load(top + k), vf_i16x8_load(bot + k));
     vf_f4 lo, hi;
     vf_i16x8_to_f4(vf_i16x8_add(tb, vf_i16x8_add(m, m)), &lo, &hi);
     vf_f4_store(out + k, vf_f4_mul(lo, sixteenth));
-    vf_f4_store(out + k + 4, vf_f4_mul(hi, sixteenth));
+    if (k + 4 < cols) vf_f4_store(out + k + 4, vf_f4_mul(hi, sixteenth));
   }
-  for (; k < cols; ++k) out[k] = (float)(top[k] + 2 * mid[k] + bot[k]) * 0.0625f;
 }
 
 #endif
