@@ -21,21 +21,26 @@
 #define VF_MATCH_FAST_ROWS (2 * VF_STEREO_MATCH_MAX_RADIUS + 1)
 #define VF_MATCH_BAND (VF_STEREO_MATCH_MAX_DISPARITY + 2 * VF_MATCH_FAST_COLS)
 
-/* The rows of the fixed window (f, plus 256) and of the moving image's band (m), widened, and
- * their shapes. */
+/* The rows of the fixed window (f, plus 256; the lanes past its columns too) and of the moving
+ * image's band (m), widened, and their shapes. */
 typedef struct vf_match_band {
   int16_t f[VF_MATCH_FAST_ROWS][VF_MATCH_FAST_COLS];
-  int16_t m[VF_MATCH_FAST_ROWS][VF_MATCH_BAND];
-  int rows, cols, width; /* width: the band's columns (then zeros) */
+  int16_t m[VF_MATCH_FAST_ROWS][VF_MATCH_BAND]; /* zeros up to 7 columns past width */
+  int rows, cols, width;                        /* width: the band's columns (then zeros) */
 } vf_match_band;
 
 /* Columns 0..count-1 of an image row, widened into out[0..count-1], then zeros up to out[end - 1]
- * (lanes that a vector reads past the columns). */
+ * at least (whole vectors: out has room for end rounded up to 8). Reads only those columns: a
+ * last vector that overlaps the one before it, or single bytes below 8 columns. */
 static void vf_match_widen(const uint8_t* p, int count, int end, int16_t* out) {
+  for (int i = count & ~7; i < end; i += 8) vf_i16x8_store(out + i, vf_i16x8_set1(0));
   int i = 0;
   for (; i + 8 <= count; i += 8) vf_i16x8_store(out + i, vf_i16x8_from_u8(p + i));
-  for (; i < count; ++i) out[i] = p[i];
-  for (; i < end; ++i) out[i] = 0;
+  if (i < count && count >= 8) {
+    vf_i16x8_store(out + count - 8, vf_i16x8_from_u8(p + count - 8));
+  } else {
+    for (; i < count; ++i) out[i] = p[i];
+  }
 }
 
 /* The costs of count disparities, the e-th's moving window at band column at0 + step e; chunks:
@@ -97,18 +102,22 @@ vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_
   const int c0 = (sign > 0 ? xf - hi : xf + lo) + w->x0,
             c1 = (sign > 0 ? xf - lo : xf + hi) + w->x1;
   b.width = c1 - c0 + 1;
-  int32_t sf = 0;
+  /* The fixed window's sum from its rows' lanes (at most 2 x 15 x 255 a lane). */
+  const vf_i16x8 offset = vf_i16x8_set1(256);
+  vf_i16x8 fsum = vf_i16x8_set1(0);
   for (int j = 0; j < rows; ++j) {
-    const uint8_t* pf = f + (size_t)(y + w->y0 + j) * f_stride + (size_t)(xf + w->x0);
-    vf_match_widen(pf, cols, VF_MATCH_FAST_COLS, b.f[j]);
-    for (int i = 0; i < cols; ++i) {
-      sf += pf[i];
-      b.f[j][i] = (int16_t)(b.f[j][i] + 256);
-    }
+    int16_t* fr = b.f[j];
+    vf_match_widen(f + (size_t)(y + w->y0 + j) * f_stride + (size_t)(xf + w->x0), cols,
+                   VF_MATCH_FAST_COLS, fr);
+    const vf_i16x8 f0 = vf_i16x8_load(fr), f1 = vf_i16x8_load(fr + 8);
+    fsum = vf_i16x8_add(fsum, vf_i16x8_add(f0, f1));
+    vf_i16x8_store(fr, vf_i16x8_add(f0, offset));
+    vf_i16x8_store(fr + 8, vf_i16x8_add(f1, offset));
     /* A window's vectors read up to 7 columns past the band's last. */
     vf_match_widen(m + (size_t)(y + w->y0 + j) * m_stride + (size_t)c0, b.width, b.width + 7,
                    b.m[j]);
   }
+  const int32_t sf = vf_i16x8_dot(fsum, vf_i16x8_set1(1));
   /* Prefix sums of the band's column sums (at most 15 x 255: 16 bits, summed a vector at a
    * time over the rows): each moving window's sum in two reads. */
   int16_t column[VF_MATCH_BAND];
