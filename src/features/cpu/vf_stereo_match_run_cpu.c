@@ -29,18 +29,28 @@ typedef struct vf_match_band {
   int rows, cols, width;                        /* width: the band's columns (then zeros) */
 } vf_match_band;
 
+/* The vector at vf_match_lane_mask + 16 - n keeps its first n lanes (n <= 16), the one at
+ * + 24 - n lanes 8..n-1. */
+static const int16_t vf_match_lane_mask[32] = {-1, -1, -1, -1, -1, -1, -1, -1,
+                                               -1, -1, -1, -1, -1, -1, -1, -1};
+
 /* Columns 0..count-1 of an image row, widened into out[0..count-1], then zeros up to out[end - 1]
- * at least (whole vectors: out has room for end rounded up to 8). Reads only those columns: a
- * last vector that overlaps the one before it, or single bytes below 8 columns. */
-static void vf_match_widen(const uint8_t* p, int count, int end, int16_t* out) {
+ * at least (whole vectors: out has room for end rounded up to 8). Reads only those columns (a
+ * last vector that overlaps the one before it) or, below 8 columns, 8 bytes where the row holds
+ * them (avail: the row's bytes from p on), else single bytes. */
+static void vf_match_widen(const uint8_t* p, int count, int avail, int end, int16_t* out) {
   for (int i = count & ~7; i < end; i += 8) vf_i16x8_store(out + i, vf_i16x8_set1(0));
-  int i = 0;
-  for (; i + 8 <= count; i += 8) vf_i16x8_store(out + i, vf_i16x8_from_u8(p + i));
-  if (i < count && count >= 8) {
-    vf_i16x8_store(out + count - 8, vf_i16x8_from_u8(p + count - 8));
-  } else {
-    for (; i < count; ++i) out[i] = p[i];
+  if (count < 8) {
+    if (avail >= 8) {
+      const vf_i16x8 keep = vf_i16x8_load(vf_match_lane_mask + 16 - count);
+      vf_i16x8_store(out, vf_i16x8_and(vf_i16x8_from_u8(p), keep));
+    } else {
+      for (int i = 0; i < count; ++i) out[i] = p[i];
+    }
+    return;
   }
+  for (int i = 0; i + 8 <= count; i += 8) vf_i16x8_store(out + i, vf_i16x8_from_u8(p + i));
+  if (count % 8 != 0) vf_i16x8_store(out + count - 8, vf_i16x8_from_u8(p + count - 8));
 }
 
 /* The costs of count disparities, the e-th's moving window at band column at0 + step e; chunks:
@@ -50,10 +60,9 @@ static inline void vf_match_costs(const vf_match_band* b, int chunks, int32_t sf
                                   const int32_t* prefix, int count, int at0, int step,
                                   int32_t* cost) {
   const int32_t n = b->rows * b->cols;
-  int16_t keep[2][8]; /* lanes of the window's columns */
-  for (int c = 0; c < 2; ++c)
-    for (int i = 0; i < 8; ++i) keep[c][i] = (int16_t)(8 * c + i < b->cols ? -1 : 0);
-  const vf_i16x8 keep0 = vf_i16x8_load(keep[0]), keep1 = vf_i16x8_load(keep[1]);
+  /* the lanes of the window's columns */
+  const vf_i16x8 keep0 = vf_i16x8_load(vf_match_lane_mask + 16 - b->cols),
+                 keep1 = vf_i16x8_load(vf_match_lane_mask + 24 - b->cols);
   const vf_i16x8 zero = vf_i16x8_set1(0), twice_n = vf_i16x8_set1((int16_t)(2 * n));
   for (int e = 0; e < count; ++e) {
     const int at = at0 + step * e;
@@ -108,14 +117,14 @@ vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_
   for (int j = 0; j < rows; ++j) {
     int16_t* fr = b.f[j];
     vf_match_widen(f + (size_t)(y + w->y0 + j) * f_stride + (size_t)(xf + w->x0), cols,
-                   VF_MATCH_FAST_COLS, fr);
+                   width - (xf + w->x0), VF_MATCH_FAST_COLS, fr);
     const vf_i16x8 f0 = vf_i16x8_load(fr), f1 = vf_i16x8_load(fr + 8);
     fsum = vf_i16x8_add(fsum, vf_i16x8_add(f0, f1));
     vf_i16x8_store(fr, vf_i16x8_add(f0, offset));
     vf_i16x8_store(fr + 8, vf_i16x8_add(f1, offset));
     /* A window's vectors read up to 7 columns past the band's last. */
-    vf_match_widen(m + (size_t)(y + w->y0 + j) * m_stride + (size_t)c0, b.width, b.width + 7,
-                   b.m[j]);
+    vf_match_widen(m + (size_t)(y + w->y0 + j) * m_stride + (size_t)c0, b.width, width - c0,
+                   b.width + 7, b.m[j]);
   }
   const int32_t sf = vf_i16x8_dot(fsum, vf_i16x8_set1(1));
   /* Prefix sums of the band's column sums (at most 15 x 255: 16 bits, summed a vector at a
