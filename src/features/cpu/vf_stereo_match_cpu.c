@@ -6,11 +6,13 @@
 
 #include "features/kernels/vf_sample_cpu.h"
 
-/* The whole-pixel searches in vector lanes (same results as the rules' vf_match_run). */
+/* The whole-pixel searches, correlations and texture tests in vector lanes (the rules'
+ * vf_match_run, vf_match_zncc and vf_match_textured: the same results). */
 #define VF_MATCH_RUN(f, fs, m, ms, width, xf, y, sign, lo, hi, w, lane) \
   vf_cpu_match_run(f, fs, m, ms, width, xf, y, sign, lo, hi, w)
-#define VF_MATCH_ZNCC(a, sa, xa, b, sb, xb, y, w, lane) vf_match_zncc(a, sa, xa, b, sb, xb, y, w)
-#define VF_MATCH_TEXTURED(img, stride, x, y, r, lane) vf_match_textured(img, stride, x, y, r)
+#define VF_MATCH_ZNCC(a, sa, xa, b, sb, xb, y, w, lane) \
+  vf_cpu_match_zncc(a, sa, xa, b, sb, xb, y, w)
+#define VF_MATCH_TEXTURED(img, stride, x, y, r, lane) vf_cpu_match_textured(img, stride, x, y, r)
 #include "features/kernels/vf_stereo_match_point.h"
 
 typedef struct vf_match_job {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* The whole-pixel search of the CPU sparse stereo match (vf_match_run of
  * src/features/kernels/vf_stereo_match_rules.h) with the same integer results, its costs 8
- * pixels at a time in 16-bit lanes (src/core/vf_simd16_sad.h).
+ * pixels at a time in 16-bit lanes (src/core/vf_simd16_sad.h); the correlation and texture
+ * tests (vf_match_zncc, vf_match_textured) likewise, their integer sums in lanes.
  *
  * The rules' cost of a disparity is sum |e| over the window's n pixels, e = n (f - m) - off,
  * off the difference of the windows' sums; its terms need 18 bits. The e sum to 0, so the cost is
@@ -94,12 +95,18 @@ static inline void vf_match_costs(const vf_match_band* b, int chunks, int32_t sf
   }
 }
 
+/* Whether the search's vectors take window w: its lane sums stay below 2^15 and 2^31. */
+static int vf_match_fits(const vf_match_rect* w) {
+  const int cols = w->x1 - w->x0 + 1, rows = w->y1 - w->y0 + 1;
+  return cols >= 1 && cols <= VF_MATCH_FAST_COLS && rows >= 1 && rows <= VF_MATCH_FAST_ROWS;
+}
+
 vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_t* m,
                                  size_t m_stride, int width, int xf, int y, int sign, int lo,
                                  int hi, const vf_match_rect* w) {
-  const int cols = w->x1 - w->x0 + 1, rows = w->y1 - w->y0 + 1;
-  if (cols < 1 || cols > VF_MATCH_FAST_COLS || rows < 1 || rows > VF_MATCH_FAST_ROWS)
+  if (!vf_match_fits(w))
     return vf_match_run(f, f_stride, m, m_stride, width, xf, y, sign, lo, hi, w);
+  const int cols = w->x1 - w->x0 + 1, rows = w->y1 - w->y0 + 1;
   vf_match_search s = vf_match_begin(width, xf, sign, lo, hi, w);
   lo = s.lo;
   hi = s.hi;
@@ -148,4 +155,54 @@ vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_
     vf_match_costs(&b, 1, sf, prefix, count, at0, step, cost);
   vf_match_pick(cost, &s);
   return s;
+}
+
+/* Row j of the window w of img at column x, row y, widened: v[1] zero for 8 columns or fewer. */
+static void vf_match_window_row(const uint8_t* img, size_t stride, int x, int y,
+                                const vf_match_rect* w, int j, vf_i16x8 v[2]) {
+  int16_t row[VF_MATCH_FAST_COLS];
+  const int cols = w->x1 - w->x0 + 1;
+  vf_match_widen(img + (size_t)(y + w->y0 + j) * stride + (size_t)(x + w->x0), cols, cols,
+                 VF_MATCH_FAST_COLS, row);
+  v[0] = vf_i16x8_load(row);
+  v[1] = vf_i16x8_load(row + 8);
+}
+
+float vf_cpu_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t* b, size_t sb, int xb,
+                        int y, const vf_match_rect* w) {
+  if (!vf_match_fits(w)) return vf_match_zncc(a, sa, xa, b, sb, xb, y, w);
+  vf_i16x8 s_a = vf_i16x8_set1(0), s_b = s_a;
+  vf_i32x4 s_aa = vf_i32x4_zero(), s_bb = s_aa, s_ab = s_aa;
+  for (int j = 0; j <= w->y1 - w->y0; ++j) {
+    vf_i16x8 u[2], v[2];
+    vf_match_window_row(a, sa, xa, y, w, j, u);
+    vf_match_window_row(b, sb, xb, y, w, j, v);
+    for (int c = 0; c < 2; ++c) {
+      s_a = vf_i16x8_add(s_a, u[c]);
+      s_b = vf_i16x8_add(s_b, v[c]);
+      s_aa = vf_i32x4_add(s_aa, vf_i16x8_madd(u[c], u[c]));
+      s_bb = vf_i32x4_add(s_bb, vf_i16x8_madd(v[c], v[c]));
+      s_ab = vf_i32x4_add(s_ab, vf_i16x8_madd(u[c], v[c]));
+    }
+  }
+  const vf_i16x8 one = vf_i16x8_set1(1);
+  return vf_match_zncc_sums(vf_match_rect_size(w), vf_i16x8_dot(s_a, one), vf_i16x8_dot(s_b, one),
+                            vf_i32x4_sum(s_aa), vf_i32x4_sum(s_bb), vf_i32x4_sum(s_ab));
+}
+
+int vf_cpu_match_textured(const uint8_t* img, size_t stride, int x, int y, int r) {
+  const vf_match_rect w = {-r, r, -r, r};
+  if (!vf_match_fits(&w)) return vf_match_textured(img, stride, x, y, r);
+  vf_i16x8 s1 = vf_i16x8_set1(0);
+  vf_i32x4 s2 = vf_i32x4_zero();
+  for (int j = 0; j <= 2 * r; ++j) {
+    vf_i16x8 v[2];
+    vf_match_window_row(img, stride, x, y, &w, j, v);
+    for (int c = 0; c < 2; ++c) {
+      s1 = vf_i16x8_add(s1, v[c]);
+      s2 = vf_i32x4_add(s2, vf_i16x8_madd(v[c], v[c]));
+    }
+  }
+  return vf_match_textured_sums(vf_match_rect_size(&w), vf_i16x8_dot(s1, vf_i16x8_set1(1)),
+                                vf_i32x4_sum(s2));
 }

@@ -28,6 +28,11 @@ vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_
                                  size_t m_stride, int width, int xf, int y, int sign, int lo,
                                  int hi, const vf_match_rect* w);
 
+/* vf_match_zncc and vf_match_textured, their integer sums in vector lanes. */
+float vf_cpu_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t* b, size_t sb, int xb,
+                        int y, const vf_match_rect* w);
+int vf_cpu_match_textured(const uint8_t* img, size_t stride, int x, int y, int r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -177,6 +177,14 @@ VF_LK_FN float vf_match_vertex(int32_t cm, int32_t c0, int32_t cp) {
   return (float)v;
 }
 
+/* The correlation from the windows' sums (n pixels each): of a, b, a^2, b^2 and ab. */
+VF_LK_FN float vf_match_zncc_sums(int64_t n, int64_t s_a, int64_t s_b, int64_t s_aa, int64_t s_bb,
+                                  int64_t s_ab) {
+  const int64_t va = n * s_aa - s_a * s_a, vb = n * s_bb - s_b * s_b;
+  if (va <= 0 || vb <= 0) return NAN;
+  return (float)((double)(n * s_ab - s_a * s_b) / sqrt((double)va * (double)vb));
+}
+
 /* Zero-mean normalized correlation of the windows of a at xa and b at xb (row y); NAN when
  * either has no contrast. Integer sums, then double: same bits on both backends. */
 VF_LK_FN float vf_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t* b, size_t sb,
@@ -194,15 +202,17 @@ VF_LK_FN float vf_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t*
       s_ab += u * v;
     }
   }
-  const int64_t n = vf_match_rect_size(w);
-  const int64_t va = n * s_aa - s_a * s_a, vb = n * s_bb - s_b * s_b;
-  if (va <= 0 || vb <= 0) return NAN;
-  return (float)((double)(n * s_ab - s_a * s_b) / sqrt((double)va * (double)vb));
+  return vf_match_zncc_sums(vf_match_rect_size(w), s_a, s_b, s_aa, s_bb, s_ab);
 }
 
-/* Whether the square of radius r at (x, y) has texture: grey levels spread more than about 2
- * around its mean (variance over 4); a flat cell matches anywhere. Integer: same on both
- * backends. */
+/* Whether n pixels of sum s1 and sum of squares s2 spread more than about 2 grey levels around
+ * their mean (variance over 4). */
+VF_LK_FN int vf_match_textured_sums(int64_t n, int64_t s1, int64_t s2) {
+  return n * s2 - s1 * s1 > 4 * n * n;
+}
+
+/* Whether the square of radius r at (x, y) has texture (vf_match_textured_sums); a flat cell
+ * matches anywhere. Integer: same on both backends. */
 VF_LK_FN int vf_match_textured(const uint8_t* img, size_t stride, int x, int y, int r) {
   const int64_t n = (int64_t)(2 * r + 1) * (2 * r + 1);
   int64_t s1 = 0, s2 = 0;
@@ -212,7 +222,7 @@ VF_LK_FN int vf_match_textured(const uint8_t* img, size_t stride, int x, int y, 
       s1 += v;
       s2 += v * v;
     }
-  return n * s2 - s1 * s1 > 4 * n * n;
+  return vf_match_textured_sums(n, s1, s2);
 }
 
 /* Whether a window of radius r at (x, y) lies inside a width x height image. */

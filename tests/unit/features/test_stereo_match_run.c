@@ -5,8 +5,9 @@
  * second): on random bytes, on a smooth texture and its shifted copy with gain and bias, on few
  * grey levels (ties), on flat images (every cost 0), on saturated images (the largest terms);
  * both signs, the search windows and the depth-step cells' sizes and uneven windows, ranges cut
- * at both image borders, empty ranges, the whole range of a wide image. And vf_simd16_sad.h's
- * operations against scalar references. */
+ * at both image borders, empty ranges, the whole range of a wide image. On the same windows the
+ * vector correlation and texture tests (vf_cpu_match_zncc, vf_cpu_match_textured) against the
+ * rules', bit for bit. And vf_simd16_sad.h's operations against scalar references. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,7 +117,7 @@ int main(void) {
   uint8_t* right = malloc((size_t)W * H);
   if (left == NULL || right == NULL) return 1;
   unsigned seed = 5u;
-  int searched = 0, empty = 0, cut = 0, bad = 0;
+  int searched = 0, empty = 0, cut = 0, bad = 0, bad_tests = 0, textured = 0;
   for (int s = 0; s < SEARCHES; ++s) {
     if (s % 200 == 0) fill((fill_kind)(s / 200 % 5), &seed, left, right, 3 + s / 200 % 40);
     /* Square windows of the search radii (1..7) and of the cells (1..5), and uneven ones. */
@@ -159,6 +160,21 @@ int main(void) {
         hi = lo + (int)(vf_test_rand(&seed) % 7) - 2;
         break;
     }
+    /* The correlation with a window of the other image, the texture test of a square. */
+    const int xo = -w.x0 + (int)(vf_test_rand(&seed) % (unsigned)(W - (w.x1 - w.x0)));
+    const float za = vf_cpu_match_zncc(left, W, xf, right, W, xo, y, &w),
+                zb = vf_match_zncc(left, W, xf, right, W, xo, y, &w);
+    const int rs = (int)(vf_test_rand(&seed) % 8),
+              xs = rs + (int)(vf_test_rand(&seed) % (W - 2 * rs));
+    const int ys = rs + (int)(vf_test_rand(&seed) % (H - 2 * rs));
+    const int same_tests =
+        memcmp(&za, &zb, sizeof za) == 0 &&
+        vf_cpu_match_textured(left, W, xs, ys, rs) == vf_match_textured(left, W, xs, ys, rs);
+    if (!same_tests)
+      fprintf(stderr, "zncc %.9g / %.9g at x %d, %d y %d, or texture at %d %d radius %d\n", za, zb,
+              xf, xo, y, xs, ys, rs);
+    bad_tests += !same_tests;
+    textured += vf_match_textured(left, W, xs, ys, rs);
     const vf_match_search a = vf_cpu_match_run(left, W, right, W, W, xf, y, sign, lo, hi, &w);
     const vf_match_search b = vf_match_run(left, W, right, W, W, xf, y, sign, lo, hi, &w);
     ++searched;
@@ -173,6 +189,11 @@ int main(void) {
       "vf_match_run: %d\n",
       VF_SIMD16_SAD_PATH, searched, empty, cut, bad);
   CHECK(empty > 50 && cut > 500);
+  printf(
+      "vf_cpu_match_zncc and vf_cpu_match_textured (%d of %d squares textured) differing from "
+      "the rules': %d\n",
+      textured, searched, bad_tests);
+  CHECK(bad_tests == 0 && textured > searched / 4 && textured < searched);
   const int bad_ops = check_primitives(&seed);
   printf("vf_simd16_sad operations against scalar references: %d mismatches\n", bad_ops);
   CHECK(bad_ops == 0);
