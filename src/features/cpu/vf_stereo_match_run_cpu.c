@@ -30,10 +30,11 @@ typedef struct vf_match_band {
   int rows, cols, width;                        /* width: the band's columns (then zeros) */
 } vf_match_band;
 
-/* The vector at vf_match_lane_mask + 16 - n keeps its first n lanes (n <= 16), the one at
- * + 24 - n lanes 8..n-1. */
-static const int16_t vf_match_lane_mask[32] = {-1, -1, -1, -1, -1, -1, -1, -1,
-                                               -1, -1, -1, -1, -1, -1, -1, -1};
+/* Lane masks: the vector at vf_match_lane_mask + 32 - n keeps its first n lanes (n <= 16; at
+ * + 40 - n, lanes 8..n-1 of the next vector), the one at + 8 + m its last m lanes (m <= 8). */
+static const int16_t vf_match_lane_mask[48] = {0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+                                               0,  0,  0,  0,  0,  -1, -1, -1, -1, -1, -1,
+                                               -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 
 /* Columns 0..count-1 of an image row, widened into out[0..count-1], then zeros up to out[end - 1]
  * at least (whole vectors: out has room for end rounded up to 8). Reads only those columns (a
@@ -43,7 +44,7 @@ static void vf_match_widen(const uint8_t* p, int count, int avail, int end, int1
   for (int i = count & ~7; i < end; i += 8) vf_i16x8_store(out + i, vf_i16x8_set1(0));
   if (count < 8) {
     if (avail >= 8) {
-      const vf_i16x8 keep = vf_i16x8_load(vf_match_lane_mask + 16 - count);
+      const vf_i16x8 keep = vf_i16x8_load(vf_match_lane_mask + 32 - count);
       vf_i16x8_store(out, vf_i16x8_and(vf_i16x8_from_u8(p), keep));
     } else {
       for (int i = 0; i < count; ++i) out[i] = p[i];
@@ -62,8 +63,8 @@ static inline void vf_match_costs(const vf_match_band* b, int chunks, int32_t sf
                                   int32_t* cost) {
   const int32_t n = b->rows * b->cols;
   /* the lanes of the window's columns */
-  const vf_i16x8 keep0 = vf_i16x8_load(vf_match_lane_mask + 16 - b->cols),
-                 keep1 = vf_i16x8_load(vf_match_lane_mask + 24 - b->cols);
+  const vf_i16x8 keep0 = vf_i16x8_load(vf_match_lane_mask + 32 - b->cols),
+                 keep1 = vf_i16x8_load(vf_match_lane_mask + 40 - b->cols);
   const vf_i16x8 zero = vf_i16x8_set1(0), twice_n = vf_i16x8_set1((int16_t)(2 * n));
   for (int e = 0; e < count; ++e) {
     const int at = at0 + step * e;
@@ -157,20 +158,32 @@ vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_
   return s;
 }
 
-/* Row j of the window w of img at column x, row y, widened: v[1] zero for 8 columns or fewer. */
+/* Whether a window of w at column x loads as vf_match_window_row does: below 8 columns it reads
+ * the bytes before the window's first column, which must lie in its row. */
+static int vf_match_row_loads(const vf_match_rect* w, int x) {
+  const int cols = w->x1 - w->x0 + 1;
+  return cols >= 8 || x + w->x0 >= 8 - cols;
+}
+
+/* Row j of the window w of img at column x, row y, in two vectors: its pixels in some lanes and
+ * zeros in the others, the same lanes for every window of w (sums over the lanes do not see
+ * where a pixel lies, and two windows' products pair their pixels). Reads the window's row, then
+ * the last 8 of its columns, or below 8 columns the 8 bytes that end with it. */
 static void vf_match_window_row(const uint8_t* img, size_t stride, int x, int y,
                                 const vf_match_rect* w, int j, vf_i16x8 v[2]) {
-  int16_t row[VF_MATCH_FAST_COLS];
   const int cols = w->x1 - w->x0 + 1;
-  vf_match_widen(img + (size_t)(y + w->y0 + j) * stride + (size_t)(x + w->x0), cols, cols,
-                 VF_MATCH_FAST_COLS, row);
-  v[0] = vf_i16x8_load(row);
-  v[1] = vf_i16x8_load(row + 8);
+  const uint8_t* p = img + (size_t)(y + w->y0 + j) * stride + (size_t)(x + w->x0);
+  const int last = cols > 8 ? cols - 8 : cols; /* the lanes that the last vector adds */
+  const vf_i16x8 end =
+      vf_i16x8_and(vf_i16x8_from_u8(p + cols - 8), vf_i16x8_load(vf_match_lane_mask + 8 + last));
+  v[0] = cols >= 8 ? vf_i16x8_from_u8(p) : end;
+  v[1] = cols > 8 ? end : vf_i16x8_set1(0);
 }
 
 float vf_cpu_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t* b, size_t sb, int xb,
                         int y, const vf_match_rect* w) {
-  if (!vf_match_fits(w)) return vf_match_zncc(a, sa, xa, b, sb, xb, y, w);
+  if (!vf_match_fits(w) || !vf_match_row_loads(w, xa) || !vf_match_row_loads(w, xb))
+    return vf_match_zncc(a, sa, xa, b, sb, xb, y, w);
   vf_i16x8 s_a = vf_i16x8_set1(0), s_b = s_a;
   vf_i32x4 s_aa = vf_i32x4_zero(), s_bb = s_aa, s_ab = s_aa;
   for (int j = 0; j <= w->y1 - w->y0; ++j) {
@@ -192,7 +205,8 @@ float vf_cpu_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t* b, s
 
 int vf_cpu_match_textured(const uint8_t* img, size_t stride, int x, int y, int r) {
   const vf_match_rect w = {-r, r, -r, r};
-  if (!vf_match_fits(&w)) return vf_match_textured(img, stride, x, y, r);
+  if (!vf_match_fits(&w) || !vf_match_row_loads(&w, x))
+    return vf_match_textured(img, stride, x, y, r);
   vf_i16x8 s1 = vf_i16x8_set1(0);
   vf_i32x4 s2 = vf_i32x4_zero();
   for (int j = 0; j <= 2 * r; ++j) {

@@ -189,6 +189,14 @@ int main(void) {
       "vf_match_run: %d\n",
       VF_SIMD16_SAD_PATH, searched, empty, cut, bad);
   CHECK(empty > 50 && cut > 500);
+  /* Windows at the image's first pixel (nothing before them to read). */
+  for (int r = 0; r <= VF_STEREO_MATCH_MAX_RADIUS; ++r) {
+    const vf_match_rect w = {-r, r, -r, r};
+    const float za = vf_cpu_match_zncc(left, W, r, right, W, r, r, &w),
+                zb = vf_match_zncc(left, W, r, right, W, r, r, &w);
+    bad_tests += memcmp(&za, &zb, sizeof za) != 0 ||
+                 vf_cpu_match_textured(left, W, r, r, r) != vf_match_textured(left, W, r, r, r);
+  }
   printf(
       "vf_cpu_match_zncc and vf_cpu_match_textured (%d of %d squares textured) differing from "
       "the rules': %d\n",
