@@ -54,10 +54,12 @@ grep -q "vf_simd16 path: NEON" "$prefix-neon/Testing/Temporary/LastTest.log" ||
 echo "-- aarch64 NEON tests under qemu: $(($(date +%s) - t0)) s"
 
 # Plain C: the library and the tests of the SIMD kernels (the tracker's patch loops, CPU SGM,
-# FAST's segment test, the remap's bilinear blend).
+# FAST's segment test, the remap's bilinear blend, the sparse stereo search and the disparity
+# refinement).
 t0=$(date +%s)
 simd_tests="test_simd4 test_simd16 test_cpu_digest test_tracker_template test_tracker_input"
-simd_tests="$simd_tests test_tracker_gyro test_detector test_remap"
+simd_tests="$simd_tests test_tracker_gyro test_detector test_remap test_stereo_match_run"
+simd_tests="$simd_tests test_disparity_refine_cpu"
 build "$prefix-portable" -DVF_SIMD_PORTABLE=ON -DVF_BUILD_EXAMPLES=OFF
 # shellcheck disable=SC2086
 cmake --build "$prefix-portable" -j"$jobs" --target $simd_tests >/dev/null

@@ -16,6 +16,7 @@
 #include "core/vf_simd16.h"
 #include "core/vf_simd4.h"
 #include "features/cpu/vf_affine_cpu_reference.h"
+#include "features/cpu/vf_smooth_cpu.h"
 
 /* The smoothed current image over [x0, x0 + w) x [y0, y0 + h), row stride VF_AFFINE_CPU_WIN, as
  * cuda/features/vf_affine.cu builds it in shared memory: the [1 2 1] / 4 binomial along rows, then
@@ -62,33 +63,15 @@ static void vf_affine_cpu_window_build(const vf_affine_params* p, const vf_affin
     wd->w = 0;
     return;
   }
-  /* The binomial in integers, 8 pixels at a time: a + 2b + c along each raw row (from x0 - 1),
-   * all rows first, then the same down the columns, times 1/16: at most 16 x 255, exact in 16
-   * bits, and the same floats as the quarters and halves in float. Bytes are read 8 at a time,
-   * up to x0 + w + 7 = x1 + 7 <= width + 5, which lie in the next image row (the last row read
-   * is y1 <= height - 2). */
-  _Alignas(16) uint16_t sums[VF_AFFINE_CPU_WIN + 2][VF_AFFINE_CPU_WIN];
-  const vf_f4 sixteenth = vf_f4_set1(0.0625f);
-  const int w = wd->w, h = wd->h;
+  /* The binomial in integers (vf_smooth_cpu.h), whole vectors of 8 pixels: bytes are read up to
+   * x0 + w + 7 = x1 + 7 <= width + 5, which lie in the next image row (the last row read is
+   * y1 <= height - 2). */
+  _Alignas(16) int16_t sums[VF_AFFINE_CPU_WIN + 2][VF_AFFINE_CPU_WIN];
+  const int w = (wd->w + 7) & ~7, h = wd->h;
   const uint8_t* q = p->cur + (size_t)(wd->y0 - 1) * p->cur_stride + (size_t)(wd->x0 - 1);
-  for (int r = 0; r < h + 2; ++r, q += p->cur_stride) {
-    for (int c = 0; c < w; c += 8) {
-      const vf_i16x8 b = vf_i16x8_from_u8(q + c + 1);
-      const vf_i16x8 side = vf_i16x8_add(vf_i16x8_from_u8(q + c), vf_i16x8_from_u8(q + c + 2));
-      vf_i16x8_store(sums[r] + c, vf_i16x8_add(side, vf_i16x8_add(b, b)));
-    }
-  }
-  for (int r = 0; r < h; ++r) {
-    float* out = wd->win + r * VF_AFFINE_CPU_WIN;
-    for (int c = 0; c < w; c += 8) {
-      const vf_i16x8 m = vf_i16x8_load(sums[r + 1] + c);
-      const vf_i16x8 tb = vf_i16x8_add(vf_i16x8_load(sums[r] + c), vf_i16x8_load(sums[r + 2] + c));
-      vf_f4 lo, hi;
-      vf_i16x8_to_f4(vf_i16x8_add(tb, vf_i16x8_add(m, m)), &lo, &hi);
-      vf_f4_store(out + c, vf_f4_mul(lo, sixteenth));
-      vf_f4_store(out + c + 4, vf_f4_mul(hi, sixteenth));
-    }
-  }
+  for (int r = 0; r < h + 2; ++r, q += p->cur_stride) vf_cpu_smooth_row(q, w, sums[r]);
+  for (int r = 0; r < h; ++r)
+    vf_cpu_smooth_column(sums[r], sums[r + 1], sums[r + 2], w, wd->win + r * VF_AFFINE_CPU_WIN);
 }
 
 /* The smoothed sampler at 4 lanes' level-0 positions (no window: rare, kept out of line). */

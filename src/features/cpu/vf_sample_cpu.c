@@ -37,8 +37,8 @@ static void vf_refine_range(int begin, int end, void* arg) {
   const vf_refine_job* j = arg;
   for (int i = begin; i < end; ++i) {
     j->out[i] =
-        vf_disparity_refine_point(j->left, j->left_stride, j->right, j->right_stride, j->width,
-                                  j->height, j->xy[2 * i], j->xy[2 * i + 1], j->start[i], j->c);
+        vf_cpu_disparity_refine_point(j->left, j->left_stride, j->right, j->right_stride, j->width,
+                                      j->height, j->xy[2 * i], j->xy[2 * i + 1], j->start[i], j->c);
   }
 }
 

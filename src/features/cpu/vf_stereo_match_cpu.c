@@ -4,6 +4,15 @@
  * sub-pixel matching. */
 #include "features/kernels/vf_stereo_match_cpu.h"
 
+#include "features/kernels/vf_sample_cpu.h"
+
+/* The whole-pixel searches, correlations and texture tests in vector lanes (the rules'
+ * vf_match_run, vf_match_zncc and vf_match_textured: the same results). */
+#define VF_MATCH_RUN(f, fs, m, ms, width, xf, y, sign, lo, hi, w, lane) \
+  vf_cpu_match_run(f, fs, m, ms, width, xf, y, sign, lo, hi, w)
+#define VF_MATCH_ZNCC(a, sa, xa, b, sb, xb, y, w, lane) \
+  vf_cpu_match_zncc(a, sa, xa, b, sb, xb, y, w)
+#define VF_MATCH_TEXTURED(img, stride, x, y, r, lane) vf_cpu_match_textured(img, stride, x, y, r)
 #include "features/kernels/vf_stereo_match_point.h"
 
 typedef struct vf_match_job {
@@ -25,8 +34,9 @@ static void vf_match_range(int begin, int end, void* arg) {
     vf_match_point_whole(j->left, j->left_stride, j->right, j->right_stride, j->width, j->height, x,
                          y, prior, j->c, o, &start, 0);
     if (o->result != VF_STEREO_MATCH_OK) continue;
-    const float d = vf_disparity_refine_point(j->left, j->left_stride, j->right, j->right_stride,
-                                              j->width, j->height, x, y, start, &j->c->refine);
+    const float d =
+        vf_cpu_disparity_refine_point(j->left, j->left_stride, j->right, j->right_stride, j->width,
+                                      j->height, x, y, start, &j->c->refine);
     vf_match_point_finish(d, o);
   }
 }

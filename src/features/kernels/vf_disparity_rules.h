@@ -85,31 +85,20 @@ VF_LK_FN int vf_disparity_refine_reach(int width, int height, float x, float y, 
   return 1;
 }
 
-/* The disparity at left pixel (x, y) matched from d0 (NAN when it fails: start not finite,
- * window outside an image, a flat window, no convergence, or a result farther than max_change
- * from d0). Every sample of a window lies at one sub-pixel phase, so the smoothed pixels under
- * it are computed once (the left window's, and the right strip that every shift within
- * max_change reads) and each sample is one bilinear read: the smoothed sampler's value, its taps
- * summed in another order. */
-VF_LK_FN float vf_disparity_refine_point(const uint8_t* left, size_t left_stride,
-                                         const uint8_t* right, size_t right_stride, int width,
-                                         int height, float x, float y, float d0,
+/* The matching from the smoothed pixels under the left window (sl: rows fy - r .. fy + r + 1,
+ * columns fx - r - 1 .. fx + r + 2) and the right strip (sr: the same rows, columns at->c0 ..
+ * at->c0 + at->cols - 1) that vf_disparity_refine_point describes; the CPU's
+ * (src/features/cpu/vf_disparity_refine_cpu.c) smooths them with integer vectors instead, the
+ * same floats. Each sample's floating-point operations, and the order of every sum, are the
+ * rules'; the per-sample values are computed a row ahead of the sums (loops a compiler may
+ * vectorize). */
+VF_LK_FN float vf_disparity_refine_solve(const float (*sl)[VF_DR_SIDE + 3],
+                                         const float (*sr)[VF_DR_COLS],
+                                         const vf_disparity_reach* at, float x, float d0,
                                          const vf_disparity_refine_config* c) {
   const int r = c->radius, side = 2 * r + 1, n = side * side;
-  vf_disparity_reach at;
-  if (!vf_disparity_refine_reach(width, height, x, y, d0, r, c->max_change, &at)) return NAN;
-  const int fx = at.fx, fy = at.fy, c0 = at.c0, cols = at.cols;
-  const float ax = at.ax, ay = at.ay, lo = at.lo, hi = at.hi;
-  /* Smoothed pixels: rows fy - r .. fy + r + 1; the left window's columns fx - r - 1 ..
-   * fx + r + 2 (the gradient's neighbours too), the strip's c0 .. c0 + cols - 1. */
-  float sl[VF_DR_ROWS][VF_DR_SIDE + 3], sr[VF_DR_ROWS][VF_DR_COLS];
-  for (int i = 0; i < side + 1; ++i) {
-    const int yy = fy - r + i;
-    for (int k = 0; k < side + 3; ++k)
-      sl[i][k] = vf_disparity_smoothed(left, left_stride, fx - r - 1 + k, yy);
-    for (int k = 0; k < cols; ++k)
-      sr[i][k] = vf_disparity_smoothed(right, right_stride, c0 + k, yy);
-  }
+  const int c0 = at->c0;
+  const float ax = at->ax, ay = at->ay, lo = at->lo, hi = at->hi;
   float t[VF_DR_SIDE * VF_DR_SIDE], tx[VF_DR_SIDE * VF_DR_SIDE];
   vf_lk_real mu = 0;
   for (int i = 0; i < side; ++i) {
@@ -123,15 +112,21 @@ VF_LK_FN float vf_disparity_refine_point(const uint8_t* left, size_t left_stride
     }
   }
   mu /= (vf_lk_real)n;
+  /* The template's zero-mean values and gradients in the sums' precision, once. */
+  vf_lk_real tc[VF_DR_SIDE * VF_DR_SIDE], txr[VF_DR_SIDE * VF_DR_SIDE];
+  for (int k = 0; k < n; ++k) {
+    tc[k] = (vf_lk_real)t[k] - mu;
+    txr[k] = (vf_lk_real)tx[k];
+  }
   /* H (symmetric 3x3) and its inverse by cofactors. */
   vf_lk_real h00 = 0, h01 = 0, h02 = 0, h11 = 0, h12 = 0, h22 = (vf_lk_real)n;
   for (int k = 0; k < n; ++k) {
-    const vf_lk_real g = tx[k], tc = (vf_lk_real)t[k] - mu;
+    const vf_lk_real g = txr[k];
     h00 += g * g;
-    h01 += g * tc;
+    h01 += g * tc[k];
     h02 += g;
-    h11 += tc * tc;
-    h12 += tc;
+    h11 += tc[k] * tc[k];
+    h12 += tc[k];
   }
   const vf_lk_real c00 = h11 * h22 - h12 * h12, c01 = h02 * h12 - h01 * h22,
                    c02 = h01 * h12 - h02 * h11, c11 = h00 * h22 - h02 * h02,
@@ -151,13 +146,15 @@ VF_LK_FN float vf_disparity_refine_point(const uint8_t* left, size_t left_stride
     const int k0 = fr - r - c0;
     vf_lk_real b0 = 0, b1 = 0, b2 = 0;
     for (int i = 0; i < side; ++i) {
+      float v[VF_DR_SIDE];
+      vf_lk_real e[VF_DR_SIDE];
+      for (int k = 0; k < side; ++k)
+        v[k] = vf_disparity_bilerp(&sr[i][k0 + k], VF_DR_COLS, axr, ay);
+      for (int k = 0; k < side; ++k) e[k] = ((vf_lk_real)v[k] - off) / gain - tc[i * side + k];
       for (int k = 0; k < side; ++k) {
-        const vf_lk_real v = vf_disparity_bilerp(&sr[i][k0 + k], VF_DR_COLS, axr, ay);
-        const vf_lk_real tc = (vf_lk_real)t[i * side + k] - mu;
-        const vf_lk_real e = (v - off) / gain - tc;
-        b0 += (vf_lk_real)tx[i * side + k] * e;
-        b1 += tc * e;
-        b2 += e;
+        b0 += txr[i * side + k] * e[k];
+        b1 += tc[i * side + k] * e[k];
+        b2 += e[k];
       }
     }
     const vf_lk_real d0s = (c00 * b0 + c01 * b1 + c02 * b2) * inv_det;
@@ -171,6 +168,32 @@ VF_LK_FN float vf_disparity_refine_point(const uint8_t* left, size_t left_stride
   }
   const float d = x - xr;
   return converged && fabsf(d - d0) <= c->max_change ? d : NAN;
+}
+
+/* The disparity at left pixel (x, y) matched from d0 (NAN when it fails: start not finite,
+ * window outside an image, a flat window, no convergence, or a result farther than max_change
+ * from d0). Every sample of a window lies at one sub-pixel phase, so the smoothed pixels under
+ * it are computed once (the left window's, and the right strip that every shift within
+ * max_change reads) and each sample is one bilinear read: the smoothed sampler's value, its taps
+ * summed in another order. */
+VF_LK_FN float vf_disparity_refine_point(const uint8_t* left, size_t left_stride,
+                                         const uint8_t* right, size_t right_stride, int width,
+                                         int height, float x, float y, float d0,
+                                         const vf_disparity_refine_config* c) {
+  const int r = c->radius, side = 2 * r + 1;
+  vf_disparity_reach at;
+  if (!vf_disparity_refine_reach(width, height, x, y, d0, r, c->max_change, &at)) return NAN;
+  /* Smoothed pixels: rows fy - r .. fy + r + 1; the left window's columns fx - r - 1 ..
+   * fx + r + 2 (the gradient's neighbours too), the strip's c0 .. c0 + cols - 1. */
+  float sl[VF_DR_ROWS][VF_DR_SIDE + 3], sr[VF_DR_ROWS][VF_DR_COLS];
+  for (int i = 0; i < side + 1; ++i) {
+    const int yy = at.fy - r + i;
+    for (int k = 0; k < side + 3; ++k)
+      sl[i][k] = vf_disparity_smoothed(left, left_stride, at.fx - r - 1 + k, yy);
+    for (int k = 0; k < at.cols; ++k)
+      sr[i][k] = vf_disparity_smoothed(right, right_stride, at.c0 + k, yy);
+  }
+  return vf_disparity_refine_solve(sl, sr, &at, x, d0, c);
 }
 
 #endif

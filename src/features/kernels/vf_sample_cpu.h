@@ -83,6 +83,12 @@ VF_HOST_DEVICE static inline vf_disparity_probe vf_probe_point(const uint16_t* i
   return p;
 }
 
+/* vf_disparity_refine_point (src/features/kernels/vf_disparity_rules.h), the same bits, its
+ * smoothing in integer vectors. */
+float vf_cpu_disparity_refine_point(const uint8_t* left, size_t left_stride, const uint8_t* right,
+                                    size_t right_stride, int width, int height, float x, float y,
+                                    float d0, const vf_disparity_refine_config* c);
+
 /* out[i] = vf_disparity_refine_point (src/features/kernels/vf_disparity_rules.h) of point i,
  * points split over the pool's threads; start may be out (each point reads its start first). */
 void vf_cpu_refine_disparity(const uint8_t* left, size_t left_stride, const uint8_t* right,

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/vf_parallel.h"
+#include "features/kernels/vf_stereo_match_rules.h"
 #include "viofront/vf_sampler.h"
 
 #ifdef __cplusplus
@@ -20,6 +21,17 @@ void vf_cpu_match_stereo(const uint8_t* left, size_t left_stride, const uint8_t*
                          size_t right_stride, int width, int height, const float* xy,
                          const float* prior, int count, const vf_stereo_match_config* c,
                          vf_stereo_match* out, vf_pool* pool);
+
+/* vf_match_run's search (the same lo, hi, d, cost, cm, cp and second), its costs in vector
+ * lanes. */
+vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_t* m,
+                                 size_t m_stride, int width, int xf, int y, int sign, int lo,
+                                 int hi, const vf_match_rect* w);
+
+/* vf_match_zncc and vf_match_textured, their integer sums in vector lanes. */
+float vf_cpu_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t* b, size_t sb, int xb,
+                        int y, const vf_match_rect* w);
+int vf_cpu_match_textured(const uint8_t* img, size_t stride, int x, int y, int r);
 
 #ifdef __cplusplus
 }

@@ -115,6 +115,28 @@ VF_LK_FN vf_match_search vf_match_begin(int width, int xf, int sign, int lo, int
   return s;
 }
 
+/* The choices of a search from the costs of its disparities s->lo..s->hi (cost[d - s->lo]): the
+ * best, its neighbours' costs and the second (the CPU's vector search makes the same ones). */
+VF_LK_FN void vf_match_pick(const int32_t* cost, vf_match_search* s) {
+  const int lo = s->lo, hi = s->hi;
+  for (int d = lo; d <= hi; ++d) {
+    const int32_t c = cost[d - lo];
+    if (s->cost < 0 || c < s->cost) {
+      s->d = d;
+      s->cost = c;
+    }
+  }
+  s->cm = s->d > lo ? cost[s->d - 1 - lo] : -1;
+  s->cp = s->d < hi ? cost[s->d + 1 - lo] : -1;
+  for (int d = lo; d <= hi; ++d) {
+    const int32_t c = cost[d - lo];
+    if (vf_match_second_candidate(d, s->d, c, d > lo ? cost[d - 1 - lo] : -1,
+                                  d < hi ? cost[d + 1 - lo] : -1) &&
+        (s->second < 0 || c < s->second))
+      s->second = c;
+  }
+}
+
 VF_LK_FN vf_match_search vf_match_run(const uint8_t* f, size_t f_stride, const uint8_t* m,
                                       size_t m_stride, int width, int xf, int y, int sign, int lo,
                                       int hi, const vf_match_rect* w) {
@@ -138,22 +160,9 @@ VF_LK_FN vf_match_search vf_match_run(const uint8_t* f, size_t f_stride, const u
   for (int d = lo; d <= hi; ++d) {
     const int xm = xf - sign * d;
     const int32_t sm = prefix[xm + w->x1 - c0 + 1] - prefix[xm + w->x0 - c0];
-    const int32_t c = vf_match_zsad(f, f_stride, xf, m, m_stride, xm, y, w, sf, sm);
-    cost[d - lo] = c;
-    if (s.cost < 0 || c < s.cost) {
-      s.d = d;
-      s.cost = c;
-    }
+    cost[d - lo] = vf_match_zsad(f, f_stride, xf, m, m_stride, xm, y, w, sf, sm);
   }
-  s.cm = s.d > lo ? cost[s.d - 1 - lo] : -1;
-  s.cp = s.d < hi ? cost[s.d + 1 - lo] : -1;
-  for (int d = lo; d <= hi; ++d) {
-    const int32_t c = cost[d - lo];
-    if (vf_match_second_candidate(d, s.d, c, d > lo ? cost[d - 1 - lo] : -1,
-                                  d < hi ? cost[d + 1 - lo] : -1) &&
-        (s.second < 0 || c < s.second))
-      s.second = c;
-  }
+  vf_match_pick(cost, &s);
   return s;
 }
 
@@ -166,6 +175,14 @@ VF_LK_FN float vf_match_vertex(int32_t cm, int32_t c0, int32_t cp) {
   double v = (double)((int64_t)cm - (int64_t)cp) / (2.0 * (double)den);
   v = v < -0.5 ? -0.5 : v > 0.5 ? 0.5 : v;
   return (float)v;
+}
+
+/* The correlation from the windows' sums (n pixels each): of a, b, a^2, b^2 and ab. */
+VF_LK_FN float vf_match_zncc_sums(int64_t n, int64_t s_a, int64_t s_b, int64_t s_aa, int64_t s_bb,
+                                  int64_t s_ab) {
+  const int64_t va = n * s_aa - s_a * s_a, vb = n * s_bb - s_b * s_b;
+  if (va <= 0 || vb <= 0) return NAN;
+  return (float)((double)(n * s_ab - s_a * s_b) / sqrt((double)va * (double)vb));
 }
 
 /* Zero-mean normalized correlation of the windows of a at xa and b at xb (row y); NAN when
@@ -185,15 +202,17 @@ VF_LK_FN float vf_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t*
       s_ab += u * v;
     }
   }
-  const int64_t n = vf_match_rect_size(w);
-  const int64_t va = n * s_aa - s_a * s_a, vb = n * s_bb - s_b * s_b;
-  if (va <= 0 || vb <= 0) return NAN;
-  return (float)((double)(n * s_ab - s_a * s_b) / sqrt((double)va * (double)vb));
+  return vf_match_zncc_sums(vf_match_rect_size(w), s_a, s_b, s_aa, s_bb, s_ab);
 }
 
-/* Whether the square of radius r at (x, y) has texture: grey levels spread more than about 2
- * around its mean (variance over 4); a flat cell matches anywhere. Integer: same on both
- * backends. */
+/* Whether n pixels of sum s1 and sum of squares s2 spread more than about 2 grey levels around
+ * their mean (variance over 4). */
+VF_LK_FN int vf_match_textured_sums(int64_t n, int64_t s1, int64_t s2) {
+  return n * s2 - s1 * s1 > 4 * n * n;
+}
+
+/* Whether the square of radius r at (x, y) has texture (vf_match_textured_sums); a flat cell
+ * matches anywhere. Integer: same on both backends. */
 VF_LK_FN int vf_match_textured(const uint8_t* img, size_t stride, int x, int y, int r) {
   const int64_t n = (int64_t)(2 * r + 1) * (2 * r + 1);
   int64_t s1 = 0, s2 = 0;
@@ -203,7 +222,7 @@ VF_LK_FN int vf_match_textured(const uint8_t* img, size_t stride, int x, int y, 
       s1 += v;
       s2 += v * v;
     }
-  return n * s2 - s1 * s1 > 4 * n * n;
+  return vf_match_textured_sums(n, s1, s2);
 }
 
 /* Whether a window of radius r at (x, y) lies inside a width x height image. */

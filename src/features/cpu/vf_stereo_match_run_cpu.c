@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The whole-pixel search of the CPU sparse stereo match (vf_match_run of
+ * src/features/kernels/vf_stereo_match_rules.h) with the same integer results, its costs 8
+ * pixels at a time in 16-bit lanes (src/core/vf_simd16_sad.h); the correlation and texture
+ * tests (vf_match_zncc, vf_match_textured) likewise, their integer sums in lanes.
+ *
+ * The rules' cost of a disparity is sum |e| over the window's n pixels, e = n (f - m) - off,
+ * off the difference of the windows' sums; its terms need 18 bits. The e sum to 0, so the cost is
+ * 2 sum max(e, 0). With off = n q + r (q = floor(off / n), 0 <= r < n) and k = f - m - q, e =
+ * n k - r is positive exactly where k > 0: the cost is 2 (n K - r P), K the sum of max(k, 0)
+ * and P the count of k > 0. max(k, 0) <= 510 fits 16 bits: an unsigned saturating difference of
+ * f + 256 and m + q + 256. The moving image's band (the rows of the window, the columns of every
+ * disparity) is widened to 16 bits once per search. */
+#include <string.h>
+
+#include "core/vf_simd16_sad.h"
+#include "features/kernels/vf_stereo_match_cpu.h"
+
+/* The windows this path takes: two vectors a row, rows few enough that a lane's sum of up to
+ * 2 rows max(k, 0) (510 each) stays below 2^15. Larger ones take the rules' loop. */
+#define VF_MATCH_FAST_COLS 16
+#define VF_MATCH_FAST_ROWS (2 * VF_STEREO_MATCH_MAX_RADIUS + 1)
+#define VF_MATCH_BAND (VF_STEREO_MATCH_MAX_DISPARITY + 2 * VF_MATCH_FAST_COLS)
+
+/* The rows of the fixed window (f, plus 256; the lanes past its columns too) and of the moving
+ * image's band (m), widened, and their shapes. */
+typedef struct vf_match_band {
+  int16_t f[VF_MATCH_FAST_ROWS][VF_MATCH_FAST_COLS];
+  int16_t m[VF_MATCH_FAST_ROWS][VF_MATCH_BAND]; /* zeros up to 7 columns past width */
+  int rows, cols, width;                        /* width: the band's columns (then zeros) */
+} vf_match_band;
+
+/* Lane masks: the vector at vf_match_lane_mask + 32 - n keeps its first n lanes (n <= 16; at
+ * + 40 - n, lanes 8..n-1 of the next vector), the one at + 8 + m its last m lanes (m <= 8). */
+static const int16_t vf_match_lane_mask[48] = {0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+                                               0,  0,  0,  0,  0,  -1, -1, -1, -1, -1, -1,
+                                               -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+
+/* Columns 0..count-1 of an image row, widened into out[0..count-1], then zeros up to out[end - 1]
+ * at least (whole vectors: out has room for end rounded up to 8). Reads only those columns (a
+ * last vector that overlaps the one before it) or, below 8 columns, 8 bytes where the row holds
+ * them (avail: the row's bytes from p on), else single bytes. */
+static void vf_match_widen(const uint8_t* p, int count, int avail, int end, int16_t* out) {
+  for (int i = count & ~7; i < end; i += 8) vf_i16x8_store(out + i, vf_i16x8_set1(0));
+  if (count < 8) {
+    if (avail >= 8) {
+      const vf_i16x8 keep = vf_i16x8_load(vf_match_lane_mask + 32 - count);
+      vf_i16x8_store(out, vf_i16x8_and(vf_i16x8_from_u8(p), keep));
+    } else {
+      for (int i = 0; i < count; ++i) out[i] = p[i];
+    }
+    return;
+  }
+  for (int i = 0; i + 8 <= count; i += 8) vf_i16x8_store(out + i, vf_i16x8_from_u8(p + i));
+  if (count % 8 != 0) vf_i16x8_store(out + count - 8, vf_i16x8_from_u8(p + count - 8));
+}
+
+/* The costs of count disparities, the e-th's moving window at band column at0 + step e; chunks:
+ * vectors a row (1 or 2). Inlined once per chunk count, so that the loop over the rows knows
+ * it. */
+static inline void vf_match_costs(const vf_match_band* b, int chunks, int32_t sf,
+                                  const int32_t* prefix, int count, int at0, int step,
+                                  int32_t* cost) {
+  const int32_t n = b->rows * b->cols;
+  /* the lanes of the window's columns */
+  const vf_i16x8 keep0 = vf_i16x8_load(vf_match_lane_mask + 32 - b->cols),
+                 keep1 = vf_i16x8_load(vf_match_lane_mask + 40 - b->cols);
+  const vf_i16x8 zero = vf_i16x8_set1(0), twice_n = vf_i16x8_set1((int16_t)(2 * n));
+  for (int e = 0; e < count; ++e) {
+    const int at = at0 + step * e;
+    const int32_t off = sf - (prefix[at + b->cols] - prefix[at]);
+    int32_t q = off / n;
+    q -= off - q * n < 0;
+    const int32_t r = off - q * n;
+    const vf_i16x8 qv = vf_i16x8_set1((int16_t)(q + 256));
+    /* k: the lanes' sums of max(k, 0); z: minus their counts of k <= 0. */
+    vf_i16x8 k0 = zero, k1 = zero, z0 = zero, z1 = zero;
+    for (int j = 0; j < b->rows; ++j) {
+      const int16_t* m = &b->m[j][at];
+      const vf_i16x8 p0 =
+          vf_i16x8_subs_u(vf_i16x8_load(b->f[j]), vf_i16x8_add(vf_i16x8_load(m), qv));
+      k0 = vf_i16x8_add(k0, p0);
+      z0 = vf_i16x8_add(z0, vf_i16x8_eq(p0, zero));
+      if (chunks == 2) {
+        const vf_i16x8 p1 =
+            vf_i16x8_subs_u(vf_i16x8_load(b->f[j] + 8), vf_i16x8_add(vf_i16x8_load(m + 8), qv));
+        k1 = vf_i16x8_add(k1, p1);
+        z1 = vf_i16x8_add(z1, vf_i16x8_eq(p1, zero));
+      }
+    }
+    /* The lanes past the window's columns summed garbage: masked once here. P = n - Z. */
+    const vf_i16x8 k = vf_i16x8_add(vf_i16x8_and(k0, keep0), vf_i16x8_and(k1, keep1));
+    const vf_i16x8 z = vf_i16x8_add(vf_i16x8_and(z0, keep0), vf_i16x8_and(z1, keep1));
+    cost[e] =
+        vf_i16x8_dot(k, twice_n) + vf_i16x8_dot(z, vf_i16x8_set1((int16_t)(-2 * r))) - 2 * r * n;
+  }
+}
+
+/* Whether the search's vectors take window w: its lane sums stay below 2^15 and 2^31. */
+static int vf_match_fits(const vf_match_rect* w) {
+  const int cols = w->x1 - w->x0 + 1, rows = w->y1 - w->y0 + 1;
+  return cols >= 1 && cols <= VF_MATCH_FAST_COLS && rows >= 1 && rows <= VF_MATCH_FAST_ROWS;
+}
+
+vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_t* m,
+                                 size_t m_stride, int width, int xf, int y, int sign, int lo,
+                                 int hi, const vf_match_rect* w) {
+  if (!vf_match_fits(w))
+    return vf_match_run(f, f_stride, m, m_stride, width, xf, y, sign, lo, hi, w);
+  const int cols = w->x1 - w->x0 + 1, rows = w->y1 - w->y0 + 1;
+  vf_match_search s = vf_match_begin(width, xf, sign, lo, hi, w);
+  lo = s.lo;
+  hi = s.hi;
+  if (lo > hi) return s;
+  vf_match_band b;
+  b.rows = rows;
+  b.cols = cols;
+  /* The band's columns c0..c1: every moving window's. */
+  const int c0 = (sign > 0 ? xf - hi : xf + lo) + w->x0,
+            c1 = (sign > 0 ? xf - lo : xf + hi) + w->x1;
+  b.width = c1 - c0 + 1;
+  /* The fixed window's sum from its rows' lanes (at most 2 x 15 x 255 a lane). */
+  const vf_i16x8 offset = vf_i16x8_set1(256);
+  vf_i16x8 fsum = vf_i16x8_set1(0);
+  for (int j = 0; j < rows; ++j) {
+    int16_t* fr = b.f[j];
+    vf_match_widen(f + (size_t)(y + w->y0 + j) * f_stride + (size_t)(xf + w->x0), cols,
+                   width - (xf + w->x0), VF_MATCH_FAST_COLS, fr);
+    const vf_i16x8 f0 = vf_i16x8_load(fr), f1 = vf_i16x8_load(fr + 8);
+    fsum = vf_i16x8_add(fsum, vf_i16x8_add(f0, f1));
+    vf_i16x8_store(fr, vf_i16x8_add(f0, offset));
+    vf_i16x8_store(fr + 8, vf_i16x8_add(f1, offset));
+    /* A window's vectors read up to 7 columns past the band's last. */
+    vf_match_widen(m + (size_t)(y + w->y0 + j) * m_stride + (size_t)c0, b.width, width - c0,
+                   b.width + 7, b.m[j]);
+  }
+  const int32_t sf = vf_i16x8_dot(fsum, vf_i16x8_set1(1));
+  /* Prefix sums of the band's column sums (at most 15 x 255: 16 bits, summed a vector at a
+   * time over the rows): each moving window's sum in two reads. */
+  int16_t column[VF_MATCH_BAND];
+  for (int c = 0; c < b.width; c += 8) {
+    vf_i16x8 sum = vf_i16x8_load(b.m[0] + c);
+    for (int j = 1; j < rows; ++j) sum = vf_i16x8_add(sum, vf_i16x8_load(b.m[j] + c));
+    vf_i16x8_store(column + c, sum);
+  }
+  int32_t prefix[VF_MATCH_BAND + 1];
+  prefix[0] = 0;
+  for (int c = 0; c < b.width; ++c) prefix[c + 1] = prefix[c] + column[c];
+  const int count = hi - lo + 1;
+  /* Disparity lo + e: its moving window at band column hi - lo - e (sign +1) or e (-1). */
+  const int at0 = sign > 0 ? hi - lo : 0, step = sign > 0 ? -1 : 1;
+  int32_t cost[VF_STEREO_MATCH_MAX_DISPARITY + 1];
+  if (cols > 8)
+    vf_match_costs(&b, 2, sf, prefix, count, at0, step, cost);
+  else
+    vf_match_costs(&b, 1, sf, prefix, count, at0, step, cost);
+  vf_match_pick(cost, &s);
+  return s;
+}
+
+/* Whether a window of w at column x loads as vf_match_window_row does: below 8 columns it reads
+ * the bytes before the window's first column, which must lie in its row. */
+static int vf_match_row_loads(const vf_match_rect* w, int x) {
+  const int cols = w->x1 - w->x0 + 1;
+  return cols >= 8 || x + w->x0 >= 8 - cols;
+}
+
+/* Row j of the window w of img at column x, row y, in two vectors: its pixels in some lanes and
+ * zeros in the others, the same lanes for every window of w (sums over the lanes do not see
+ * where a pixel lies, and two windows' products pair their pixels). Reads the window's row, then
+ * the last 8 of its columns, or below 8 columns the 8 bytes that end with it. */
+static void vf_match_window_row(const uint8_t* img, size_t stride, int x, int y,
+                                const vf_match_rect* w, int j, vf_i16x8 v[2]) {
+  const int cols = w->x1 - w->x0 + 1;
+  const uint8_t* p = img + (size_t)(y + w->y0 + j) * stride + (size_t)(x + w->x0);
+  const int last = cols > 8 ? cols - 8 : cols; /* the lanes that the last vector adds */
+  const vf_i16x8 end =
+      vf_i16x8_and(vf_i16x8_from_u8(p + cols - 8), vf_i16x8_load(vf_match_lane_mask + 8 + last));
+  v[0] = cols >= 8 ? vf_i16x8_from_u8(p) : end;
+  v[1] = cols > 8 ? end : vf_i16x8_set1(0);
+}
+
+float vf_cpu_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t* b, size_t sb, int xb,
+                        int y, const vf_match_rect* w) {
+  if (!vf_match_fits(w) || !vf_match_row_loads(w, xa) || !vf_match_row_loads(w, xb))
+    return vf_match_zncc(a, sa, xa, b, sb, xb, y, w);
+  vf_i16x8 s_a = vf_i16x8_set1(0), s_b = s_a;
+  vf_i32x4 s_aa = vf_i32x4_zero(), s_bb = s_aa, s_ab = s_aa;
+  for (int j = 0; j <= w->y1 - w->y0; ++j) {
+    vf_i16x8 u[2], v[2];
+    vf_match_window_row(a, sa, xa, y, w, j, u);
+    vf_match_window_row(b, sb, xb, y, w, j, v);
+    for (int c = 0; c < 2; ++c) {
+      s_a = vf_i16x8_add(s_a, u[c]);
+      s_b = vf_i16x8_add(s_b, v[c]);
+      s_aa = vf_i32x4_add(s_aa, vf_i16x8_madd(u[c], u[c]));
+      s_bb = vf_i32x4_add(s_bb, vf_i16x8_madd(v[c], v[c]));
+      s_ab = vf_i32x4_add(s_ab, vf_i16x8_madd(u[c], v[c]));
+    }
+  }
+  const vf_i16x8 one = vf_i16x8_set1(1);
+  return vf_match_zncc_sums(vf_match_rect_size(w), vf_i16x8_dot(s_a, one), vf_i16x8_dot(s_b, one),
+                            vf_i32x4_sum(s_aa), vf_i32x4_sum(s_bb), vf_i32x4_sum(s_ab));
+}
+
+int vf_cpu_match_textured(const uint8_t* img, size_t stride, int x, int y, int r) {
+  const vf_match_rect w = {-r, r, -r, r};
+  if (!vf_match_fits(&w) || !vf_match_row_loads(&w, x))
+    return vf_match_textured(img, stride, x, y, r);
+  vf_i16x8 s1 = vf_i16x8_set1(0);
+  vf_i32x4 s2 = vf_i32x4_zero();
+  for (int j = 0; j <= 2 * r; ++j) {
+    vf_i16x8 v[2];
+    vf_match_window_row(img, stride, x, y, &w, j, v);
+    for (int c = 0; c < 2; ++c) {
+      s1 = vf_i16x8_add(s1, v[c]);
+      s2 = vf_i32x4_add(s2, vf_i16x8_madd(v[c], v[c]));
+    }
+  }
+  return vf_match_textured_sums(vf_match_rect_size(&w), vf_i16x8_dot(s1, vf_i16x8_set1(1)),
+                                vf_i32x4_sum(s2));
+}
