@@ -225,11 +225,20 @@ static int vf_row_columns(const vf_fast_job* job, int l, int y, uint8_t* need) {
   return any;
 }
 
-/* Responses of pixels x0..x1 - 1 of a row: 16 at a time, then one by one. */
+/* Responses of pixels x0..x1 - 1 of a row whose circles fit in lo..x_end - 1: 16 at a time; the
+ * rest as one more block ending at x1 or at the row's end (it recomputes a few pixels, or computes
+ * some outside the span: the same values, and cheaper than the segment test one pixel at a time,
+ * which runs of 8-pixel cells on level 2 would otherwise take throughout). */
 static void vf_response_span(const vf_fast_job* job, const uint8_t* row, const ptrdiff_t off[16],
-                             float* out, int x0, int x1) {
+                             float* out, int x0, int x1, int lo, int x_end) {
   int x = x0;
   for (; x + 16 <= x1; x += 16) vf_response_block(job, row + x, off, out + x);
+  if (x >= x1) return;
+  if (x_end - lo >= 16) {
+    const int last = x < x_end - 16 ? x : x_end - 16;
+    vf_response_block(job, row + last, off, out + last);
+    return;
+  }
   for (; x < x1; ++x) out[x] = vf_response_pixel(job, row + x, off);
 }
 
@@ -249,7 +258,7 @@ static void vf_response_rows(int begin, int end, void* arg) {
     /* The circle stays inside the row's margin: pixels lo..width - lo - 1. */
     const int x_end = lv->width - lo;
     if (!pick) {
-      vf_response_span(job, row, off, out, lo, x_end);
+      vf_response_span(job, row, off, out, lo, x_end, lo, x_end);
       continue;
     }
     /* Runs of needed cell columns, each with a pixel more on both sides for the neighbours'
@@ -263,7 +272,7 @@ static void vf_response_rows(int begin, int end, void* arg) {
       const int first = cx;
       while (cx < job->cols && need[cx]) ++cx;
       const int x0 = first * cw - 1, x1 = cx == job->cols ? x_end : cx * cw + 1;
-      vf_response_span(job, row, off, out, x0 > lo ? x0 : lo, x1 < x_end ? x1 : x_end);
+      vf_response_span(job, row, off, out, x0 > lo ? x0 : lo, x1 < x_end ? x1 : x_end, lo, x_end);
     }
   }
 }
