@@ -386,6 +386,31 @@ def read_tracks(path):
     return rows
 
 
+
+def undistort_exact(pts, K, dist):
+    """Normalized coordinates of raw pixels (N x 2), iterated to 1e-12: OpenCV 4's
+    undistortPointsIter where the binding has it (OpenCV 5's has not), else the same fixed-point
+    iteration of the radial-tangential model written out here."""
+    iterated = getattr(cv2, "undistortPointsIter", None)
+    crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 100, 1e-12)
+    if iterated is not None:
+        return iterated(pts.reshape(-1, 1, 2), K, dist, None, None, crit).reshape(-1, 2)
+    k1, k2, p1, p2 = (float(v) for v in np.ravel(dist)[:4])
+    x0 = (pts[:, 0] - K[0, 2]) / K[0, 0]
+    y0 = (pts[:, 1] - K[1, 2]) / K[1, 1]
+    x, y = x0.copy(), y0.copy()
+    for _ in range(100):
+        r2 = x * x + y * y
+        radial = 1 + k1 * r2 + k2 * r2 * r2
+        dx = 2 * p1 * x * y + p2 * (r2 + 2 * x * x)
+        dy = p1 * (r2 + 2 * y * y) + 2 * p2 * x * y
+        nx, ny = (x0 - dx) / radial, (y0 - dy) / radial
+        done = max(np.max(np.abs(nx - x), initial=0), np.max(np.abs(ny - y), initial=0)) < 1e-12
+        x, y = nx, ny
+        if done:
+            break
+    return np.column_stack([x, y])
+
 class StereoTruth:
     """The true right pixel of a raw left pixel of a vf_synth frame (depth0, then cam1)."""
 
@@ -414,9 +439,7 @@ class StereoTruth:
         z = depth[y, x]
         usable = (around.min(0) > 0) & (around.max(0) - around.min(0) <= DEPTH_EDGE * z)
         cam0 = self.cams[0]
-        crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 100, 1e-12)
-        n = cv2.undistortPointsIter(left_pts.reshape(-1, 1, 2).astype(np.float64), cam0.K,
-                                    cam0.dist, None, None, crit).reshape(-1, 2)
+        n = undistort_exact(left_pts.astype(np.float64), cam0.K, cam0.dist)
         p0 = np.column_stack([n * z[:, None], z])
         p1 = p0 @ self.R.T + self.t
         usable &= p1[:, 2] > 0
