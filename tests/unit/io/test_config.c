@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* YAML: EuRoC sensor.yaml files (the real ones when present, and texts with missing keys, wrong
  * types, NaN, wrong counts, bad transforms, syntax errors: each error names file, line and key;
- * unknown keys warned), and viofront's config (config/euroc.yaml, the Jetson profile, sections,
- * sensor_yaml references, bad values, typos reported by vf_frontend_config_load). */
+ * unknown keys warned), and viofront's config (config/euroc.yaml, the Jetson and CPU profiles,
+ * sections, sensor_yaml references, bad values, typos reported by vf_frontend_config_load). */
 #include <viofront/viofront.h>
 
 #include "euroc_calib.h"
@@ -199,6 +199,13 @@ static void check_config(void) {
   CHECK_OK(vf_config_load(path, ctx, &cfg));
   CHECK(cfg.camera_count == 0 && cfg.context.backend == VF_BACKEND_CUDA &&
         cfg.context.cpu_threads == 4 && cfg.dataset.prefetch == 3);
+  log_capture_clear(&logs);
+  snprintf(path, sizeof path, "%s/config/cpu_sparse.yaml", VF_SOURCE_DIR);
+  CHECK_OK(vf_config_load(path, ctx, &cfg));
+  CHECK(logs.count == 0);
+  CHECK(cfg.context.backend == VF_BACKEND_CPU && cfg.frontend.stereo_enabled &&
+        cfg.frontend.stereo_mode == VF_FRONTEND_STEREO_SPARSE &&
+        cfg.frontend.features.max_features == 200 && cfg.frontend.features.detect_every == 4);
   CHECK_FAILS(vf_config_load("no/such/config.yaml", ctx, &cfg), VF_ERR_IO);
 
   /* Cameras by reference, relative to the config's folder. */
