@@ -71,8 +71,9 @@ grep -q "vf_simd16 path: plain C" "$prefix-portable/Testing/Temporary/LastTest.l
   { echo "test_simd16 did not take the plain C path"; exit 1; }
 echo "-- aarch64 plain C build and tests under qemu: $(($(date +%s) - t0)) s"
 
-# Bit for bit across architectures and paths: test_cpu_digest's hashes of the detector, tracker
-# (with and without refinement) and SGM results, x86-64 SSE2 against AArch64 NEON and plain C.
+# Bit for bit across architectures and paths: test_cpu_digest's hashes of the detector (with and
+# without an occupancy mask), tracker (with and without refinement), SGM, sparse matching and remap
+# results, x86-64 SSE2 against AArch64 NEON and plain C.
 # The x86 build: VF_X86_BUILD (e.g. .ci/run's build-tests), else a CPU-only one made here.
 x86=${VF_X86_BUILD:-$prefix-x86}
 if [ ! -x "$x86/tests/test_cpu_digest" ]; then

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* A digest of the CPU backend's results on inputs made without libm (integer noise, a bilinear
- * shift in IEEE single precision): FAST + grid keypoints, tracker results (frame to frame, and
- * with reference refinement) and SGM disparities, as FNV-1a hashes of their bits. Printed for
+ * shift in IEEE single precision): FAST + grid keypoints (also with an occupancy mask), tracker
+ * results (frame to frame, and with reference refinement), SGM disparities, the sparse stereo
+ * matches (with and without priors) and a remap, as FNV-1a hashes of their bits. Printed for
  * scripts/ci_aarch64.sh, which compares the line between x86-64 (SSE2) and AArch64 (NEON and
  * plain C) builds: equal lines mean bit-identical results. Checks here: the stages ran. */
 #include <stdint.h>
@@ -141,9 +142,66 @@ int main(void) {
   for (int y = 0; y < H; ++y)
     h_sgm = fnv(h_sgm, (const uint8_t*)disp.data + (size_t)y * disp.stride_bytes, 2 * W);
 
-  printf("digest: detector %016llx (%d keypoints) tracker %016llx refined %016llx sgm %016llx\n",
-         (unsigned long long)h_det, n, (unsigned long long)h_lk, (unsigned long long)h_ref,
-         (unsigned long long)h_sgm);
+  /* Sparse matching at the keypoints, whole range, then from priors a pixel off the truth. */
+  vf_sampler* sam = NULL;
+  static float xy[2 * MAXK], prior[MAXK];
+  static vf_stereo_match sm[MAXK];
+  for (int i = 0; i < n; ++i) {
+    xy[2 * i] = kp[i].x;
+    xy[2 * i + 1] = kp[i].y;
+    prior[i] = i % 2 == 0 ? 10.0f : 8.0f;
+  }
+  const vf_stereo_match_config mc = vf_stereo_match_config_default();
+  CHECK_OK(vf_sampler_create(ctx, MAXK, &sam));
+  uint64_t h_match = 1469598103934665603ull;
+  int matched = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    CHECK_OK(vf_sampler_match_stereo(sam, &ia, &ir, xy, pass == 0 ? NULL : prior, n, &mc, sm));
+    for (int i = 0; i < n; ++i) {
+      h_match = fnv(h_match, &sm[i], sizeof sm[i]);
+      matched += sm[i].result == VF_STEREO_MATCH_OK;
+    }
+  }
+  CHECK(matched > n / 2);
+
+  /* A remap through a distorting camera (its map in double precision, rounded to 1/256 px). */
+  vf_camera cam = vf_camera_default();
+  cam.width = W, cam.height = H;
+  cam.fx = cam.fy = 200.0, cam.cx = 160.5, cam.cy = 119.5;
+  cam.distortion = VF_DISTORTION_RADTAN;
+  cam.k[0] = -0.28, cam.k[1] = 0.07, cam.k[2] = 2e-4, cam.k[3] = 2e-5;
+  vf_remap_config rmc;
+  vf_remap* rm = NULL;
+  vf_image und = {0};
+  CHECK_OK(vf_remap_config_undistort(&cam, &rmc));
+  CHECK_OK(vf_remap_create(ctx, &rmc, &rm));
+  CHECK_OK(vf_image_alloc(&und, W, H, VF_PIXEL_U8, VF_MEMORY_HOST));
+  CHECK_OK(vf_remap_apply(rm, &ia, &und));
+  uint64_t h_remap = 1469598103934665603ull;
+  for (int y = 0; y < H; ++y)
+    h_remap = fnv(h_remap, (const uint8_t*)und.data + (size_t)y * und.stride_bytes, W);
+
+  /* FAST with every third cell occupied (the CPU's responses near empty cells only). */
+  vf_grid g;
+  CHECK_OK(vf_detector_grid(d, &g));
+  static uint8_t occupied[4096];
+  CHECK(g.cols * g.rows <= 4096);
+  for (int c = 0; c < g.cols * g.rows; ++c) occupied[c] = c % 3 == 0;
+  CHECK_OK(vf_detector_detect(d, p1, NULL, VF_MEMORY_HOST));
+  CHECK_OK(vf_detector_detect(d, p0, occupied, VF_MEMORY_HOST));
+  int n_masked = 0;
+  CHECK_OK(vf_detector_keypoints(d, &kp, &n_masked));
+  const uint64_t h_mask = fnv(1469598103934665603ull, kp, (size_t)n_masked * sizeof *kp);
+
+  printf(
+      "digest: detector %016llx (%d keypoints) tracker %016llx refined %016llx sgm %016llx "
+      "match %016llx (%d matched) remap %016llx masked %016llx (%d keypoints)\n",
+      (unsigned long long)h_det, n, (unsigned long long)h_lk, (unsigned long long)h_ref,
+      (unsigned long long)h_sgm, (unsigned long long)h_match, matched, (unsigned long long)h_remap,
+      (unsigned long long)h_mask, n_masked);
+  vf_image_free(&und);
+  vf_remap_destroy(rm);
+  vf_sampler_destroy(sam);
   vf_image_free(&disp);
   vf_stereo_destroy(st);
   vf_detector_destroy(d);
