@@ -54,15 +54,13 @@ extern "C" int vf_cuda_sgm_compute(const vf_sgm_params* p, const vf_cuda_sgm_buf
                                    const uint8_t* left, size_t left_stride, const uint8_t* right,
                                    size_t right_stride, uint16_t* out16, size_t out16_stride,
                                    float* outf, size_t outf_stride, void* stream) {
-  const int runs = b->runs;
   int rc =
       vf_cuda_census(p, left, left_stride, right, right_stride, b->census_l, b->census_r, stream);
-  if (rc == 0 && runs) rc = vf_cuda_census_shift(p, b, stream);
-  if (rc == 0) rc = vf_cuda_sgm_paths(p, b, left, left_stride, runs, stream);
+  if (rc == 0 && b->runs) rc = vf_cuda_census_shift(p, b, stream);
+  if (rc == 0) rc = vf_cuda_sgm_paths(p, b, left, left_stride, stream);
   if (rc != 0) return rc;
-  if (!p->median)
-    return vf_cuda_sgm_select(p, b, out16, out16_stride, outf, outf_stride, runs, stream);
-  rc = vf_cuda_sgm_select(p, b, b->pre_median, (size_t)p->width * 2, NULL, 0, runs, stream);
+  if (!p->median) return vf_cuda_sgm_select(p, b, out16, out16_stride, outf, outf_stride, stream);
+  rc = vf_cuda_sgm_select(p, b, b->pre_median, (size_t)p->width * 2, NULL, 0, stream);
   if (rc == 0)
     rc = vf_cuda_sgm_median(p, b->pre_median, out16, out16_stride, outf, outf_stride, stream);
   return rc;

@@ -409,8 +409,8 @@ extern "C" int vf_cuda_sgm_runs(const vf_sgm_params* p) {
 }
 
 extern "C" int vf_cuda_sgm_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
-                                 const uint8_t* left, size_t left_stride, int runs, void* stream) {
+                                 const uint8_t* left, size_t left_stride, void* stream) {
   cudaStream_t s = (cudaStream_t)stream;
-  return p->census_full ? vf_dispatch<true>(p, b, left, left_stride, runs, s)
-                        : vf_dispatch<false>(p, b, left, left_stride, runs, s);
+  return p->census_full ? vf_dispatch<true>(p, b, left, left_stride, b->runs, s)
+                        : vf_dispatch<false>(p, b, left, left_stride, b->runs, s);
 }

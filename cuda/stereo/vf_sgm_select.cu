@@ -161,10 +161,10 @@ int vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* ou
 }  // namespace
 extern "C" int vf_cuda_sgm_select(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
                                   uint16_t* out16, size_t out16_stride, float* outf,
-                                  size_t outf_stride, int runs, void* stream) {
+                                  size_t outf_stride, void* stream) {
   cudaStream_t s = (cudaStream_t)stream;
   if (p->disparities == 64)
-    return vf_cuda_sgm_select_pixel(p, b, out16, out16_stride, outf, outf_stride, runs, stream);
+    return vf_cuda_sgm_select_pixel(p, b, out16, out16_stride, outf, outf_stride, stream);
   if (p->disparities == 128)
     return vf_launch<32, 4>(p, b, out16, out16_stride, outf, outf_stride, s);
   return vf_launch<32, 8>(p, b, out16, out16_stride, outf, outf_stride, s);

@@ -161,7 +161,7 @@ VF_CUDA_SITE(vf_launch_site);
 
 extern "C" int vf_cuda_sgm_select_pixel(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
                                         uint16_t* out16, size_t out16_stride, float* outf,
-                                        size_t outf_stride, int runs, void* stream) {
+                                        size_t outf_stride, void* stream) {
   // One block a row. Where 128-thread blocks leave rows for a second wave and 96-thread ones hold
   // them all, the latter: 752x480 / 64 / 4 196.6-196.8 us against 201.2-201.8 on the H100; where
   // the rows fit either way, 128 threads stay faster (450x375: 114.4-116.5 against 118.8-119.1
@@ -169,7 +169,7 @@ extern "C" int vf_cuda_sgm_select_pixel(const vf_sgm_params* p, const vf_cuda_sg
   const vf_select_fit fit = vf_select_capacity();
   cudaStream_t s = (cudaStream_t)stream;
   const bool t96 = p->height > fit.at128 && p->height <= fit.at96;
-  if (runs) {
+  if (b->runs) {
     if (t96)
       vf_launch_pixel<true, 96>(p, b, out16, out16_stride, outf, outf_stride, s);
     else

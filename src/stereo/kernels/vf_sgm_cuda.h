@@ -49,18 +49,16 @@ int vf_cuda_census(const vf_sgm_params* p, const uint8_t* left, size_t left_stri
 int vf_cuda_census_shift(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, void* stream);
 /* Whether the path volumes of 64 disparities are laid out in runs of 8 a lane on the current
  * device (fewer instructions, half the warps: where the GPU is full of walks anyway) rather than
- * interleaved (more warps to hide a walk's latency on a GPU with few walks for its size). Paths
- * and selection must be launched with the same answer. */
+ * interleaved (more warps to hide a walk's latency on a GPU with few walks for its size). Asked
+ * once, by vf_cuda_sgm_buffers_carve; paths and selection both read the buffers' answer. */
 int vf_cuda_sgm_runs(const vf_sgm_params* p);
 int vf_cuda_sgm_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
-                      size_t left_stride, int runs, void* stream);
+                      size_t left_stride, void* stream);
 int vf_cuda_sgm_select(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
-                       size_t out16_stride, float* outf, size_t outf_stride, int runs,
-                       void* stream);
+                       size_t out16_stride, float* outf, size_t outf_stride, void* stream);
 /* The selection for 64 disparities, one thread a pixel (vf_cuda_sgm_select calls it). */
 int vf_cuda_sgm_select_pixel(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
-                             size_t out16_stride, float* outf, size_t outf_stride, int runs,
-                             void* stream);
+                             size_t out16_stride, float* outf, size_t outf_stride, void* stream);
 int vf_cuda_sgm_median(const vf_sgm_params* p, const uint16_t* in, uint16_t* out16,
                        size_t out16_stride, float* outf, size_t outf_stride, void* stream);
 
