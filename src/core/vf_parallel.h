@@ -14,9 +14,9 @@ typedef struct vf_pool vf_pool;
 vf_status vf_pool_create(int threads, vf_pool** out);
 void vf_pool_destroy(vf_pool* pool);
 /* The `threads` the pool was made with; 1 for NULL (a caller without a pool runs inline). */
+int vf_pool_threads(const vf_pool* pool);
 /* The cores this process may run on (its CPU affinity on Linux, else the online count), >= 1. */
 int vf_cpu_cores(void);
-int vf_pool_threads(const vf_pool* pool);
 
 /* Runs fn(begin, end, arg) over [0, count) split into at most `threads` contiguous chunks (chunk
  * t = [count * t / n, count * (t + 1) / n), whoever runs it). Runs the chunks in order on the

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "core/vf_fault.h"
-#include "frontend/vf_frontend_internal.h"
 #include "frontend/vf_rig_frontend_internal.h"
 
 /* Where a mono unit's stand-in right camera sits: along its own x axis, so that the
@@ -131,8 +130,8 @@ vf_status vf_rig_frontend_create(vf_context* ctx, const vf_rig* rig,
       vf_rig_frontend_destroy(fe);
       return vf_fail(NULL, s, "vf_rig_frontend_create: %s: %s", name, m);
     }
-    const int64_t offset = fe->units[k].fe->imu_offset_ns;
-    if (offset > fe->imu_lead_ns) fe->imu_lead_ns = offset;
+    const int64_t lead = vf_frontend_imu_lead_ns(fe->units[k].fe);
+    if (lead > fe->imu_lead_ns) fe->imu_lead_ns = lead;
   }
   *out = fe;
   return VF_OK;
