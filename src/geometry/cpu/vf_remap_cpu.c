@@ -38,12 +38,18 @@ typedef struct vf_remap_job {
   uint8_t fill;
 } vf_remap_job;
 
+/* The blend of samples a b (top row) and c d (bottom row) with weights fx, fy (0..256). */
+static inline uint8_t vf_remap_mix(int32_t a, int32_t b, int32_t c, int32_t d, int32_t fx,
+                                   int32_t fy) {
+  /* a (256 - f) + b f as 256 a + (b - a) f: the same integers, one product fewer. */
+  const int32_t top = 256 * a + (b - a) * fx;
+  const int32_t bot = 256 * c + (d - c) * fx;
+  return (uint8_t)((256 * top + (bot - top) * fy + 32768) >> 16);
+}
+
 /* The blend of one pixel whose top-left source byte is p (p[1], p[s], p[s + 1] readable). */
 static inline uint8_t vf_remap_blend(const uint8_t* p, size_t s, int32_t fx, int32_t fy) {
-  /* a (256 - f) + b f as 256 a + (b - a) f: the same integers, one product fewer. */
-  const int32_t top = 256 * p[0] + (p[1] - p[0]) * fx;
-  const int32_t bot = 256 * p[s] + (p[s + 1] - p[s]) * fx;
-  return (uint8_t)((256 * top + (bot - top) * fy + 32768) >> 16);
+  return vf_remap_mix(p[0], p[1], p[s], p[s + 1], fx, fy);
 }
 
 /* The map read per pixel: sources narrower or lower than 2 pixels, where the last column or
@@ -64,10 +70,8 @@ static void vf_remap_rows_direct(int begin, int end, void* arg) {
       const int32_t fx = sx & (VF_REMAP_UNIT - 1), fy = sy & (VF_REMAP_UNIT - 1);
       const uint8_t* r0 = j->src + (size_t)y0 * j->src_stride + (size_t)x0;
       const int dx = x0 < p->src_w - 1;
-      const int32_t top = 256 * r0[0] + (r0[dx] - r0[0]) * fx;
       const uint8_t* r1 = y0 < p->src_h - 1 ? r0 + j->src_stride : r0;
-      const int32_t bot = 256 * r1[0] + (r1[dx] - r1[0]) * fx;
-      out[x] = (uint8_t)((256 * top + (bot - top) * fy + 32768) >> 16);
+      out[x] = vf_remap_mix(r0[0], r0[dx], r1[0], r1[dx], fx, fy);
     }
   }
 }
