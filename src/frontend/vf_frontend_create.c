@@ -178,8 +178,8 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
       VF_ALLOC_ARRAY(fe->probes, points) || VF_ALLOC_ARRAY(fe->disparities, n) ||
       VF_ALLOC_ARRAY(fe->priors, points) || VF_ALLOC_ARRAY(fe->matches, points) ||
       VF_ALLOC_ARRAY(fe->born_xy, 4 * points) || VF_ALLOC_ARRAY(fe->born, 2 * points) ||
-      VF_ALLOC_ARRAY(fe->born_at, n) || VF_ALLOC_ARRAY(fe->births, n) ||
-      VF_ALLOC_ARRAY(fe->occupancy, cells) ||
+      VF_ALLOC_ARRAY(fe->born_id, 2 * points) || VF_ALLOC_ARRAY(fe->born_at, n) ||
+      VF_ALLOC_ARRAY(fe->births, n) || VF_ALLOC_ARRAY(fe->occupancy, cells) ||
       (bands > 0 &&
        (VF_ALLOC_ARRAY(fe->band_occupancy, bands) || VF_ALLOC_ARRAY(fe->held, bands))) ||
       VF_ALLOC_ARRAY(fe->records, 2 * n) || VF_ALLOC_ARRAY(fe->predictions, n) ||
@@ -342,6 +342,7 @@ void vf_frontend_destroy(vf_frontend* fe) {
   free(fe->matches);
   free(fe->born_xy);
   free(fe->born);
+  free(fe->born_id);
   free(fe->born_at);
   free(fe->births);
   free(fe->occupancy);

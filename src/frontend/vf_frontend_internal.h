@@ -99,8 +99,10 @@ struct vf_frontend {
   float* disparities;         /* per track the matched disparity (px), NaN where not matched */
   float* priors;              /* sparse stereo: per point its previous disparity, NaN for none */
   vf_stereo_match* matches;   /* sparse stereo: per track (or candidate) its match */
-  float* born_xy;             /* sparse stereo: the birth check's points of this frame, */
-  vf_stereo_match* born;      /* their matches (no prior), */
+  float* born_xy;             /* sparse stereo: the points matched with the birth check, */
+  vf_stereo_match* born;      /* their matches, */
+  uint64_t* born_id;          /* their tracks' ids (the first born_by_id: the live tracks, */
+  int born_by_id;             /* in the set's order), then held candidates by position; */
   int born_count;             /* how many */
   int* born_at;               /* per track its place among them, -1: matched anew */
   uint64_t* births;           /* ids of the tracks born this frame */
@@ -206,10 +208,16 @@ vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added);
  * fe->priors when `priors` (else none), into fe->matches, with fe->cfg.sparse (its depth step
  * over step_radius, set and checked at create). */
 vf_status vf_frontend_match_points(vf_frontend* fe, int m, int priors);
-/* Sparse stereo: keeps the matches of the m points of fe->xy in fe->matches (the birth check's,
- * no prior) for this frame's records; vf_frontend_forget_births empties the list. */
+/* Sparse stereo: keeps the matches of the m points of fe->xy in fe->matches (the birth check's
+ * held candidates, no prior) for this frame's records; vf_frontend_forget_births empties the
+ * list. */
 void vf_frontend_remember_births(vf_frontend* fe, int m);
 void vf_frontend_forget_births(vf_frontend* fe);
+/* Sparse stereo with the birth check: every live track matched in one call (the births without a
+ * prior, the others from their previous disparities, as the records would match them) and kept
+ * for the records; the births' points, ids and matches into fe->xy, fe->births and fe->matches.
+ * Returns the births' count in *m. One launch and one wait on CUDA instead of two. */
+vf_status vf_frontend_match_live(vf_frontend* fe, int* m);
 /* Whether a new track (or candidate) with this match lies on a depth edge: its match fails the
  * left-right check (a nearer surface hides it) or its depth step is over the birth check's. */
 int vf_frontend_sparse_on_edge(const vf_frontend* fe, const vf_stereo_match* m);

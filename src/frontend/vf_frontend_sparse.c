@@ -36,30 +36,78 @@ int vf_frontend_sparse_on_edge(const vf_frontend* fe, const vf_stereo_match* m) 
   return m->spread > max_jump;
 }
 
-void vf_frontend_forget_births(vf_frontend* fe) { fe->born_count = 0; }
+void vf_frontend_forget_births(vf_frontend* fe) {
+  fe->born_count = 0;
+  fe->born_by_id = 0;
+}
 
-/* At most the frame's new tracks and held candidates (2 points each, allocated at create). */
+/* At most the frame's live tracks and held candidates (2 points each, allocated at create). */
 void vf_frontend_remember_births(vf_frontend* fe, int m) {
   for (int i = 0; i < m; ++i) {
     const int k = fe->born_count++;
     fe->born_xy[2 * k] = fe->xy[2 * i];
     fe->born_xy[2 * k + 1] = fe->xy[2 * i + 1];
     fe->born[k] = fe->matches[i];
+    fe->born_id[k] = UINT64_MAX;
   }
 }
 
-static int vf_frontend_born_match(const vf_frontend* fe, float x, float y) {
-  for (int k = 0; k < fe->born_count; ++k)
-    if (fe->born_xy[2 * k] == x && fe->born_xy[2 * k + 1] == y) return k;
+vf_status vf_frontend_match_live(vf_frontend* fe, int* m) {
+  *m = 0;
+  const int n = vf_feature_set_count(fe->set);
+  const vf_track* tr = vf_feature_set_features(fe->set);
+  int j = 0;
+  for (int i = 0; i < n; ++i) {
+    const vf_frontend_motion* mo =
+        tr[i].age != 0 ? vf_frontend_previous_motion(fe, &j, tr[i].id) : NULL;
+    fe->xy[2 * i] = tr[i].x;
+    fe->xy[2 * i + 1] = tr[i].y;
+    fe->priors[i] = mo != NULL ? mo->disparity : NAN;
+  }
+  vf_status s = n > 0 ? vf_frontend_match_points(fe, n, 1) : VF_OK;
+  if (s != VF_OK) return s;
+  /* Every live track's match for the records (none is matched again), then the births' for the
+   * check, in the set's order. */
+  vf_frontend_forget_births(fe);
+  int b = 0;
+  for (int i = 0; i < n; ++i) {
+    fe->born_xy[2 * i] = fe->xy[2 * i];
+    fe->born_xy[2 * i + 1] = fe->xy[2 * i + 1];
+    fe->born[i] = fe->matches[i];
+    fe->born_id[i] = tr[i].id;
+    if (tr[i].age != 0) continue;
+    fe->xy[2 * b] = fe->xy[2 * i];
+    fe->xy[2 * b + 1] = fe->xy[2 * i + 1];
+    fe->matches[b] = fe->matches[i];
+    fe->births[b++] = tr[i].id;
+  }
+  fe->born_count = fe->born_by_id = n;
+  *m = b;
+  return VF_OK;
+}
+
+/* A track's place among the remembered matches: by id among the live tracks' (*k walks them in
+ * the set's order, which the set keeps), else, without a prior, by position among the held
+ * candidates'; -1 for none. */
+static int vf_frontend_born_match(const vf_frontend* fe, int* k, const vf_track* t, float prior) {
+  int at = *k;
+  while (at < fe->born_by_id && fe->born_id[at] != t->id) ++at;
+  if (at < fe->born_by_id) {
+    *k = at + 1;
+    return at;
+  }
+  if (prior == prior) return -1;
+  for (int i = fe->born_by_id; i < fe->born_count; ++i)
+    if (fe->born_xy[2 * i] == t->x && fe->born_xy[2 * i + 1] == t->y) return i;
   return -1;
 }
 
 vf_status vf_frontend_match_tracks(vf_frontend* fe, const vf_track* tr, int n) {
-  int j = 0, todo = 0;
+  int j = 0, k = 0, todo = 0;
   for (int i = 0; i < n; ++i) {
     const vf_frontend_motion* m = vf_frontend_previous_motion(fe, &j, tr[i].id);
     const float prior = m != NULL ? m->disparity : NAN;
-    fe->born_at[i] = prior == prior ? -1 : vf_frontend_born_match(fe, tr[i].x, tr[i].y);
+    fe->born_at[i] = vf_frontend_born_match(fe, &k, &tr[i], prior);
     if (fe->born_at[i] >= 0) continue;
     fe->xy[2 * todo] = tr[i].x;
     fe->xy[2 * todo + 1] = tr[i].y;
