@@ -45,26 +45,33 @@ __device__ __forceinline__ int32_t vf_group_sum(int32_t v, int group) {
 }
 
 // Lane l takes pixels l, l + 32, ... of a square window of radius r (row-major), at (i, j) from
-// its centre. Every sum of the rules fits 32 bits here (at most 15 x 15 pixels of 255^2).
-__device__ __forceinline__ void vf_lane_pixel(int p, int r, int* i, int* j) {
-  const int side = 2 * r + 1;
-  *j = p / side - r;
-  *i = p % side - r;
+// its centre, stepped without a division a pixel (one a window: sides are at most 15). Every
+// sum of the rules fits 32 bits here (at most 15 x 15 pixels of 255^2).
+struct vf_lane_walk {
+  int i, j;    // the lane's pixel, from the centre
+  int di, dj;  // 32 pixels on: columns and rows
+  int side, r;
+};
+
+__device__ __forceinline__ vf_lane_walk vf_lane_walk_start(int lane, int r) {
+  vf_lane_walk w;
+  w.side = 2 * r + 1;
+  w.r = r;
+  w.dj = 32 / w.side;
+  w.di = 32 - w.dj * w.side;
+  w.j = lane / w.side;
+  w.i = lane - w.j * w.side - r;
+  w.j -= r;
+  return w;
 }
 
-__device__ int vf_match_textured_warp(const uint8_t* img, size_t stride, int x, int y, int r,
-                                      int lane) {
-  int32_t s[2] = {0, 0};  // sum v, sum v^2
-  for (int p = lane; p < (2 * r + 1) * (2 * r + 1); p += 32) {
-    int i, j;
-    vf_lane_pixel(p, r, &i, &j);
-    const int32_t v = img[(size_t)(y + j) * stride + (size_t)(x + i)];
-    s[0] += v;
-    s[1] += v * v;
+__device__ __forceinline__ void vf_lane_walk_next(vf_lane_walk* w) {
+  w->i += w->di;
+  w->j += w->dj;
+  if (w->i > w->r) {
+    w->i -= w->side;
+    ++w->j;
   }
-  vf_warp_sums<2>(s);
-  const int64_t n = (int64_t)(2 * r + 1) * (2 * r + 1);
-  return n * s[1] - (int64_t)s[0] * s[0] > 4 * n * n;
 }
 
 // vf_match_zncc's sums over the warp (the windows are squares of radius w->x1 here), then its
@@ -73,11 +80,10 @@ __device__ float vf_match_zncc_warp(const uint8_t* a, size_t sa, int xa, const u
                                     size_t sb, int xb, int y, const vf_match_rect* w, int lane) {
   int32_t s[5] = {0, 0, 0, 0, 0};  // sum a, b, a^2, b^2, ab
   const int r = w->x1;
-  for (int p = lane; p < (2 * r + 1) * (2 * r + 1); p += 32) {
-    int i, j;
-    vf_lane_pixel(p, r, &i, &j);
-    const int32_t u = a[(size_t)(y + j) * sa + (size_t)(xa + i)];
-    const int32_t v = b[(size_t)(y + j) * sb + (size_t)(xb + i)];
+  vf_lane_walk q = vf_lane_walk_start(lane, r);
+  for (int p = lane; p < (2 * r + 1) * (2 * r + 1); p += 32, vf_lane_walk_next(&q)) {
+    const int32_t u = a[(size_t)(y + q.j) * sa + (size_t)(xa + q.i)];
+    const int32_t v = b[(size_t)(y + q.j) * sb + (size_t)(xb + q.i)];
     s[0] += u;
     s[1] += v;
     s[2] += u * u;
@@ -106,11 +112,9 @@ __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const 
   const int count = hi - lo + 1, rows = w->y1 - w->y0 + 1;
   const int32_t n = vf_match_rect_size(w);
   int32_t sf = 0;
-  for (int p = lane; p < n; p += 32) {
-    int i, j;
-    vf_lane_pixel(p, w->x1, &i, &j);  // the windows are squares
-    sf += f[(size_t)(y + j) * fs + (size_t)(xf + i)];
-  }
+  vf_lane_walk q = vf_lane_walk_start(lane, w->x1);  // the windows are squares
+  for (int p = lane; p < n; p += 32, vf_lane_walk_next(&q))
+    sf += f[(size_t)(y + q.j) * fs + (size_t)(xf + q.i)];
   vf_warp_sums<1>(&sf);
   int group = 1;
   while (group * 2 * count <= 32 && group * 2 <= rows) group *= 2;
@@ -166,12 +170,45 @@ __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const 
   vf_match_run_warp(f, fs, m, ms, width, xf, y, sign, lo, hi, w, lane)
 #define VF_MATCH_ZNCC(a, sa, xa, b, sb, xb, y, w, lane) \
   vf_match_zncc_warp(a, sa, xa, b, sb, xb, y, w, lane)
-#define VF_MATCH_TEXTURED(img, stride, x, y, r, lane) \
-  vf_match_textured_warp(img, stride, x, y, r, lane)
+#define VF_MATCH_CELLS(left, ls, right, rs, width, xi, yi, d, cr, cell, valid, lane) \
+  vf_match_cells_warp(left, ls, right, rs, width, xi, yi, d, cr, cell, valid, lane)
+namespace {
+__device__ void vf_match_cells_warp(const uint8_t* left, size_t ls, const uint8_t* right, size_t rs,
+                                    int width, int xi, int yi, int d, int cr, float cell[9],
+                                    int valid[9], int lane);
+}  // namespace
 #define VF_MATCH_FN static __device__ __forceinline__
 #include "features/kernels/vf_stereo_match_point.h"
 
 namespace {
+
+// The depth step's cells on the warp: lane q takes cell q / span's cost at the cell's q % span-th
+// disparity (45 costs of 3 x 3 pixels for the default reach: two rounds), lanes 0..8 then pick
+// their cell's disparity from the costs in shared memory, and every lane takes the nine. The
+// rules' integer functions on each lane: the CPU's costs and picks, bit for bit. Nine searches
+// of their own, each with a warp's set-up and reductions, took several times the instructions.
+__device__ void vf_match_cells_warp(const uint8_t* left, size_t ls, const uint8_t* right, size_t rs,
+                                    int width, int xi, int yi, int d, int cr, float cell[9],
+                                    int valid[9], int lane) {
+  constexpr int kSpan = 2 * VF_STEREO_MATCH_STEP_REACH + 1;
+  __shared__ int32_t costs[kPointsPerBlock][9 * kSpan];
+  int32_t* cost = costs[threadIdx.x / 32];
+  __syncwarp();  // a previous point's costs are read
+  for (int q = lane; q < 9 * kSpan; q += 32) {
+    const int k = q / kSpan;
+    cost[q] = vf_match_cell_cost(left, ls, right, rs, width, xi, yi, d, cr, k, q - k * kSpan);
+  }
+  __syncwarp();
+  float mine = 0.0f;
+  int ok = 0;
+  if (lane < 9)
+    ok = vf_match_cell_pick(left, ls, width, xi, yi, d, cr, lane, cost + lane * kSpan, &mine);
+#pragma unroll
+  for (int k = 0; k < 9; ++k) {
+    cell[k] = __shfl_sync(kAll, mine, k);
+    valid[k] = __shfl_sync(kAll, ok, k);
+  }
+}
 
 using namespace vf_refine_warp_ns;
 

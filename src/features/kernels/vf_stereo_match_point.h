@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* One point's sparse stereo match, whole-pixel part (src/features/kernels/vf_stereo_match_rules.h
  * says why it works this way). Its searches, correlations and texture tests go through
- * VF_MATCH_RUN, VF_MATCH_ZNCC and VF_MATCH_TEXTURED: the rules' functions on the CPU;
- * cuda/features/vf_stereo_match.cu defines all three, before including this file, as the same
- * sums on a warp (each lane a share of the pixels and disparities), so that both backends take
- * one control flow. */
+ * VF_MATCH_RUN, VF_MATCH_ZNCC and VF_MATCH_TEXTURED (the rules' functions by default, the CPU's
+ * vector versions in src/features/cpu), the depth step's cells through VF_MATCH_CELLS;
+ * cuda/features/vf_stereo_match.cu defines its own as the same sums on a warp (each lane a share
+ * of the pixels and disparities), so that both backends take one control flow. */
 #ifndef VF_STEREO_MATCH_POINT_H
 #define VF_STEREO_MATCH_POINT_H
 
@@ -26,23 +26,59 @@
 #define VF_MATCH_FN VF_LK_FN
 #endif
 
-/* The depth step under a point matched at whole-pixel disparity d: the window of radius R split
- * into 3 x 3 cells of radius R / 3, each matched alone within d -+ 2 (its parabola's vertex); a
- * surface that is a plane gives cells whose disparities change linearly, so each row's and each
- * column's second difference d_a - 2 d_b + d_c is 0, while a step in depth between two cells
- * gives the step. Returns the largest |second difference| over the rows and columns whose three
- * cells have texture, NAN when none has. Only additions of the same floats on both backends. */
-VF_MATCH_FN float vf_match_cells_step(const uint8_t* left, size_t ls, const uint8_t* right,
-                                      size_t rs, int width, int height, int xi, int yi, int d,
-                                      int R, int lane) {
-  const int cr = R / 3, step = 2 * cr + 1;
-  /* The outer cells reach 3 cr + 1 pixels from the centre (R + 1 when R is a multiple of 3). */
-  if (cr < 1 || !vf_match_inside(width, height, xi, yi, 3 * cr + 1)) return NAN;
+/* Cell k (0..8, rows of 3) of the depth step's 3 x 3 cells of radius cr, `step` pixels apart,
+ * around (xi, yi). */
+VF_LK_FN void vf_match_cell_centre(int xi, int yi, int step, int k, int* cx, int* cy) {
+  *cx = xi + (k % 3 - 1) * step;
+  *cy = yi + (k / 3 - 1) * step;
+}
+
+/* The zero-mean SAD of cell k at disparity e (a place in d - VF_STEREO_MATCH_STEP_REACH ..
+ * d + VF_STEREO_MATCH_STEP_REACH), or -1 where the image cuts the cell's search there; what
+ * vf_match_run's search of the cell computes for that disparity. */
+VF_LK_FN int32_t vf_match_cell_cost(const uint8_t* left, size_t ls, const uint8_t* right, size_t rs,
+                                    int width, int xi, int yi, int d, int cr, int k, int e) {
+  const int step = 2 * cr + 1, lo = d - VF_STEREO_MATCH_STEP_REACH;
   const vf_match_rect w = {-cr, cr, -cr, cr};
-  float cell[9];
-  int valid[9];
+  int cx, cy;
+  vf_match_cell_centre(xi, yi, step, k, &cx, &cy);
+  const vf_match_search b = vf_match_begin(width, cx, 1, lo, d + VF_STEREO_MATCH_STEP_REACH, &w);
+  if (lo + e < b.lo || lo + e > b.hi) return -1;
+  const int xm = cx - (lo + e);
+  return vf_match_zsad(left, ls, cx, right, rs, xm, cy, &w, vf_match_sum(left, ls, cx, cy, &w),
+                       vf_match_sum(right, rs, xm, cy, &w));
+}
+
+/* Cell k's disparity from its costs (cost[e] as vf_match_cell_cost gives them): the best whole
+ * pixel and its parabola's vertex, as vf_match_run's search of the cell picks them; 0 (no
+ * disparity) where the cell has no texture (a flat cell matches anywhere) or no search. */
+VF_LK_FN int vf_match_cell_pick(const uint8_t* left, size_t ls, int width, int xi, int yi, int d,
+                                int cr, int k, const int32_t* cost, float* cell) {
+  const int step = 2 * cr + 1, lo = d - VF_STEREO_MATCH_STEP_REACH;
+  const vf_match_rect w = {-cr, cr, -cr, cr};
+  int cx, cy;
+  vf_match_cell_centre(xi, yi, step, k, &cx, &cy);
+  *cell = 0.0f;
+  if (!vf_match_textured(left, ls, cx, cy, cr)) return 0;
+  vf_match_search s = vf_match_begin(width, cx, 1, lo, d + VF_STEREO_MATCH_STEP_REACH, &w);
+  if (s.lo > s.hi) return 0;
+  vf_match_pick(cost + (s.lo - lo), &s);
+  *cell = (float)s.d + vf_match_vertex(s.cm, s.cost, s.cp);
+  return 1;
+}
+
+/* The cells' disparities one after another, each a search of its own (the CPU's vector searches
+ * and texture tests: VF_MATCH_RUN, VF_MATCH_TEXTURED); the CUDA matcher spreads the cells' costs
+ * over the warp's lanes instead (VF_MATCH_CELLS, with vf_match_cell_cost and _pick: the same
+ * integers and picks). */
+#ifndef VF_MATCH_CELLS
+VF_MATCH_FN void vf_match_cells(const uint8_t* left, size_t ls, const uint8_t* right, size_t rs,
+                                int width, int xi, int yi, int d, int cr, float cell[9],
+                                int valid[9], int lane) {
+  const vf_match_rect w = {-cr, cr, -cr, cr};
   for (int k = 0; k < 9; ++k) {
-    const int cx = xi + (k % 3 - 1) * step, cy = yi + (k / 3 - 1) * step;
+    int cx, cy;
+    vf_match_cell_centre(xi, yi, 2 * cr + 1, k, &cx, &cy);
     valid[k] = VF_MATCH_TEXTURED(left, ls, cx, cy, cr, lane);
     cell[k] = 0.0f;
     if (!valid[k]) continue;
@@ -52,6 +88,26 @@ VF_MATCH_FN float vf_match_cells_step(const uint8_t* left, size_t ls, const uint
     valid[k] = cs.lo <= cs.hi;
     cell[k] = (float)cs.d + vf_match_vertex(cs.cm, cs.cost, cs.cp);
   }
+}
+#define VF_MATCH_CELLS(left, ls, right, rs, width, xi, yi, d, cr, cell, valid, lane) \
+  vf_match_cells(left, ls, right, rs, width, xi, yi, d, cr, cell, valid, lane)
+#endif
+
+/* The depth step under a point matched at whole-pixel disparity d: the window of radius R split
+ * into 3 x 3 cells of radius R / 3, each matched alone within d -+ 2 (its parabola's vertex); a
+ * surface that is a plane gives cells whose disparities change linearly, so each row's and each
+ * column's second difference d_a - 2 d_b + d_c is 0, while a step in depth between two cells
+ * gives the step. Returns the largest |second difference| over the rows and columns whose three
+ * cells have texture, NAN when none has. Only additions of the same floats on both backends. */
+VF_MATCH_FN float vf_match_cells_step(const uint8_t* left, size_t ls, const uint8_t* right,
+                                      size_t rs, int width, int height, int xi, int yi, int d,
+                                      int R, int lane) {
+  const int cr = R / 3;
+  /* The outer cells reach 3 cr + 1 pixels from the centre (R + 1 when R is a multiple of 3). */
+  if (cr < 1 || !vf_match_inside(width, height, xi, yi, 3 * cr + 1)) return NAN;
+  float cell[9];
+  int valid[9];
+  VF_MATCH_CELLS(left, ls, right, rs, width, xi, yi, d, cr, cell, valid, lane);
   float worst = -1.0f;
   for (int line = 0; line < 6; ++line) {
     /* rows 0..2, then columns 0..2: cells a, b, c in order */
