@@ -238,6 +238,16 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   c->detector.host_results = 1;
   if (s == VF_OK) s = vf_detector_create(ctx, &c->detector, &fe->detector);
   if (s == VF_OK) s = vf_detector_grid(fe->detector, &fe->grid);
+  /* Beside SGM on its side stream the early detection slowed the dense frame (vf_bench on the
+   * H200: 269-274 -> 281-315 us): only without it (sparse stereo, or none). */
+  if (s == VF_OK && ctx->backend == VF_BACKEND_CUDA && fe->side == NULL) {
+    const size_t cells = (size_t)fe->grid.cols * (size_t)fe->grid.rows;
+    s = vf_context_create_sibling(ctx, &fe->early_ctx);
+    if (s == VF_OK) s = vf_stream_link_init(&fe->pyramid_ready, ctx, fe->early_ctx);
+    if (s == VF_OK) s = vf_detector_create(fe->early_ctx, &c->detector, &fe->early_detector);
+    if (s == VF_OK && VF_ALLOC_ARRAY(fe->early_kept, cells))
+      s = vf_fail(NULL, VF_ERR_NOMEM, "vf_frontend_create: out of memory");
+  }
   if (s == VF_OK && vf_frontend_tries_candidates(c)) {
     vf_detector_config bc = c->detector;
     bc.cell_height /= c->birth_candidates;
@@ -318,6 +328,10 @@ void vf_frontend_destroy(vf_frontend* fe) {
   }
   vf_detector_destroy(fe->detector);
   vf_detector_destroy(fe->band_detector);
+  vf_detector_destroy(fe->early_detector);
+  vf_stream_link_release(&fe->pyramid_ready);
+  vf_context_destroy(fe->early_ctx);
+  free(fe->early_kept);
   vf_tracker_destroy(fe->tracker);
   vf_feature_set_destroy(fe->set);
   vf_stereo_destroy(fe->stereo);

@@ -56,6 +56,8 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   vf_stage_clock_mark(clk, VF_STAGE_PYRAMID);
   s = vf_pyramid_build(fe->pyramid[fe->cur], &fe->rectified[0]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "pyramid: %s", vf_last_error_message());
+  s = vf_frontend_detect_early(fe);
+  if (s != VF_OK) return s;
   vf_stage_clock_mark(clk, VF_STAGE_TRACK);
   s = vf_frontend_track_all(fe, t_ns, lost);
   vf_stage_clock_mark(clk, VF_STAGE_DETECT);
@@ -97,9 +99,11 @@ vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* l
   if (s == VF_OK) s = vf_stage_clock_read(&fe->clock, ms);
   if (s == VF_OK && fe->side != NULL) s = vf_stage_clock_read(&fe->side_clock, side_ms);
   if (s != VF_OK) {
-    /* The side stream may still read this frame's images: the next frame must not write them
-     * first. A failure of this wait adds nothing to the frame's error. */
+    /* The side streams may still read this frame's images and pyramid: the next frame must not
+     * write them first. A failure of these waits adds nothing to the frame's error. */
     if (fe->side != NULL) vf_context_synchronize(fe->side);
+    if (fe->early_ctx != NULL) vf_context_synchronize(fe->early_ctx);
+    fe->early_pending = 0;
     return s;
   }
   memset(times, 0, sizeof *times);

@@ -64,8 +64,17 @@ struct vf_frontend {
   vf_pyramid* pyramid[2]; /* ping-pong: [cur] is this frame's, [!cur] the previous one */
   int cur;
   vf_detector* detector;
-  vf_detector* band_detector; /* birth_candidates > 1 with the birth check: cells of
-                                 cell_height / birth_candidates rows, else NULL */
+  /* CUDA without SGM beside the frame: a detection of every cell on a stream of its own
+   * (early_ctx), queued once the pyramid is built so that it runs beside the tracking; the empty
+   * cells' keypoints are taken from it afterwards instead of a detection after the tracking (one
+   * host round trip less). */
+  vf_context* early_ctx;
+  vf_detector* early_detector;
+  vf_stream_link pyramid_ready; /* main -> early_ctx: the pyramid is built */
+  int early_pending;            /* this frame's early detection waits for its collect */
+  vf_keypoint* early_kept;      /* its keypoints in the empty cells, one per cell at most */
+  vf_detector* band_detector;   /* birth_candidates > 1 with the birth check: cells of
+                                   cell_height / birth_candidates rows, else NULL */
   vf_grid band_grid;
   vf_tracker* tracker;
   vf_grid grid;
@@ -192,6 +201,9 @@ vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
  * ended (`ended`). New tracks get no sum (fe->slide_count: the tracks that have one). */
 void vf_frontend_rigid_assess(vf_frontend* fe);
 vf_status vf_frontend_rigid_apply(vf_frontend* fe, int* ended);
+/* CUDA: queues the early detection (every cell) when detection is due this frame, right after
+ * the pyramid, so that it runs beside the tracking. */
+vf_status vf_frontend_detect_early(vf_frontend* fe);
 /* The detection step: new tracks in the cells without one when detection is due. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
 /* Whether new tracks on a depth edge are removed after stereo (frontend.birth_edge_radius). */

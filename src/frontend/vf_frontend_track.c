@@ -72,31 +72,72 @@ vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
   return VF_OK;
 }
 
+vf_status vf_frontend_detect_early(vf_frontend* fe) {
+  fe->early_pending = 0;
+  if (fe->early_detector == NULL || !vf_feature_set_detection_due(fe->set, fe->sequence))
+    return VF_OK;
+  /* A cell's keypoint does not depend on the other cells (the detector's one a cell), so every
+   * cell now and the empty ones kept later are the empty cells' detection. */
+  vf_status s = vf_stream_link_signal(&fe->pyramid_ready);
+  if (s == VF_OK) s = vf_detector_submit(fe->early_detector, fe->pyramid[fe->cur], NULL, 0);
+  if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
+  fe->early_pending = 1;
+  return VF_OK;
+}
+
+/* The early detection's keypoints in the cells that occupancy leaves empty, in cell order (as a
+ * detection with that mask lists them). */
+static vf_status vf_frontend_collect_early(vf_frontend* fe, const vf_keypoint** kp, int* count) {
+  fe->early_pending = 0;
+  const vf_keypoint* all = NULL;
+  int n = 0;
+  vf_status s = vf_detector_collect(fe->early_detector);
+  if (s == VF_OK) s = vf_detector_keypoints(fe->early_detector, &all, &n);
+  if (s != VF_OK) return s;
+  int kept = 0;
+  for (int i = 0; i < n; ++i)
+    if (fe->occupancy[all[i].cell] == 0) fe->early_kept[kept++] = all[i];
+  *kp = fe->early_kept;
+  *count = kept;
+  return VF_OK;
+}
+
 /* New tracks in the cells without one, when detection is due (every detect_every frames, or
  * below min_features); below min_features with the birth check, candidates held for it
  * instead (src/frontend/vf_frontend_births.c). */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   *added = 0;
   fe->held_count = 0;
+  const int early = fe->early_pending;
   if (!vf_feature_set_detection_due(fe->set, fe->sequence)) {
+    /* (Not reached with an early detection: the tracking only lowers the count.) */
+    vf_status s = early ? vf_detector_collect(fe->early_detector) : VF_OK;
+    fe->early_pending = 0;
     vf_frontend_rigid_assess(fe);
-    return VF_OK;
+    return s == VF_OK ? VF_OK : vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
   }
   const int cells = fe->grid.cols * fe->grid.rows;
   vf_status s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
   if (s == VF_OK && fe->band_detector != NULL && vf_feature_set_needs_detection(fe->set)) {
-    s = vf_frontend_hold_candidates(fe);
+    /* The early detection, if any, is not needed: the band cells' candidates are. */
+    if (early) s = vf_detector_collect(fe->early_detector);
+    fe->early_pending = 0;
+    if (s == VF_OK) s = vf_frontend_hold_candidates(fe);
     vf_frontend_rigid_assess(fe);
     return s;
   }
-  if (s == VF_OK)
+  if (s == VF_OK && !early)
     s = vf_detector_submit(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
   /* The rigid-motion check's arithmetic on the host while the GPU detects. */
   vf_frontend_rigid_assess(fe);
-  if (s == VF_OK) s = vf_detector_collect(fe->detector);
   const vf_keypoint* kp = NULL;
   int count = 0;
-  if (s == VF_OK) s = vf_detector_keypoints(fe->detector, &kp, &count);
+  if (s == VF_OK && early) {
+    s = vf_frontend_collect_early(fe, &kp, &count);
+  } else {
+    if (s == VF_OK) s = vf_detector_collect(fe->detector);
+    if (s == VF_OK) s = vf_detector_keypoints(fe->detector, &kp, &count);
+  }
   if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
   fe->frame_committed = 1;
   s = vf_feature_set_add(fe->set, kp, count, added);
