@@ -183,10 +183,10 @@ __device__ void vf_match_cells_warp(const uint8_t* left, size_t ls, const uint8_
 namespace {
 
 // The depth step's cells on the warp: lane q takes cell q / span's cost at the cell's q % span-th
-// disparity (45 costs of 3 x 3 pixels for the default reach: two rounds), lanes 0..8 then pick
-// their cell's disparity from the costs in shared memory, and every lane takes the nine. The
-// rules' integer functions on each lane: the CPU's costs and picks, bit for bit. Nine searches
-// of their own, each with a warp's set-up and reductions, took several times the instructions.
+// disparity (45 costs for the default reach, 7 x 7 pixels each in the frontend: two rounds),
+// lanes 0..8 then pick their cell's disparity from the costs in shared memory, and every lane
+// takes the nine. The rules' integer functions on each lane: the CPU's costs and picks, bit for
+// bit. Nine warp searches, each with its set-up and reductions, took more instructions.
 __device__ void vf_match_cells_warp(const uint8_t* left, size_t ls, const uint8_t* right, size_t rs,
                                     int width, int xi, int yi, int d, int cr, float cell[9],
                                     int valid[9], int lane) {
