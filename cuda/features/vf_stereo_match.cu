@@ -98,6 +98,25 @@ __device__ float vf_match_zncc_warp(const uint8_t* a, size_t sa, int xa, const u
   return (float)((double)(n * s_ab - (int64_t)s_a * s_b) / sqrt((double)va * (double)vb));
 }
 
+// A window row's sum, and its zero-mean SAD terms (vf_match_zsad's), with the width known to the
+// compiler: the loads of a row issue back to back instead of one a loop trip.
+template <int kCols>
+__device__ __forceinline__ int32_t vf_row_sum(const uint8_t* p) {
+  int32_t s = 0;
+#pragma unroll
+  for (int i = 0; i < kCols; ++i) s += p[i];
+  return s;
+}
+
+template <int kCols>
+__device__ __forceinline__ int32_t vf_row_zsad(const uint8_t* pf, const uint8_t* pm, int32_t n,
+                                               int32_t off) {
+  int32_t c = 0;
+#pragma unroll
+  for (int i = 0; i < kCols; ++i) c += abs(n * ((int32_t)pf[i] - (int32_t)pm[i]) - off);
+  return c;
+}
+
 // vf_match_run on a warp: the same disparities, costs and choices (the smallest cost, the
 // smallest disparity on ties), every lane ending with the same result.
 __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const uint8_t* m,
@@ -125,11 +144,17 @@ __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const 
     const int d = base + lane / group;
     const bool valid = d <= hi;
     const int xm = xf - sign * d;
+    // The frontend's windows are 15 wide (search radius 7): their rows unrolled.
+    const bool wide15 = w->x1 - w->x0 == 14;
     int32_t sm = 0;
     if (valid)
       for (int j = w->y0 + g; j <= w->y1; j += group) {
         const uint8_t* pm = m + (size_t)(y + j) * ms + xm;
-        for (int i = w->x0; i <= w->x1; ++i) sm += pm[i];
+        if (wide15) {
+          sm += vf_row_sum<15>(pm + w->x0);
+        } else {
+          for (int i = w->x0; i <= w->x1; ++i) sm += pm[i];
+        }
       }
     const int32_t off = sf - vf_group_sum(sm, group);
     int32_t c = 0;
@@ -137,7 +162,12 @@ __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const 
       for (int j = w->y0 + g; j <= w->y1; j += group) {
         const uint8_t* pf = f + (size_t)(y + j) * fs + xf;
         const uint8_t* pm = m + (size_t)(y + j) * ms + xm;
-        for (int i = w->x0; i <= w->x1; ++i) c += abs(n * ((int32_t)pf[i] - (int32_t)pm[i]) - off);
+        if (wide15) {
+          c += vf_row_zsad<15>(pf + w->x0, pm + w->x0, n, off);
+        } else {
+          for (int i = w->x0; i <= w->x1; ++i)
+            c += abs(n * ((int32_t)pf[i] - (int32_t)pm[i]) - off);
+        }
       }
     c = vf_group_sum(c, group);
     if (valid) {
@@ -182,6 +212,33 @@ __device__ void vf_match_cells_warp(const uint8_t* left, size_t ls, const uint8_
 
 namespace {
 
+// vf_match_cell_cost for the frontend's 7 x 7 cells (radius 3), rows unrolled: the same sums.
+__device__ __forceinline__ int32_t vf_cell_cost7(const uint8_t* left, size_t ls,
+                                                 const uint8_t* right, size_t rs, int width, int xi,
+                                                 int yi, int d, int k, int e) {
+  constexpr int kR = 3;
+  const int lo = d - VF_STEREO_MATCH_STEP_REACH;
+  const vf_match_rect w = {-kR, kR, -kR, kR};
+  int cx, cy;
+  vf_match_cell_centre(xi, yi, 2 * kR + 1, k, &cx, &cy);
+  const vf_match_search b = vf_match_begin(width, cx, 1, lo, d + VF_STEREO_MATCH_STEP_REACH, &w);
+  if (lo + e < b.lo || lo + e > b.hi) return -1;
+  const uint8_t* pf = left + (size_t)(cy - kR) * ls + (size_t)(cx - kR);
+  const uint8_t* pm = right + (size_t)(cy - kR) * rs + (size_t)(cx - (lo + e) - kR);
+  int32_t sf = 0, sm = 0;
+#pragma unroll
+  for (int j = 0; j < 2 * kR + 1; ++j) {
+    sf += vf_row_sum<2 * kR + 1>(pf + (size_t)j * ls);
+    sm += vf_row_sum<2 * kR + 1>(pm + (size_t)j * rs);
+  }
+  const int32_t n = (2 * kR + 1) * (2 * kR + 1), off = sf - sm;
+  int32_t c = 0;
+#pragma unroll
+  for (int j = 0; j < 2 * kR + 1; ++j)
+    c += vf_row_zsad<2 * kR + 1>(pf + (size_t)j * ls, pm + (size_t)j * rs, n, off);
+  return c;
+}
+
 // The depth step's cells on the warp: lane q takes cell q / span's cost at the cell's q % span-th
 // disparity (45 costs for the default reach, 7 x 7 pixels each in the frontend: two rounds),
 // lanes 0..8 then pick their cell's disparity from the costs in shared memory, and every lane
@@ -196,7 +253,9 @@ __device__ void vf_match_cells_warp(const uint8_t* left, size_t ls, const uint8_
   __syncwarp();  // a previous point's costs are read
   for (int q = lane; q < 9 * kSpan; q += 32) {
     const int k = q / kSpan;
-    cost[q] = vf_match_cell_cost(left, ls, right, rs, width, xi, yi, d, cr, k, q - k * kSpan);
+    cost[q] = cr == 3
+                  ? vf_cell_cost7(left, ls, right, rs, width, xi, yi, d, k, q - k * kSpan)
+                  : vf_match_cell_cost(left, ls, right, rs, width, xi, yi, d, cr, k, q - k * kSpan);
   }
   __syncwarp();
   float mine = 0.0f;
