@@ -10,6 +10,7 @@
 #include "features/kernels/vf_sample_cpu.h"
 #include "features/kernels/vf_stereo_match_cpu.h"
 #include "features/kernels/vf_stereo_match_rules.h"
+#include "features/vf_sampler_internal.h"
 #include "viofront/vf_sampler.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
@@ -34,6 +35,9 @@ struct vf_sampler {
   float* m_matched;             /* h_matched's device address */
   vf_stereo_match* h_match;     /* the sparse stereo matches, mapped */
   vf_stereo_match* m_match;     /* h_match's device address */
+  int match_pending;            /* a sparse match is submitted, not yet collected */
+  vf_stereo_match* match_out;   /* its destination */
+  int match_count;              /* and its points (0: nothing left to copy) */
   uint16_t* dev_values;         /* CUDA: the values read */
   float* dev_disparities;       /* CUDA: the refinement's starts, then its results */
 };
@@ -389,36 +393,68 @@ vf_status vf_stereo_match_config_check(const vf_stereo_match_config* config) {
 /* Points, priors and matches in mapped memory: one launch, one wait, no copy. */
 static vf_status vf_sampler_match_cuda(vf_sampler* s, const vf_image* left, const vf_image* right,
                                        const float* xy, const float* prior, int count,
-                                       const vf_stereo_match_config* c, vf_stereo_match* out) {
-  void* stream = s->ctx->stream;
+                                       const vf_stereo_match_config* c) {
   memcpy(s->h_xy, xy, sizeof(float) * 2 * (size_t)count);
   if (prior != NULL) memcpy(s->h_matched, prior, sizeof(float) * (size_t)count);
-  int rc = vf_cuda_match_stereo(left->data, left->stride_bytes, right->data, right->stride_bytes,
-                                left->width, left->height, s->m_xy,
-                                prior != NULL ? s->m_matched : NULL, count, c, s->m_match, stream);
-  if (rc == 0) rc = vf_cuda_stream_synchronize(stream);
-  if (rc == 0) memcpy(out, s->h_match, sizeof *out * (size_t)count);
+  int rc = vf_cuda_match_stereo(
+      left->data, left->stride_bytes, right->data, right->stride_bytes, left->width, left->height,
+      s->m_xy, prior != NULL ? s->m_matched : NULL, count, c, s->m_match, s->ctx->stream);
   return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_sampler_match_stereo");
 }
 #endif
 
-vf_status vf_sampler_match_stereo(vf_sampler* s, const vf_image* left, const vf_image* right,
-                                  const float* xy, const float* prior, int count,
-                                  const vf_stereo_match_config* config, vf_stereo_match* out) {
+vf_status vf_sampler_match_stereo_submit(vf_sampler* s, const vf_image* left, const vf_image* right,
+                                         const float* xy, const float* prior, int count,
+                                         const vf_stereo_match_config* config,
+                                         vf_stereo_match* out) {
   VF_CHECK_ARG_NOT_NULL(NULL, s);
+  s->match_pending = 0;
   VF_CHECK_ARG_NOT_NULL(&s->err, config);
   const char* fn = "vf_sampler_match_stereo";
   vf_status st = vf_sampler_match_config_check(&s->err, config, fn);
   if (st == VF_OK)
     st = vf_sampler_refine_check(s, left, right, xy, count, (const float*)out, &config->refine, fn);
-  if (st != VF_OK || count == 0) return st;
+  if (st != VF_OK) return st;
+  s->match_out = out;
+  s->match_count = 0;
+  s->match_pending = 1;
+  if (count == 0) return VF_OK;
 #ifdef VF_HAVE_CUDA
-  if (left->location == VF_MEMORY_DEVICE)
-    return vf_sampler_match_cuda(s, left, right, xy, prior, count, config, out);
+  if (left->location == VF_MEMORY_DEVICE) {
+    st = vf_sampler_match_cuda(s, left, right, xy, prior, count, config);
+    s->match_count = count;
+    s->match_pending = st == VF_OK;
+    return st;
+  }
 #endif
   vf_cpu_match_stereo(left->data, left->stride_bytes, right->data, right->stride_bytes, left->width,
                       left->height, xy, prior, count, config, out, s->ctx->pool);
+  return VF_OK; /* written: nothing left for the collect */
+}
+
+vf_status vf_sampler_match_stereo_collect(vf_sampler* s) {
+  VF_CHECK_ARG_NOT_NULL(NULL, s);
+  if (!s->match_pending)
+    return vf_fail(&s->err, VF_ERR_STATE, "vf_sampler_match_stereo_collect: nothing submitted");
+  const int count = s->match_count;
+  vf_stereo_match* out = s->match_out;
+  s->match_pending = 0;
+  if (count == 0) return VF_OK; /* nothing, or the CPU's match written at the submit */
+#ifdef VF_HAVE_CUDA
+  int rc = vf_cuda_stream_synchronize(s->ctx->stream);
+  if (rc != 0) return vf_cuda_fail(&s->err, rc, "vf_sampler_match_stereo");
+  memcpy(out, s->h_match, sizeof *out * (size_t)count);
+#else
+  (void)out;
+#endif
   return VF_OK;
+}
+
+vf_status vf_sampler_match_stereo(vf_sampler* s, const vf_image* left, const vf_image* right,
+                                  const float* xy, const float* prior, int count,
+                                  const vf_stereo_match_config* config, vf_stereo_match* out) {
+  vf_status st = vf_sampler_match_stereo_submit(s, left, right, xy, prior, count, config, out);
+  return st == VF_OK ? vf_sampler_match_stereo_collect(s) : st;
 }
 
 const char* vf_sampler_last_error(const vf_sampler* s) {

@@ -72,7 +72,6 @@ vf_status vf_frontend_hold_candidates(vf_frontend* fe) {
 vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added) {
   *dropped = 0;
   *added = 0;
-  vf_frontend_forget_births(fe);
   if (!vf_frontend_checks_births(&fe->cfg)) return VF_OK;
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);

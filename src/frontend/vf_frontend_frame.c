@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/vf_stage_clock.h"
+#include "features/vf_sampler_internal.h"
 #include "frontend/vf_frontend_internal.h"
 
 /* The stereo side of a frame on its own stream, in two parts: the right image first, queued
@@ -104,6 +105,8 @@ vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* l
     if (fe->side != NULL) vf_context_synchronize(fe->side);
     if (fe->early_ctx != NULL) vf_context_synchronize(fe->early_ctx);
     fe->early_pending = 0;
+    if (fe->match_pending) vf_sampler_match_stereo_collect(fe->sampler);
+    fe->match_pending = 0;
     return s;
   }
   memset(times, 0, sizeof *times);

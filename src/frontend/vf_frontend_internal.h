@@ -72,6 +72,8 @@ struct vf_frontend {
   vf_detector* early_detector;
   vf_stream_link pyramid_ready; /* main -> early_ctx: the pyramid is built */
   int early_pending;            /* this frame's early detection waits for its collect */
+  int match_pending;            /* sparse: the live tracks' matches wait for their collect */
+  int match_count;              /* sparse: how many were queued */
   vf_keypoint* early_kept;      /* its keypoints in the empty cells, one per cell at most */
   vf_detector* band_detector;   /* birth_candidates > 1 with the birth check: cells of
                                    cell_height / birth_candidates rows, else NULL */
@@ -225,10 +227,14 @@ vf_status vf_frontend_match_points(vf_frontend* fe, int m, int priors);
  * list. */
 void vf_frontend_remember_births(vf_frontend* fe, int m);
 void vf_frontend_forget_births(vf_frontend* fe);
-/* Sparse stereo with the birth check: every live track matched in one call (the births without a
- * prior, the others from their previous disparities, as the records would match them) and kept
- * for the records; the births' points, ids and matches into fe->xy, fe->births and fe->matches.
- * Returns the births' count in *m. One launch and one wait on CUDA instead of two. */
+/* Sparse stereo: every live track's match queued in one call (the births without a prior, the
+ * others from their previous disparities, as the records would match them) into the remembered
+ * list by id, where the birth check and the records take them (CUDA: one launch, one wait);
+ * nothing in dense mode. vf_frontend_wait_matches waits for them (nothing when none is queued). */
+vf_status vf_frontend_queue_matches(vf_frontend* fe);
+vf_status vf_frontend_wait_matches(vf_frontend* fe);
+/* Sparse stereo with the birth check: the queued matches, then the births' points, ids and
+ * matches into fe->xy, fe->births and fe->matches; the births' count in *m. */
 vf_status vf_frontend_match_live(vf_frontend* fe, int* m);
 /* Whether a new track (or candidate) with this match lies on a depth edge: its match fails the
  * left-right check (a nearer surface hides it) or its depth step is over the birth check's. */

@@ -6,9 +6,13 @@
  * feature). */
 #include <math.h>
 
+#include "features/vf_sampler_internal.h"
 #include "frontend/vf_frontend_internal.h"
 
 vf_status vf_frontend_match_points(vf_frontend* fe, int m, int priors) {
+  /* The sampler's buffers hold the queued matches until they are collected. */
+  vf_status q = vf_frontend_wait_matches(fe);
+  if (q != VF_OK) return q;
   if (fe->right_absent) {
     /* No right image this frame: no match, and no depth step (no birth is refused). */
     const vf_stereo_match none = {NAN, NAN, NAN, VF_STEREO_MATCH_NONE};
@@ -41,7 +45,8 @@ void vf_frontend_forget_births(vf_frontend* fe) {
   fe->born_by_id = 0;
 }
 
-/* At most the frame's live tracks and held candidates (2 points each, allocated at create). */
+/* After the queued live tracks' (vf_frontend_queue_matches): at most the frame's live tracks and
+ * held candidates (2 points each, allocated at create). */
 void vf_frontend_remember_births(vf_frontend* fe, int m) {
   for (int i = 0; i < m; ++i) {
     const int k = fe->born_count++;
@@ -52,36 +57,66 @@ void vf_frontend_remember_births(vf_frontend* fe, int m) {
   }
 }
 
-vf_status vf_frontend_match_live(vf_frontend* fe, int* m) {
-  *m = 0;
+vf_status vf_frontend_queue_matches(vf_frontend* fe) {
+  vf_frontend_forget_births(fe);
+  fe->match_pending = 0;
+  if (!vf_frontend_sparse(&fe->cfg)) return VF_OK;
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);
   int j = 0;
   for (int i = 0; i < n; ++i) {
-    const vf_frontend_motion* mo =
-        tr[i].age != 0 ? vf_frontend_previous_motion(fe, &j, tr[i].id) : NULL;
+    const vf_frontend_motion* mo = tr[i].age != 0 ? vf_frontend_previous_motion(fe, &j, tr[i].id)
+                                                  : NULL;
     fe->xy[2 * i] = tr[i].x;
     fe->xy[2 * i + 1] = tr[i].y;
     fe->priors[i] = mo != NULL ? mo->disparity : NAN;
-  }
-  vf_status s = n > 0 ? vf_frontend_match_points(fe, n, 1) : VF_OK;
-  if (s != VF_OK) return s;
-  /* Every live track's match for the records (none is matched again), then the births' for the
-   * check, in the set's order. */
-  vf_frontend_forget_births(fe);
-  int b = 0;
-  for (int i = 0; i < n; ++i) {
-    fe->born_xy[2 * i] = fe->xy[2 * i];
-    fe->born_xy[2 * i + 1] = fe->xy[2 * i + 1];
-    fe->born[i] = fe->matches[i];
     fe->born_id[i] = tr[i].id;
+  }
+  fe->match_count = n;
+  if (n == 0) return VF_OK;
+  if (fe->right_absent) {
+    /* No right image this frame: no match, and no depth step (no birth is refused). */
+    const vf_stereo_match none = {NAN, NAN, NAN, VF_STEREO_MATCH_NONE};
+    for (int i = 0; i < n; ++i) fe->born[i] = none;
+    fe->born_count = fe->born_by_id = n;
+    return VF_OK;
+  }
+  vf_status s = vf_sampler_match_stereo_submit(fe->sampler, &fe->rectified[0], &fe->rectified[1],
+                                               fe->xy, fe->priors, n, &fe->cfg.sparse, fe->born);
+  if (s != VF_OK)
+    return vf_fail(&fe->err, s, "sparse stereo: %s", vf_sampler_last_error(fe->sampler));
+  fe->match_pending = 1;
+  return VF_OK;
+}
+
+vf_status vf_frontend_wait_matches(vf_frontend* fe) {
+  if (!fe->match_pending) return VF_OK;
+  fe->match_pending = 0;
+  vf_status s = vf_sampler_match_stereo_collect(fe->sampler);
+  if (s != VF_OK)
+    return vf_fail(&fe->err, s, "sparse stereo: %s", vf_sampler_last_error(fe->sampler));
+  fe->born_count = fe->born_by_id = fe->match_count;
+  return VF_OK;
+}
+
+vf_status vf_frontend_match_live(vf_frontend* fe, int* m) {
+  *m = 0;
+  vf_status s = vf_frontend_wait_matches(fe);
+  if (s != VF_OK) return s;
+  /* The births' points, ids and matches for the check, in the set's order (the queued list's:
+   * the set keeps its order when it drops tracks). */
+  const int n = vf_feature_set_count(fe->set);
+  const vf_track* tr = vf_feature_set_features(fe->set);
+  int b = 0, k = 0;
+  for (int i = 0; i < n; ++i) {
     if (tr[i].age != 0) continue;
-    fe->xy[2 * b] = fe->xy[2 * i];
-    fe->xy[2 * b + 1] = fe->xy[2 * i + 1];
-    fe->matches[b] = fe->matches[i];
+    while (k < fe->born_by_id && fe->born_id[k] != tr[i].id) ++k;
+    if (k == fe->born_by_id) break; /* not queued (cannot happen: births come before the queue) */
+    fe->xy[2 * b] = tr[i].x;
+    fe->xy[2 * b + 1] = tr[i].y;
+    fe->matches[b] = fe->born[k];
     fe->births[b++] = tr[i].id;
   }
-  fe->born_count = fe->born_by_id = n;
   *m = b;
   return VF_OK;
 }
@@ -103,6 +138,8 @@ static int vf_frontend_born_match(const vf_frontend* fe, int* k, const vf_track*
 }
 
 vf_status vf_frontend_match_tracks(vf_frontend* fe, const vf_track* tr, int n) {
+  vf_status s = vf_frontend_wait_matches(fe);
+  if (s != VF_OK) return s;
   int j = 0, k = 0, todo = 0;
   for (int i = 0; i < n; ++i) {
     const vf_frontend_motion* m = vf_frontend_previous_motion(fe, &j, tr[i].id);
@@ -113,7 +150,7 @@ vf_status vf_frontend_match_tracks(vf_frontend* fe, const vf_track* tr, int n) {
     fe->xy[2 * todo + 1] = tr[i].y;
     fe->priors[todo++] = prior;
   }
-  vf_status s = todo > 0 ? vf_frontend_match_points(fe, todo, 1) : VF_OK;
+  s = todo > 0 ? vf_frontend_match_points(fe, todo, 1) : VF_OK;
   if (s != VF_OK) return s;
   /* The new matches to their tracks' places, from the last (a place is never before its match's),
    * then the remembered ones. */

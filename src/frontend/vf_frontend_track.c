@@ -102,9 +102,20 @@ static vf_status vf_frontend_collect_early(vf_frontend* fe, const vf_keypoint** 
   return VF_OK;
 }
 
+/* The rigid-motion check's arithmetic on the host, after the sparse matches of the live tracks
+ * are queued (vf_frontend_queue_matches), so that it runs while the GPU matches. The new tracks,
+ * if already added, get no sum (they have no previous disparity): the check's result is the same
+ * as before their addition. */
+static vf_status vf_frontend_queue_and_assess(vf_frontend* fe) {
+  vf_status s = vf_frontend_queue_matches(fe);
+  vf_frontend_rigid_assess(fe);
+  return s;
+}
+
 /* New tracks in the cells without one, when detection is due (every detect_every frames, or
  * below min_features); below min_features with the birth check, candidates held for it
- * instead (src/frontend/vf_frontend_births.c). */
+ * instead (src/frontend/vf_frontend_births.c). Then (sparse stereo) the live tracks' matches are
+ * queued. */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   *added = 0;
   fe->held_count = 0;
@@ -113,8 +124,8 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
     /* (Not reached with an early detection: the tracking only lowers the count.) */
     vf_status s = early ? vf_detector_collect(fe->early_detector) : VF_OK;
     fe->early_pending = 0;
-    vf_frontend_rigid_assess(fe);
-    return s == VF_OK ? VF_OK : vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
+    if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
+    return vf_frontend_queue_and_assess(fe);
   }
   const int cells = fe->grid.cols * fe->grid.rows;
   vf_status s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
@@ -123,18 +134,17 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
     if (early) s = vf_detector_collect(fe->early_detector);
     fe->early_pending = 0;
     if (s == VF_OK) s = vf_frontend_hold_candidates(fe);
-    vf_frontend_rigid_assess(fe);
-    return s;
+    return s == VF_OK ? vf_frontend_queue_and_assess(fe) : s;
   }
-  if (s == VF_OK && !early)
-    s = vf_detector_submit(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
-  /* The rigid-motion check's arithmetic on the host while the GPU detects. */
-  vf_frontend_rigid_assess(fe);
   const vf_keypoint* kp = NULL;
   int count = 0;
   if (s == VF_OK && early) {
     s = vf_frontend_collect_early(fe, &kp, &count);
   } else {
+    if (s == VF_OK)
+      s = vf_detector_submit(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
+    /* The rigid-motion check's arithmetic on the host while the GPU detects. */
+    vf_frontend_rigid_assess(fe);
     if (s == VF_OK) s = vf_detector_collect(fe->detector);
     if (s == VF_OK) s = vf_detector_keypoints(fe->detector, &kp, &count);
   }
@@ -142,5 +152,5 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   fe->frame_committed = 1;
   s = vf_feature_set_add(fe->set, kp, count, added);
   if (s != VF_OK) return vf_fail(&fe->err, s, "new tracks: %s", vf_feature_set_last_error(fe->set));
-  return VF_OK;
+  return early ? vf_frontend_queue_and_assess(fe) : vf_frontend_queue_matches(fe);
 }
