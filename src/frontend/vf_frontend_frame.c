@@ -62,18 +62,24 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   vf_stage_clock_mark(clk, VF_STAGE_TRACK);
   s = vf_frontend_track_all(fe, t_ns, lost);
   vf_stage_clock_mark(clk, VF_STAGE_DETECT);
-  if (s == VF_OK) s = vf_frontend_replenish(fe, added);
-  /* The tracks the rigid-motion check ends (judged while the GPU detected); their cells are
-   * refilled at the next detection. */
+  int assessed = 0;
+  if (s == VF_OK) s = vf_frontend_replenish(fe, added, &assessed);
+  /* Sparse stereo: the live tracks' matches queued (the stereo stage's GPU time), and the
+   * rigid-motion check's arithmetic on the host meanwhile, unless it ran beside the detection.
+   * With a side stream (dense) this stage is only the main stream's wait for the map; the
+   * stereo stage's own time comes from the side clock. */
+  vf_stage_clock_mark(clk, VF_STAGE_STEREO);
+  if (s == VF_OK) s = vf_frontend_queue_matches(fe);
+  if (s == VF_OK && !assessed) vf_frontend_rigid_assess(fe);
+  /* The tracks the rigid-motion check ends; their cells are refilled at the next detection. New
+   * tracks have no sum (no previous disparity), so the check's result is the same whether they
+   * were added before it ran or not. */
   int slid = 0;
   if (s == VF_OK) s = vf_frontend_rigid_apply(fe, &slid);
   *lost += slid;
   /* The birth check may still remove tracks after stereo: then the left records wait for it. */
   const int births_checked = vf_frontend_checks_births(&fe->cfg);
   if (s == VF_OK && !births_checked) vf_frontend_build_left_records(fe, t_ns);
-  /* With a side stream this stage is only the main stream's wait for the map; the stereo
-   * stage's own time comes from the side clock. */
-  vf_stage_clock_mark(clk, VF_STAGE_STEREO);
   if (s == VF_OK && fe->side != NULL) {
     s = vf_stream_link_wait(&fe->stereo_done);
     if (s != VF_OK) s = vf_fail(&fe->err, s, "stereo: %s", vf_last_error_message());

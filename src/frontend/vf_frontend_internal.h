@@ -206,8 +206,9 @@ vf_status vf_frontend_rigid_apply(vf_frontend* fe, int* ended);
 /* CUDA: queues the early detection (every cell) when detection is due this frame, right after
  * the pyramid, so that it runs beside the tracking. */
 vf_status vf_frontend_detect_early(vf_frontend* fe);
-/* The detection step: new tracks in the cells without one when detection is due. */
-vf_status vf_frontend_replenish(vf_frontend* fe, int* added);
+/* The detection step: new tracks in the cells without one when detection is due; *assessed: 1
+ * when it ran vf_frontend_rigid_assess (beside a detection on the GPU). */
+vf_status vf_frontend_replenish(vf_frontend* fe, int* added, int* assessed);
 /* Whether new tracks on a depth edge are removed after stereo (frontend.birth_edge_radius). */
 int vf_frontend_checks_births(const vf_frontend_config* c);
 /* Whether a cell may try several corners at birth (frontend.birth_candidates). */

@@ -65,8 +65,8 @@ vf_status vf_frontend_queue_matches(vf_frontend* fe) {
   const vf_track* tr = vf_feature_set_features(fe->set);
   int j = 0;
   for (int i = 0; i < n; ++i) {
-    const vf_frontend_motion* mo = tr[i].age != 0 ? vf_frontend_previous_motion(fe, &j, tr[i].id)
-                                                  : NULL;
+    const vf_frontend_motion* mo =
+        tr[i].age != 0 ? vf_frontend_previous_motion(fe, &j, tr[i].id) : NULL;
     fe->xy[2 * i] = tr[i].x;
     fe->xy[2 * i + 1] = tr[i].y;
     fe->priors[i] = mo != NULL ? mo->disparity : NAN;

@@ -102,39 +102,28 @@ static vf_status vf_frontend_collect_early(vf_frontend* fe, const vf_keypoint** 
   return VF_OK;
 }
 
-/* The rigid-motion check's arithmetic on the host, after the sparse matches of the live tracks
- * are queued (vf_frontend_queue_matches), so that it runs while the GPU matches. The new tracks,
- * if already added, get no sum (they have no previous disparity): the check's result is the same
- * as before their addition. */
-static vf_status vf_frontend_queue_and_assess(vf_frontend* fe) {
-  vf_status s = vf_frontend_queue_matches(fe);
-  vf_frontend_rigid_assess(fe);
-  return s;
-}
-
 /* New tracks in the cells without one, when detection is due (every detect_every frames, or
  * below min_features); below min_features with the birth check, candidates held for it
- * instead (src/frontend/vf_frontend_births.c). Then (sparse stereo) the live tracks' matches are
- * queued. */
-vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
+ * instead (src/frontend/vf_frontend_births.c). The rigid-motion check's arithmetic runs here
+ * while the GPU detects, if it does (*assessed: 1), else later beside the sparse matching. */
+vf_status vf_frontend_replenish(vf_frontend* fe, int* added, int* assessed) {
   *added = 0;
+  *assessed = 0;
   fe->held_count = 0;
   const int early = fe->early_pending;
+  fe->early_pending = 0;
+  vf_status s = VF_OK;
   if (!vf_feature_set_detection_due(fe->set, fe->sequence)) {
     /* (Not reached with an early detection: the tracking only lowers the count.) */
-    vf_status s = early ? vf_detector_collect(fe->early_detector) : VF_OK;
-    fe->early_pending = 0;
-    if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
-    return vf_frontend_queue_and_assess(fe);
+    if (early) s = vf_detector_collect(fe->early_detector);
+    return s == VF_OK ? VF_OK : vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
   }
   const int cells = fe->grid.cols * fe->grid.rows;
-  vf_status s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
+  s = vf_feature_set_occupancy(fe->set, fe->occupancy, cells);
   if (s == VF_OK && fe->band_detector != NULL && vf_feature_set_needs_detection(fe->set)) {
     /* The early detection, if any, is not needed: the band cells' candidates are. */
     if (early) s = vf_detector_collect(fe->early_detector);
-    fe->early_pending = 0;
-    if (s == VF_OK) s = vf_frontend_hold_candidates(fe);
-    return s == VF_OK ? vf_frontend_queue_and_assess(fe) : s;
+    return s == VF_OK ? vf_frontend_hold_candidates(fe) : s;
   }
   const vf_keypoint* kp = NULL;
   int count = 0;
@@ -143,8 +132,8 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   } else {
     if (s == VF_OK)
       s = vf_detector_submit(fe->detector, fe->pyramid[fe->cur], fe->occupancy, VF_MEMORY_HOST);
-    /* The rigid-motion check's arithmetic on the host while the GPU detects. */
     vf_frontend_rigid_assess(fe);
+    *assessed = 1;
     if (s == VF_OK) s = vf_detector_collect(fe->detector);
     if (s == VF_OK) s = vf_detector_keypoints(fe->detector, &kp, &count);
   }
@@ -152,5 +141,5 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added) {
   fe->frame_committed = 1;
   s = vf_feature_set_add(fe->set, kp, count, added);
   if (s != VF_OK) return vf_fail(&fe->err, s, "new tracks: %s", vf_feature_set_last_error(fe->set));
-  return early ? vf_frontend_queue_and_assess(fe) : vf_frontend_queue_matches(fe);
+  return VF_OK;
 }
