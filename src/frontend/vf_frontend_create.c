@@ -212,6 +212,20 @@ static vf_context* vf_frontend_stereo_context(vf_frontend* fe) {
   return fe->side != NULL ? fe->side : fe->ctx;
 }
 
+/* Whether the frame detects in every cell beside the tracking (vf_frontend_detect_early): on
+ * CUDA without SGM on a side stream (beside it, the dense frame got slower: vf_bench on the H200
+ * 269-274 -> 281-315 us), and on a GPU large enough that the detection's blocks leave the
+ * tracking its multiprocessors. It executes the occupied cells' work too (on vf_synth 3.7 M warp
+ * instructions a detection against 1.9 M for the empty cells), which a small GPU (a TX2's 2 or an
+ * Orin's 8-16 multiprocessors) pays in time: there the detection waits for the tracking. */
+static int vf_frontend_detects_early(const vf_frontend* fe) {
+  enum { kMinMultiprocessors = 32 };
+  vf_device_info info;
+  return fe->ctx->backend == VF_BACKEND_CUDA && fe->side == NULL &&
+         vf_context_device_info(fe->ctx, &info) == VF_OK &&
+         info.multiprocessors >= kMinMultiprocessors;
+}
+
 static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   vf_context* ctx = fe->ctx;
   vf_frontend_config* c = &fe->cfg;
@@ -238,9 +252,7 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
   c->detector.host_results = 1;
   if (s == VF_OK) s = vf_detector_create(ctx, &c->detector, &fe->detector);
   if (s == VF_OK) s = vf_detector_grid(fe->detector, &fe->grid);
-  /* Beside SGM on its side stream the early detection slowed the dense frame (vf_bench on the
-   * H200: 269-274 -> 281-315 us): only without it (sparse stereo, or none). */
-  if (s == VF_OK && ctx->backend == VF_BACKEND_CUDA && fe->side == NULL) {
+  if (s == VF_OK && vf_frontend_detects_early(fe)) {
     const size_t cells = (size_t)fe->grid.cols * (size_t)fe->grid.rows;
     s = vf_context_create_sibling(ctx, &fe->early_ctx);
     if (s == VF_OK) s = vf_stream_link_init(&fe->pyramid_ready, ctx, fe->early_ctx);

@@ -64,7 +64,8 @@ struct vf_frontend {
   vf_pyramid* pyramid[2]; /* ping-pong: [cur] is this frame's, [!cur] the previous one */
   int cur;
   vf_detector* detector;
-  /* CUDA without SGM beside the frame: a detection of every cell on a stream of its own
+  /* CUDA without SGM beside the frame, on a large GPU (vf_frontend_create.c says which): a
+   * detection of every cell on a stream of its own
    * (early_ctx), queued once the pyramid is built so that it runs beside the tracking; the empty
    * cells' keypoints are taken from it afterwards instead of a detection after the tracking (one
    * host round trip less). */
