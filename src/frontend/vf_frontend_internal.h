@@ -65,10 +65,9 @@ struct vf_frontend {
   int cur;
   vf_detector* detector;
   /* CUDA without SGM beside the frame, on a large GPU (vf_frontend_create.c says which): a
-   * detection of every cell on a stream of its own
-   * (early_ctx), queued once the pyramid is built so that it runs beside the tracking; the empty
-   * cells' keypoints are taken from it afterwards instead of a detection after the tracking (one
-   * host round trip less). */
+   * detection of every cell on a stream of its own (early_ctx), queued once the pyramid is built
+   * so that it runs beside the tracking; the empty cells' keypoints are taken from it afterwards
+   * instead of a detection after the tracking (one host round trip less). */
   vf_context* early_ctx;
   vf_detector* early_detector;
   vf_stream_link pyramid_ready; /* main -> early_ctx: the pyramid is built */
