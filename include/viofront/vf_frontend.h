@@ -92,9 +92,11 @@ typedef enum vf_frontend_stereo_mode {
  * and detection, so the stages add up to more than the frame; total_ms is the host time of
  * vf_frontend_process. */
 typedef struct vf_stage_times {
-  double rectify_ms; /**< upload of host images included */
-  double pyramid_ms, track_ms, detect_ms, stereo_ms, features_ms; /**< the stages */
-  double total_ms; /**< host time of vf_frontend_process */
+  double rectify_ms;                      /**< upload of host images included */
+  double pyramid_ms, track_ms, detect_ms; /**< the stages */
+  double stereo_ms;                       /**< SGM (dense) or the features' matching (sparse) */
+  double features_ms;                     /**< the birth check and the feature records */
+  double total_ms;                        /**< host time of vf_frontend_process */
 } vf_stage_times;
 
 /** The features of one frame (the on_features callback). */
