@@ -123,7 +123,8 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added, int* assessed) {
   if (s == VF_OK && fe->band_detector != NULL && vf_feature_set_needs_detection(fe->set)) {
     /* The early detection, if any, is not needed: the band cells' candidates are. */
     if (early) s = vf_detector_collect(fe->early_detector);
-    return s == VF_OK ? vf_frontend_hold_candidates(fe) : s;
+    if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
+    return vf_frontend_hold_candidates(fe);
   }
   const vf_keypoint* kp = NULL;
   int count = 0;
