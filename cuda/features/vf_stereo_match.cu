@@ -138,14 +138,14 @@ __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const 
   int group = 1;
   while (group * 2 * count <= 32 && group * 2 <= rows) group *= 2;
   const int per_round = 32 / group, g = lane & (group - 1);
+  // The frontend's windows are 15 wide (search radius 7): their rows unrolled.
+  const bool wide15 = w->x1 - w->x0 == 14;
   __syncwarp();  // the previous search's costs are read
   uint64_t best = ~0ull;
   for (int base = lo; base <= hi; base += per_round) {
     const int d = base + lane / group;
     const bool valid = d <= hi;
     const int xm = xf - sign * d;
-    // The frontend's windows are 15 wide (search radius 7): their rows unrolled.
-    const bool wide15 = w->x1 - w->x0 == 14;
     int32_t sm = 0;
     if (valid)
       for (int j = w->y0 + g; j <= w->y1; j += group) {
@@ -217,14 +217,12 @@ __device__ __forceinline__ int32_t vf_cell_cost7(const uint8_t* left, size_t ls,
                                                  const uint8_t* right, size_t rs, int width, int xi,
                                                  int yi, int d, int k, int e) {
   constexpr int kR = 3;
-  const int lo = d - VF_STEREO_MATCH_STEP_REACH;
-  const vf_match_rect w = {-kR, kR, -kR, kR};
+  const int de = d - VF_STEREO_MATCH_STEP_REACH + e;
   int cx, cy;
-  vf_match_cell_centre(xi, yi, 2 * kR + 1, k, &cx, &cy);
-  const vf_match_search b = vf_match_begin(width, cx, 1, lo, d + VF_STEREO_MATCH_STEP_REACH, &w);
-  if (lo + e < b.lo || lo + e > b.hi) return -1;
+  const vf_match_search b = vf_match_cell_search(width, xi, yi, d, kR, k, &cx, &cy);
+  if (de < b.lo || de > b.hi) return -1;
   const uint8_t* pf = left + (size_t)(cy - kR) * ls + (size_t)(cx - kR);
-  const uint8_t* pm = right + (size_t)(cy - kR) * rs + (size_t)(cx - (lo + e) - kR);
+  const uint8_t* pm = right + (size_t)(cy - kR) * rs + (size_t)(cx - de - kR);
   int32_t sf = 0, sm = 0;
 #pragma unroll
   for (int j = 0; j < 2 * kR + 1; ++j) {

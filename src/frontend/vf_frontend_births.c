@@ -76,20 +76,18 @@ vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added) {
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);
   int m = 0;
-  for (int i = 0; i < n; ++i) m += tr[i].age == 0;
   vf_status s = VF_OK;
-  if (m > 0 && vf_frontend_sparse(&fe->cfg)) {
-    /* The births' matches and the records' in one call. */
+  if (vf_frontend_sparse(&fe->cfg)) {
+    /* The births' matches come with the records' (vf_frontend_queue_matches). */
     s = vf_frontend_match_live(fe, &m);
-  } else if (m > 0) {
-    m = 0;
+  } else {
     for (int i = 0; i < n; ++i) {
       if (tr[i].age != 0) continue;
       fe->xy[2 * m] = tr[i].x;
       fe->xy[2 * m + 1] = tr[i].y;
       fe->births[m++] = tr[i].id;
     }
-    s = vf_frontend_probe_births(fe, m);
+    if (m > 0) s = vf_frontend_probe_births(fe, m);
   }
   int refused = 0;
   for (int i = 0; i < m && s == VF_OK; ++i)

@@ -72,8 +72,6 @@ struct vf_frontend {
   vf_detector* early_detector;
   vf_stream_link pyramid_ready; /* main -> early_ctx: the pyramid is built */
   int early_pending;            /* this frame's early detection waits for its collect */
-  int match_pending;            /* sparse: the live tracks' matches wait for their collect */
-  int match_count;              /* sparse: how many were queued */
   vf_keypoint* early_kept;      /* its keypoints in the empty cells, one per cell at most */
   vf_detector* band_detector;   /* birth_candidates > 1 with the birth check: cells of
                                    cell_height / birth_candidates rows, else NULL */
@@ -115,6 +113,8 @@ struct vf_frontend {
   uint64_t* born_id;          /* their tracks' ids (the first born_by_id: the live tracks, */
   int born_by_id;             /* in the set's order), then held candidates by position; */
   int born_count;             /* how many */
+  int match_pending;          /* sparse stereo: the live tracks' matches wait for their collect */
+  int match_count;            /* sparse stereo: how many were queued */
   int* born_at;               /* per track its place among them, -1: matched anew */
   uint64_t* births;           /* ids of the tracks born this frame */
   uint8_t* occupancy;         /* one byte per detector cell */

@@ -9,14 +9,18 @@
 #include "features/vf_sampler_internal.h"
 #include "frontend/vf_frontend_internal.h"
 
+/* No right image this frame: no match, and no depth step (no birth is refused). */
+static void vf_frontend_no_matches(vf_stereo_match* out, int n) {
+  const vf_stereo_match none = {NAN, NAN, NAN, VF_STEREO_MATCH_NONE};
+  for (int i = 0; i < n; ++i) out[i] = none;
+}
+
 vf_status vf_frontend_match_points(vf_frontend* fe, int m, int priors) {
   /* The sampler's buffers hold the queued matches until they are collected. */
   vf_status q = vf_frontend_wait_matches(fe);
   if (q != VF_OK) return q;
   if (fe->right_absent) {
-    /* No right image this frame: no match, and no depth step (no birth is refused). */
-    const vf_stereo_match none = {NAN, NAN, NAN, VF_STEREO_MATCH_NONE};
-    for (int i = 0; i < m; ++i) fe->matches[i] = none;
+    vf_frontend_no_matches(fe->matches, m);
     return VF_OK;
   }
   vf_status s =
@@ -75,9 +79,7 @@ vf_status vf_frontend_queue_matches(vf_frontend* fe) {
   fe->match_count = n;
   if (n == 0) return VF_OK;
   if (fe->right_absent) {
-    /* No right image this frame: no match, and no depth step (no birth is refused). */
-    const vf_stereo_match none = {NAN, NAN, NAN, VF_STEREO_MATCH_NONE};
-    for (int i = 0; i < n; ++i) fe->born[i] = none;
+    vf_frontend_no_matches(fe->born, n);
     fe->born_count = fe->born_by_id = n;
     return VF_OK;
   }

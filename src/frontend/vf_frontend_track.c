@@ -79,7 +79,8 @@ vf_status vf_frontend_detect_early(vf_frontend* fe) {
   /* A cell's keypoint does not depend on the other cells (the detector's one a cell), so every
    * cell now and the empty ones kept later are the empty cells' detection. */
   vf_status s = vf_stream_link_signal(&fe->pyramid_ready);
-  if (s == VF_OK) s = vf_detector_submit(fe->early_detector, fe->pyramid[fe->cur], NULL, 0);
+  if (s == VF_OK)
+    s = vf_detector_submit(fe->early_detector, fe->pyramid[fe->cur], NULL, VF_MEMORY_HOST);
   if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
   fe->early_pending = 1;
   return VF_OK;
@@ -88,7 +89,6 @@ vf_status vf_frontend_detect_early(vf_frontend* fe) {
 /* The early detection's keypoints in the cells that occupancy leaves empty, in cell order (as a
  * detection with that mask lists them). */
 static vf_status vf_frontend_collect_early(vf_frontend* fe, const vf_keypoint** kp, int* count) {
-  fe->early_pending = 0;
   const vf_keypoint* all = NULL;
   int n = 0;
   vf_status s = vf_detector_collect(fe->early_detector);

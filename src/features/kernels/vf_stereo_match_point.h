@@ -33,18 +33,27 @@ VF_LK_FN void vf_match_cell_centre(int xi, int yi, int step, int k, int* cx, int
   *cy = yi + (k / 3 - 1) * step;
 }
 
+/* Cell k's centre (*cx, *cy) and its search within d -+ VF_STEREO_MATCH_STEP_REACH, before its
+ * costs: the disparities the image allows (vf_match_begin). */
+VF_LK_FN vf_match_search vf_match_cell_search(int width, int xi, int yi, int d, int cr, int k,
+                                              int* cx, int* cy) {
+  const vf_match_rect w = {-cr, cr, -cr, cr};
+  vf_match_cell_centre(xi, yi, 2 * cr + 1, k, cx, cy);
+  return vf_match_begin(width, *cx, 1, d - VF_STEREO_MATCH_STEP_REACH,
+                        d + VF_STEREO_MATCH_STEP_REACH, &w);
+}
+
 /* The zero-mean SAD of cell k at disparity e (a place in d - VF_STEREO_MATCH_STEP_REACH ..
  * d + VF_STEREO_MATCH_STEP_REACH), or -1 where the image cuts the cell's search there; what
  * vf_match_run's search of the cell computes for that disparity. */
 VF_LK_FN int32_t vf_match_cell_cost(const uint8_t* left, size_t ls, const uint8_t* right, size_t rs,
                                     int width, int xi, int yi, int d, int cr, int k, int e) {
-  const int step = 2 * cr + 1, lo = d - VF_STEREO_MATCH_STEP_REACH;
+  const int de = d - VF_STEREO_MATCH_STEP_REACH + e;
   const vf_match_rect w = {-cr, cr, -cr, cr};
   int cx, cy;
-  vf_match_cell_centre(xi, yi, step, k, &cx, &cy);
-  const vf_match_search b = vf_match_begin(width, cx, 1, lo, d + VF_STEREO_MATCH_STEP_REACH, &w);
-  if (lo + e < b.lo || lo + e > b.hi) return -1;
-  const int xm = cx - (lo + e);
+  const vf_match_search b = vf_match_cell_search(width, xi, yi, d, cr, k, &cx, &cy);
+  if (de < b.lo || de > b.hi) return -1;
+  const int xm = cx - de;
   return vf_match_zsad(left, ls, cx, right, rs, xm, cy, &w, vf_match_sum(left, ls, cx, cy, &w),
                        vf_match_sum(right, rs, xm, cy, &w));
 }
@@ -54,15 +63,11 @@ VF_LK_FN int32_t vf_match_cell_cost(const uint8_t* left, size_t ls, const uint8_
  * disparity) where the cell has no texture (a flat cell matches anywhere) or no search. */
 VF_LK_FN int vf_match_cell_pick(const uint8_t* left, size_t ls, int width, int xi, int yi, int d,
                                 int cr, int k, const int32_t* cost, float* cell) {
-  const int step = 2 * cr + 1, lo = d - VF_STEREO_MATCH_STEP_REACH;
-  const vf_match_rect w = {-cr, cr, -cr, cr};
   int cx, cy;
-  vf_match_cell_centre(xi, yi, step, k, &cx, &cy);
+  vf_match_search s = vf_match_cell_search(width, xi, yi, d, cr, k, &cx, &cy);
   *cell = 0.0f;
-  if (!vf_match_textured(left, ls, cx, cy, cr)) return 0;
-  vf_match_search s = vf_match_begin(width, cx, 1, lo, d + VF_STEREO_MATCH_STEP_REACH, &w);
-  if (s.lo > s.hi) return 0;
-  vf_match_pick(cost + (s.lo - lo), &s);
+  if (!vf_match_textured(left, ls, cx, cy, cr) || s.lo > s.hi) return 0;
+  vf_match_pick(cost + (s.lo - (d - VF_STEREO_MATCH_STEP_REACH)), &s);
   *cell = (float)s.d + vf_match_vertex(s.cm, s.cost, s.cp);
   return 1;
 }
