@@ -126,6 +126,17 @@ vf_status vf_frontend_replenish(vf_frontend* fe, int* added, int* assessed) {
     if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
     return vf_frontend_hold_candidates(fe);
   }
+  if (s == VF_OK && vf_feature_set_count(fe->set) >= fe->cfg.features.max_features) {
+    /* No free place, so no keypoint could become a track: no detection. The set still counts
+     * the call for its refill back-off, as a detection whose keypoints all found no place. */
+    if (early) s = vf_detector_collect(fe->early_detector);
+    if (s != VF_OK) return vf_fail(&fe->err, s, "detection: %s", vf_last_error_message());
+    fe->frame_committed = 1;
+    s = vf_feature_set_add(fe->set, NULL, 0, added);
+    if (s != VF_OK)
+      return vf_fail(&fe->err, s, "new tracks: %s", vf_feature_set_last_error(fe->set));
+    return VF_OK;
+  }
   const vf_keypoint* kp = NULL;
   int count = 0;
   if (s == VF_OK && early) {
