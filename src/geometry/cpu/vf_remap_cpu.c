@@ -3,11 +3,20 @@
  * with integer weights, (top (256 - fy) + bottom fy + 2^15) >> 16 (round half up): the same
  * integer arithmetic as the CUDA kernel, so both agree bit for bit. The map is unpacked once
  * into a plan (offsets, weights, fill mask) so that eight pixels go through the SIMD blend of
- * vf_simd_bilinear.h at a time with no clamps or branches. Rows split across threads. */
+ * vf_simd_bilinear.h at a time with no clamps or branches. Rows split across threads.
+ *
+ * A rectifying map moves along a source row about a pixel per output pixel, so the pairs of most
+ * groups of eight pixels lie in 16 consecutive bytes of one source row, or of two rows where
+ * the map crosses a row boundary. Where the CPU has a byte shuffle (SSSE3 on x86-64, asked at run
+ * time; NEON) such a group is a 32-byte record (first byte, the lanes' places in it, byte
+ * weights) instead of the 72 bytes of gathered offsets, 16-bit weights and mask: the plan of a
+ * 752x480 pair then fits in a few MB of cache, where a frame's decoding used to evict it. The
+ * bytes blended are the same, so is the result. */
 #include "geometry/kernels/vf_remap_cpu.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/vf_fault.h"
 #include "core/vf_parallel.h"
@@ -20,23 +29,26 @@ struct vf_remap_cpu_plan {
   const int32_t* map;
   int map_stride;
   int out_w, out_h, src_w, src_h;
-  int stride;        /* plan entries per row: out_w rounded up to 8 */
-  size_t src_stride; /* the source stride the offsets hold for; 0 = not computed yet */
-  int32_t* offset;   /* top-left source byte; 0 where filled */
-  uint16_t* wx;      /* weight of the right column, 0..256 */
-  uint16_t* wy;      /* weight of the lower row, 0..256 */
-  uint8_t* fill;     /* 0xFF where the output is the fill value */
-  int direct;        /* 1: a source under 2x2 or beyond int32 offsets, read the map per pixel */
+  int stride;                   /* plan entries per row: out_w rounded up to 8 */
+  size_t src_stride;            /* the source stride the offsets hold for; 0 = not computed yet */
+  int32_t* offset;              /* top-left source byte; 0 where filled */
+  uint16_t* wx;                 /* weight of the right column, 0..256 */
+  uint16_t* wy;                 /* weight of the lower row, 0..256 */
+  uint8_t* fill;                /* 0xFF where the output is the fill value */
+  struct vf_remap_group* group; /* per 8 pixels, where the CPU shuffles bytes (else NULL) */
+  int direct; /* 1: a source under 2x2 or beyond int32 offsets, read the map per pixel */
 };
 
-typedef struct vf_remap_job {
+typedef struct vf_remap_job vf_remap_job;
+struct vf_remap_job {
   const vf_remap_cpu_plan* plan;
   const uint8_t* src;
   size_t src_stride;
   uint8_t* dst;
   size_t dst_stride;
   uint8_t fill;
-} vf_remap_job;
+  void (*row)(const vf_remap_job* j, int y); /* one output row through the plan */
+};
 
 /* The blend of samples a b (top row) and c d (bottom row) with weights fx, fy (0..256). */
 static inline uint8_t vf_remap_mix(int32_t a, int32_t b, int32_t c, int32_t d, int32_t fx,
@@ -76,27 +88,166 @@ static void vf_remap_rows_direct(int begin, int end, void* arg) {
   }
 }
 
-static void vf_remap_rows_planned(int begin, int end, void* arg) {
-  const vf_remap_job* j = arg;
+/* Eight pixels from x of plan row `row` from gathered pairs. */
+static inline void vf_remap_gather8(const vf_remap_job* j, size_t row, int x, uint8_t* out) {
   const vf_remap_cpu_plan* p = j->plan;
-  const uint8_t* below = j->src + j->src_stride;
-  const vf_u8x16 fill = vf_u8x16_set1(j->fill);
-  for (int y = begin; y < end; ++y) {
-    const size_t row = (size_t)y * p->stride;
-    const int32_t* off = p->offset + row;
-    const uint16_t* wx = p->wx + row;
-    const uint16_t* wy = p->wy + row;
-    const uint8_t* mask = p->fill + row;
-    uint8_t* out = j->dst + (size_t)y * j->dst_stride;
-    int x = 0;
-    for (; x + 8 <= p->out_w; x += 8) {
-      const vf_u8x16 v = vf_u8x16_bilinear8(vf_u8x16_gather_pairs(j->src, off + x),
-                                            vf_u8x16_gather_pairs(below, off + x),
-                                            vf_i16x8_load(wx + x), vf_i16x8_load(wy + x));
-      vf_u8x16_store_lo8(out + x, vf_u8x16_select(vf_u8x16_load_lo8(mask + x), fill, v));
+  const int32_t* off = p->offset + row + x;
+  const vf_u8x16 v = vf_u8x16_bilinear8(
+      vf_u8x16_gather_pairs(j->src, off), vf_u8x16_gather_pairs(j->src + j->src_stride, off),
+      vf_i16x8_load(p->wx + row + x), vf_i16x8_load(p->wy + row + x));
+  vf_u8x16_store_lo8(
+      out + x, vf_u8x16_select(vf_u8x16_load_lo8(p->fill + row + x), vf_u8x16_set1(j->fill), v));
+}
+
+/* The pixels past the last whole group of eight, one at a time. */
+static inline void vf_remap_tail(const vf_remap_job* j, size_t row, int x, uint8_t* out) {
+  const vf_remap_cpu_plan* p = j->plan;
+  for (; x < p->out_w; ++x) {
+    const size_t i = row + (size_t)x;
+    out[x] = p->fill[i] ? j->fill
+                        : vf_remap_blend(j->src + p->offset[i], j->src_stride, p->wx[i], p->wy[i]);
+  }
+}
+
+static void vf_remap_row_gathered(const vf_remap_job* j, int y) {
+  const size_t row = (size_t)y * j->plan->stride;
+  uint8_t* out = j->dst + (size_t)y * j->dst_stride;
+  int x = 0;
+  for (; x + 8 <= j->plan->out_w; x += 8) vf_remap_gather8(j, row, x, out);
+  vf_remap_tail(j, row, x, out);
+}
+
+static void vf_remap_rows(int begin, int end, void* arg) {
+  const vf_remap_job* j = arg;
+  for (int y = begin; y < end; ++y) j->row(j, y);
+}
+
+/* A group of eight pixels whose pairs lie in the 16 bytes from `first` of one source row, or of
+ * two rows (first's and the next). pick[2i], pick[2i + 1]: where pixel i's pair lies among them,
+ * plus 16 on the second row; wx, wy its weights, under 256 in such a group. first < 0: the group
+ * gathers (vf_remap_gather8). */
+typedef struct vf_remap_group {
+  uint8_t pick[16];
+  uint8_t wx[8];
+  uint8_t wy[8];
+  int32_t first;
+  int32_t two_rows;
+} vf_remap_group;
+
+/* Byte shuffles: lanes i of the result are bytes idx[i] of v, for the pairs on the first row
+ * (lane < 16) and on the second (lane >= 16), 0 for the others. SSSE3 on x86-64, outside its
+ * SSE2 baseline (so asked of the CPU at run time), the table lookup on AArch64. */
+#if defined(__SSE2__) && !defined(VF_SIMD4_PORTABLE) && (defined(__GNUC__) || defined(__clang__))
+#include <tmmintrin.h>
+#define VF_REMAP_SHUFFLE_TARGET __attribute__((target("ssse3")))
+/* pshufb zeroes a lane whose index has bit 7 set: +0x70 sets it for 16..31 and leaves 0..15's
+ * low four bits. */
+static inline VF_REMAP_SHUFFLE_TARGET vf_u8x16 vf_remap_pick_first(vf_u8x16 v, vf_u8x16 idx) {
+  return _mm_shuffle_epi8(v, _mm_add_epi8(idx, _mm_set1_epi8(0x70)));
+}
+static inline VF_REMAP_SHUFFLE_TARGET vf_u8x16 vf_remap_pick_second(vf_u8x16 v, vf_u8x16 idx) {
+  return _mm_shuffle_epi8(
+      v, _mm_add_epi8(_mm_xor_si128(idx, _mm_set1_epi8(0x10)), _mm_set1_epi8(0x70)));
+}
+static int vf_remap_cpu_shuffles(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("ssse3") != 0;
+}
+#elif defined(__SSE2__) && !defined(VF_SIMD4_PORTABLE)
+#define VF_REMAP_NO_SHUFFLE
+static int vf_remap_cpu_shuffles(void) { return 0; }
+#elif defined(__ARM_NEON) && defined(__aarch64__) && !defined(__ARM_BIG_ENDIAN) && \
+    !defined(VF_SIMD4_PORTABLE)
+#define VF_REMAP_SHUFFLE_TARGET
+/* The table lookup gives 0 for an index of 16 or more. */
+static inline vf_u8x16 vf_remap_pick_first(vf_u8x16 v, vf_u8x16 idx) { return vqtbl1q_u8(v, idx); }
+static inline vf_u8x16 vf_remap_pick_second(vf_u8x16 v, vf_u8x16 idx) {
+  return vqtbl1q_u8(v, veorq_u8(idx, vdupq_n_u8(0x10)));
+}
+static int vf_remap_cpu_shuffles(void) { return 1; }
+#else
+#define VF_REMAP_SHUFFLE_TARGET
+static inline vf_u8x16 vf_remap_pick_first(vf_u8x16 v, vf_u8x16 idx) {
+  vf_u8x16 r;
+  for (int i = 0; i < 16; ++i) r.v[i] = idx.v[i] < 16 ? v.v[idx.v[i]] : 0;
+  return r;
+}
+static inline vf_u8x16 vf_remap_pick_second(vf_u8x16 v, vf_u8x16 idx) {
+  vf_u8x16 r;
+  for (int i = 0; i < 16; ++i) r.v[i] = idx.v[i] >= 16 ? v.v[idx.v[i] - 16] : 0;
+  return r;
+}
+static int vf_remap_cpu_shuffles(void) { return 1; }
+#endif
+
+#ifndef VF_REMAP_NO_SHUFFLE
+/* The eight pixels of group g from its record: rows loaded whole and their bytes picked. */
+static inline VF_REMAP_SHUFFLE_TARGET void vf_remap_group8(const vf_remap_job* j,
+                                                           const vf_remap_group* g, uint8_t* out) {
+  const size_t s = j->src_stride;
+  const uint8_t* q = j->src + g->first;
+  const vf_u8x16 idx = vf_u8x16_load(g->pick);
+  const vf_u8x16 r0 = vf_u8x16_load(q), r1 = vf_u8x16_load(q + s);
+  vf_u8x16 top = vf_remap_pick_first(r0, idx), bot = vf_remap_pick_first(r1, idx);
+  if (g->two_rows) {
+    const vf_u8x16 r2 = vf_u8x16_load(q + 2 * s);
+    top = vf_u8x16_or(top, vf_remap_pick_second(r1, idx));
+    bot = vf_u8x16_or(bot, vf_remap_pick_second(r2, idx));
+  }
+  const vf_u8x16 w = vf_u8x16_load(g->wx); /* wx then wy */
+  vf_u8x16_store_lo8(out, vf_u8x16_bilinear8(top, bot, vf_u8x16_widen_lo(w), vf_u8x16_widen_hi(w)));
+}
+
+static VF_REMAP_SHUFFLE_TARGET void vf_remap_row_grouped(const vf_remap_job* j, int y) {
+  const size_t row = (size_t)y * j->plan->stride;
+  const vf_remap_group* g = j->plan->group + row / 8;
+  uint8_t* out = j->dst + (size_t)y * j->dst_stride;
+  int x = 0;
+  for (; x + 8 <= j->plan->out_w; x += 8, ++g) {
+    if (g->first >= 0) {
+      vf_remap_group8(j, g, out + x);
+    } else {
+      vf_remap_gather8(j, row, x, out);
     }
-    for (; x < p->out_w; ++x) {
-      out[x] = mask[x] ? j->fill : vf_remap_blend(j->src + off[x], j->src_stride, wx[x], wy[x]);
+  }
+  vf_remap_tail(j, row, x, out);
+}
+#endif
+
+/* Group records from the unpacked plan, for source rows src_stride bytes apart: a group whose
+ * pixels are all inside, with weights under 256, on source rows y and perhaps y + 1 (the rows
+ * read, up to y + 2, inside the image) and within 16 bytes from its leftmost pair, those 16
+ * bytes inside the row. */
+static void vf_remap_plan_groups(vf_remap_cpu_plan* p, size_t src_stride) {
+  const size_t groups = (size_t)p->stride / 8 * (size_t)p->out_h;
+  for (size_t k = 0; k < groups; ++k) {
+    const size_t at = 8 * k;
+    vf_remap_group* g = &p->group[k];
+    memset(g, 0, sizeof *g);
+    g->first = -1;
+    size_t y_min = SIZE_MAX, y_max = 0, x_min = SIZE_MAX, x_max = 0;
+    int ok = 1;
+    for (int i = 0; i < 8 && ok; ++i) {
+      const size_t o = (size_t)p->offset[at + i], y = o / src_stride, x = o % src_stride;
+      ok = !p->fill[at + i] && p->wx[at + i] < VF_REMAP_UNIT && p->wy[at + i] < VF_REMAP_UNIT;
+      y_min = y < y_min ? y : y_min;
+      y_max = y > y_max ? y : y_max;
+      x_min = x < x_min ? x : x_min;
+      x_max = x > x_max ? x : x_max;
+    }
+    const size_t rows_read = y_max - y_min + 2;
+    if (!ok || y_max > y_min + 1 || y_min + rows_read > (size_t)p->src_h ||
+        x_max + 1 - x_min > 15 || x_min + 16 > (size_t)p->src_w)
+      continue;
+    g->first = (int32_t)(y_min * src_stride + x_min);
+    g->two_rows = y_max > y_min;
+    for (int i = 0; i < 8; ++i) {
+      const size_t o = (size_t)p->offset[at + i], y = o / src_stride, x = o % src_stride;
+      const uint8_t lane = (uint8_t)(x - x_min + (y > y_min ? 16 : 0));
+      g->pick[2 * i] = lane;
+      g->pick[2 * i + 1] = (uint8_t)(lane + 1);
+      g->wx[i] = (uint8_t)p->wx[at + i];
+      g->wy[i] = (uint8_t)p->wy[at + i];
     }
   }
 }
@@ -121,6 +272,7 @@ static void vf_remap_plan_fill(vf_remap_cpu_plan* p, size_t src_stride) {
       p->fill[row + x] = inside ? 0 : 0xFF;
     }
   }
+  if (p->group != NULL) vf_remap_plan_groups(p, src_stride);
   p->src_stride = src_stride;
 }
 
@@ -140,7 +292,11 @@ vf_status vf_cpu_remap_plan_create(const int32_t* map, int map_stride, int out_w
     p->wx = vf_malloc(n * sizeof *p->wx);
     p->wy = vf_malloc(n * sizeof *p->wy);
     p->fill = vf_malloc(n);
-    if (p->offset == NULL || p->wx == NULL || p->wy == NULL || p->fill == NULL) {
+    /* Rows of at least 16 bytes hold a group's loads. */
+    const int grouped = src_w >= 16 && vf_remap_cpu_shuffles();
+    if (grouped) p->group = vf_malloc(n / 8 * sizeof *p->group);
+    if (p->offset == NULL || p->wx == NULL || p->wy == NULL || p->fill == NULL ||
+        (grouped && p->group == NULL)) {
       vf_cpu_remap_plan_destroy(p);
       return VF_ERR_NOMEM;
     }
@@ -155,6 +311,7 @@ void vf_cpu_remap_plan_destroy(vf_remap_cpu_plan* p) {
   free(p->wx);
   free(p->wy);
   free(p->fill);
+  free(p->group);
   free(p);
 }
 
@@ -165,9 +322,12 @@ void vf_cpu_remap_u8(vf_remap_cpu_plan* plan, const uint8_t* src, size_t src_str
       plan->direct || (size_t)(plan->src_h - 1) * src_stride + (size_t)plan->src_w > INT32_MAX;
   if (!direct && plan->src_stride != src_stride) vf_remap_plan_fill(plan, src_stride);
   int threads = vf_pool_threads(pool);
-  vf_remap_job job = {plan, src, src_stride, dst, dst_stride, fill};
+  vf_remap_job job = {plan, src, src_stride, dst, dst_stride, fill, vf_remap_row_gathered};
   /* As for the pyramid: a thread only pays for itself beyond about 64K pixels. */
   int useful = (int)((long long)plan->out_w * plan->out_h / 65536);
+#ifndef VF_REMAP_NO_SHUFFLE
+  if (plan->group != NULL) job.row = vf_remap_row_grouped;
+#endif
   vf_parallel_for(pool, plan->out_h, useful < threads ? useful : threads,
-                  direct ? vf_remap_rows_direct : vf_remap_rows_planned, &job);
+                  direct ? vf_remap_rows_direct : vf_remap_rows, &job);
 }

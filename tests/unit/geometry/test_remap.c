@@ -163,10 +163,11 @@ static void check_identity(void) {
   }
   CHECK(half_ok);
   CHECK(integer_mismatches(h, &src, &dst, 0) == 0);
-  /* Sources a pixel wide or high (read per pixel, no neighbour to move a weight to), and a
-   * quarter pixel down and left so that the last row and column are read. */
-  const int sizes[3][2] = {{1, 9}, {13, 1}, {23, 17}};
-  for (int k = 0; k < 3; ++k) {
+  /* Sources a pixel wide or high (read per pixel, no neighbour to move a weight to), under 16
+   * pixels wide (gathered pairs only: no 16-byte row loads), and a quarter pixel down and left
+   * so that the last row and column are read. */
+  const int sizes[4][2] = {{1, 9}, {13, 1}, {15, 12}, {23, 17}};
+  for (int k = 0; k < 4; ++k) {
     vf_camera tc = vf_camera_default();
     tc.width = sizes[k][0], tc.height = sizes[k][1];
     tc.cx = tc.width / 2.0, tc.cy = tc.height / 2.0;
