@@ -218,6 +218,13 @@ typedef struct vf_frontend_config {
                                     cells several pixels apart, not the map's neighbour jump that
                                     edge_max_jump bounds; docs/perf/sparse_stereo.md). The birth
                                     check's floor too, in place of birth_max_jump */
+  float sparse_birth_max_loss;   /**< sparse mode with the birth check (birth_edge_radius > 0): a
+                                    new track is not kept when its match's correlation loss
+                                    (1 - vf_stereo_match.zncc) is over this many times the median
+                                    loss of the last 128 births with a match (once there are 32):
+                                    a window across a depth step matches worse than the images'
+                                    noise lets a corner on one surface match. 0 = off, else
+                                    1..1000; default 2 (docs/perf/sparse_stereo.md) */
   vf_stereo_match_config sparse; /**< sparse mode's matcher; its disparity range is set from
                                     stereo's (min_disparity .. min_disparity + disparities - 1),
                                     its step_radius from max(edge_radius, birth_edge_radius,

@@ -167,7 +167,8 @@ static void register_frontend_configs(nb::module_& m) {
       .RW(vf_frontend_config, disparity_location)
       .RW(vf_frontend_config, stereo_mode)
       .RW(vf_frontend_config, dense_every)
-      .RW(vf_frontend_config, sparse_edge_max_step);
+      .RW(vf_frontend_config, sparse_edge_max_step)
+      .RW(vf_frontend_config, sparse_birth_max_loss);
 
   config_class<vf_euroc_config>(m, "EurocConfig", vf_euroc_config_default,
                                 "EuRoC reader settings (vf_euroc_config).")

@@ -28,7 +28,7 @@ def test_defaults_are_the_c_defaults():
     assert fc.pyramid_levels == 4 and fc.features.max_features == 400
     assert fc.tracker.template_mode is vf.TemplateMode.PREVIOUS_FRAME and fc.tracker.refine
     assert fc.stereo_mode is vf.StereoMode.DENSE and fc.dense_every == 0
-    assert fc.sparse_edge_max_step == 4.0
+    assert fc.sparse_edge_max_step == 4.0 and fc.sparse_birth_max_loss == 2.0
     assert vf.EurocConfig().prefetch == 8
     assert vf.Camera().fx == 458 and vf.Camera().T_BS.shape == (4, 4)
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* The birth check: new tracks whose first frame's disparity map shows a depth edge under their
- * reference patch are not kept, and while few tracks are alive a cell whose best corner is
- * refused gets its next candidates instead. */
+ * reference patch are not kept (sparse stereo: their match's cells step, or it correlates worse
+ * than the recent births do), and while few tracks are alive a cell whose best corner is refused
+ * gets its next candidates instead. */
 #include <string.h>
 
 #include "frontend/vf_frontend_internal.h"
@@ -21,7 +22,9 @@ int vf_frontend_tries_candidates(const vf_frontend_config* c) {
 }
 
 static int vf_frontend_on_edge(const vf_frontend* fe, int i) {
-  if (vf_frontend_sparse(&fe->cfg)) return vf_frontend_sparse_on_edge(fe, &fe->matches[i]);
+  if (vf_frontend_sparse(&fe->cfg))
+    return vf_frontend_sparse_on_edge(fe, &fe->matches[i]) ||
+           !vf_frontend_birth_correlates(fe, &fe->matches[i]);
   const vf_disparity_probe* p = &fe->probes[i];
   const int bits = fe->cfg.stereo.subpixel ? VF_STEREO_SUBPIXEL_BITS : 0;
   float max_jump = fe->cfg.birth_max_jump * (float)(1 << bits);
@@ -89,6 +92,7 @@ vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added) {
     }
     if (m > 0) s = vf_frontend_probe_births(fe, m);
   }
+  if (s == VF_OK && vf_frontend_sparse(&fe->cfg)) vf_frontend_birth_losses(fe, fe->matches, m);
   int refused = 0;
   for (int i = 0; i < m && s == VF_OK; ++i)
     if (vf_frontend_on_edge(fe, i)) fe->births[refused++] = fe->births[i];
@@ -109,6 +113,7 @@ vf_status vf_frontend_settle_births(vf_frontend* fe, int* dropped, int* added) {
   }
   s = vf_frontend_probe_births(fe, h);
   if (s != VF_OK) return s;
+  if (vf_frontend_sparse(&fe->cfg)) vf_frontend_birth_losses(fe, fe->matches, h);
   int kept = 0;
   for (int i = 0; i < h; ++i)
     if (!vf_frontend_on_edge(fe, i)) fe->held[kept++] = fe->held[i];

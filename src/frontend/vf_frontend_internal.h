@@ -14,6 +14,11 @@
 #include "viofront/vf_sampler.h"
 #include "viofront/vf_timer.h"
 
+/* Sparse stereo's correlation birth check: the births whose losses set the median, and how many
+ * it needs. */
+#define VF_BIRTH_LOSSES 128
+#define VF_BIRTH_LOSSES_MIN 32
+
 /* A pending prediction from the backend: the raw left pixel of a track for the next frame. */
 typedef struct vf_frontend_prediction {
   uint64_t id;
@@ -121,6 +126,11 @@ struct vf_frontend {
   uint8_t* band_occupancy;    /* one byte per band_detector cell */
   vf_keypoint* held;          /* candidates waiting for the birth check, one per band cell */
   int held_count;
+  /* sparse stereo's correlation birth check (vf_frontend_birth_loss.c): the correlation losses
+   * (1 - ZNCC) of the last VF_BIRTH_LOSSES births with a match, a ring, and the frame's limit */
+  float birth_loss[VF_BIRTH_LOSSES];
+  int birth_loss_count, birth_loss_next;
+  float birth_loss_limit;
   vf_rigid_point* rigid; /* the rigid-motion check (slide_max): tracks with a previous disparity */
   int* rigid_track;      /* their places among the live tracks */
   float* rigid_residual; /* 2 per point, px */
@@ -237,6 +247,12 @@ vf_status vf_frontend_wait_matches(vf_frontend* fe);
 /* Sparse stereo with the birth check: the queued matches, then the births' points, ids and
  * matches into fe->xy, fe->births and fe->matches; the births' count in *m. */
 vf_status vf_frontend_match_live(vf_frontend* fe, int* m);
+/* Sparse stereo: the correlation losses of m births' (or candidates') matches join the recent
+ * births', and the frame's limit (frontend.sparse_birth_max_loss times their median; none below
+ * VF_BIRTH_LOSSES_MIN births or with the check off) is set; vf_frontend_birth_correlates: 0 when
+ * a match's loss exceeds it. */
+void vf_frontend_birth_losses(vf_frontend* fe, const vf_stereo_match* matches, int m);
+int vf_frontend_birth_correlates(const vf_frontend* fe, const vf_stereo_match* m);
 /* Whether a new track (or candidate) with this match lies on a depth edge: its match fails the
  * left-right check (a nearer surface hides it) or its depth step is over the birth check's. */
 int vf_frontend_sparse_on_edge(const vf_frontend* fe, const vf_stereo_match* m);

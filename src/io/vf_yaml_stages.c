@@ -159,6 +159,8 @@ vf_status vf_yaml_read_frontend(vf_yaml* y, yaml_node_t* n, vf_frontend_config* 
        NULL, NULL, NULL, 0},
       {VF_KEY("sparse_edge_max_step", VF_YAML_FLOAT, vf_frontend_config, sparse_edge_max_step), 0,
        4096, 0, 0, 0, NULL, NULL, NULL, 0},
+      {VF_KEY("sparse_birth_max_loss", VF_YAML_FLOAT, vf_frontend_config, sparse_birth_max_loss), 0,
+       1000, 0, 0, 0, NULL, NULL, NULL, 0},
       {VF_KEY("sparse_prior_range", VF_YAML_INT, vf_frontend_config, sparse.prior_range), 1,
        VF_STEREO_MATCH_PRIOR_MAX, 0, 0, 0, NULL, NULL, NULL, 0},
       {VF_KEY("sparse_search_radius", VF_YAML_INT, vf_frontend_config, sparse.search_radius), 1,

@@ -274,11 +274,14 @@ static void check_config(void) {
   /* Sparse stereo's keys. */
   const char* sparse =
       "frontend: {stereo: sparse, dense_every: 5, sparse_edge_max_step: 2.5, "
-      "sparse_min_zncc: 0.8}\n";
+      "sparse_min_zncc: 0.8, sparse_birth_max_loss: 3}\n";
   CHECK_OK(vf_config_parse(sparse, strlen(sparse), "cfg.yaml", ".", ctx, &cfg));
   CHECK(fc->stereo_enabled && fc->stereo_mode == VF_FRONTEND_STEREO_SPARSE);
   CHECK(fc->dense_every == 5 && fc->sparse_edge_max_step == 2.5f && fc->sparse.min_zncc == 0.8f);
+  CHECK(fc->sparse_birth_max_loss == 3.0f);
   expect_config_error("frontend:\n  sparse_edge_max_step: -1\n", "frontend.sparse_edge_max_step");
+  expect_config_error("frontend:\n  sparse_birth_max_loss: 2000\n",
+                      "frontend.sparse_birth_max_loss");
 
   /* Unknown sections and keys are warned about; the rest still applies. */
   log_capture_clear(&logs);
