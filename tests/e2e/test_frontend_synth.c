@@ -63,25 +63,23 @@ static void on_disparity(const vf_disparity_frame* fr, void* user) {
   replay_eval_disparity(s->eval, fr);
 }
 
-int main(int argc, char** argv) {
-  if (argc < 2) VF_TEST_SKIP("usage: test_frontend_synth SEQUENCE [cpu|cuda] [match|sparse]");
-  int cuda = argc > 2 && strcmp(argv[2], "cuda") == 0;
-  /* match: each feature's disparity matched in the rectified pair (off by default); sparse:
-   * sparse stereo (no map; the records and flags from each feature's own match). */
-  int match = argc > 3 && strcmp(argv[3], "match") == 0;
-  int sparse = argc > 3 && strcmp(argv[3], "sparse") == 0;
-  if (cuda) VF_TEST_REQUIRE_CUDA();
+/* One replay of the sequence through a frontend of the test's kind; sparse_birth_max_loss < 0
+ * keeps the default. The sink and the evaluation's summary into *s and *r; the frames in *pairs. */
+static void replay(const char* seq, int cuda, int match, int sparse, float sparse_birth_max_loss,
+                   sink* s, replay_eval_summary* r, int* pairs) {
   vf_context_config cc = vf_context_config_default();
   cc.backend = cuda ? VF_BACKEND_CUDA : VF_BACKEND_CPU;
   vf_context* ctx = NULL;
   vf_euroc* reader = NULL;
   CHECK_OK(vf_context_create(&cc, &ctx));
   vf_euroc_config ec = vf_euroc_config_default();
-  CHECK_OK(vf_euroc_open(argv[1], &ec, ctx, &reader));
-  if (reader == NULL) VF_TEST_END("test_frontend_synth");
-  static sink s;
-  s.order_ok = s.ids_ok = 1;
-  CHECK(replay_eval_open(argv[1], reader, 2, 4, &s.eval) == 0 && s.eval != NULL);
+  CHECK_OK(vf_euroc_open(seq, &ec, ctx, &reader));
+  memset(s, 0, sizeof *s);
+  memset(r, 0, sizeof *r);
+  *pairs = 0;
+  if (reader == NULL) return;
+  s->order_ok = s->ids_ok = 1;
+  CHECK(replay_eval_open(seq, reader, 2, 4, &s->eval) == 0 && s->eval != NULL);
   vf_frontend_config fc = vf_frontend_config_default();
   CHECK_OK(vf_euroc_camera(reader, 0, &fc.cam0));
   CHECK_OK(vf_euroc_camera(reader, 1, &fc.cam1));
@@ -90,11 +88,13 @@ int main(int argc, char** argv) {
   fc.features.detect_every = 1;
   if (match) fc.disparity_refine_radius = 7;
   if (sparse) fc.stereo_mode = VF_FRONTEND_STEREO_SPARSE;
-  vf_frontend_callbacks cb = {on_features, on_disparity, &s};
+  if (sparse_birth_max_loss >= 0.0f) fc.sparse_birth_max_loss = sparse_birth_max_loss;
+  vf_frontend_callbacks cb = {on_features, on_disparity, s};
   vf_frontend* fe = NULL;
   CHECK_OK(vf_frontend_create(ctx, &fc, &cb, &fe));
   vf_euroc_info info;
   CHECK_OK(vf_euroc_get_info(reader, &info));
+  *pairs = info.stereo_pairs;
   for (;;) {
     vf_euroc_event ev;
     CHECK_OK(vf_euroc_next(reader, &ev));
@@ -105,14 +105,37 @@ int main(int argc, char** argv) {
       CHECK_OK(vf_frontend_process(fe, ev.t_ns, &ev.left, &ev.right));
     }
   }
+  if (s->eval != NULL) {
+    replay_eval_get(s->eval, r);
+    replay_eval_print(s->eval, stdout);
+    replay_eval_close(s->eval);
+    s->eval = NULL;
+  }
+  vf_frontend_destroy(fe);
+  vf_euroc_close(reader);
+  vf_context_destroy(ctx);
+}
+
+/* The share of the drift observations on tracks whose window spanned a depth step at birth. */
+static double on_step_share(const replay_eval_summary* r) {
+  const long all = r->drift_step[0].observations + r->drift_step[1].observations;
+  return all > 0 ? (double)r->drift_step[1].observations / (double)all : 0.0;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) VF_TEST_SKIP("usage: test_frontend_synth SEQUENCE [cpu|cuda] [match|sparse]");
+  int cuda = argc > 2 && strcmp(argv[2], "cuda") == 0;
+  /* match: each feature's disparity matched in the rectified pair (off by default); sparse:
+   * sparse stereo (no map; the records and flags from each feature's own match). */
+  int match = argc > 3 && strcmp(argv[3], "match") == 0;
+  int sparse = argc > 3 && strcmp(argv[3], "sparse") == 0;
+  if (cuda) VF_TEST_REQUIRE_CUDA();
+  static sink s;
   replay_eval_summary r;
-  replay_eval_get(s.eval, &r);
-  replay_eval_print(s.eval, stdout);
-  printf("frames %d, features per frame %.1f, %.1f%% with depth, %.1f%% on depth edges\n", s.frames,
-         (double)s.features / (s.frames ? s.frames : 1),
-         100.0 * s.with_depth / (s.features ? s.features : 1),
-         100.0 * s.on_edge / (s.features ? s.features : 1));
-  CHECK(s.frames == info.stereo_pairs && s.disparity_frames == (sparse ? 0 : s.frames));
+  int pairs = 0;
+  replay(argv[1], cuda, match, sparse, -1.0f, &s, &r, &pairs);
+  if (pairs == 0) VF_TEST_END("test_frontend_synth");
+  CHECK(s.frames == pairs && s.disparity_frames == (sparse ? 0 : s.frames));
   /* The depth-edge flag marks a few features (sparse: 42% before it had its own threshold). */
   CHECK(s.on_edge * 10 < s.features);
   CHECK(s.order_ok);
@@ -145,9 +168,23 @@ int main(int argc, char** argv) {
   /* The body of the disparity errors (within 1 px): the mean over all of them follows a few
    * occlusion outliers on a short sequence (+0.10 px over 6 frames under qemu). */
   CHECK(r.disparity_bias.observations > enough && fabs(r.disparity_bias.mean_within_1px_px) < 0.05);
-  vf_frontend_destroy(fe);
-  replay_eval_close(s.eval);
-  vf_euroc_close(reader);
-  vf_context_destroy(ctx);
+  if (sparse) {
+    /* The correlation birth check (sparse_birth_max_loss, on by default) against none: fewer
+     * observations on tracks born across a depth step, and fewer records over 0.5 px (on this
+     * sequence 5.6% -> 4.9% and 1.63% -> 0.68% over 16 frames; 7.5% -> 5.3%, 2.12% -> 0.65% over
+     * 6). */
+    static sink off;
+    replay_eval_summary r_off;
+    int pairs_off = 0;
+    replay(argv[1], cuda, match, sparse, 0.0f, &off, &r_off, &pairs_off);
+    printf(
+        "correlation birth check on / off: on depth steps %.2f%% / %.2f%%, records over 0.5 px "
+        "%.2f%% / %.2f%%\n",
+        100.0 * on_step_share(&r), 100.0 * on_step_share(&r_off), 100.0 * r.right.over_half_px,
+        100.0 * r_off.right.over_half_px);
+    CHECK(pairs_off == pairs && off.frames == s.frames);
+    CHECK(on_step_share(&r) < on_step_share(&r_off));
+    CHECK(r.right.over_half_px < r_off.right.over_half_px);
+  }
   VF_TEST_END("test_frontend_synth");
 }
