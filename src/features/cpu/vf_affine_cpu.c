@@ -15,6 +15,7 @@
 #include "core/vf_parallel.h"
 #include "core/vf_simd16.h"
 #include "core/vf_simd4.h"
+#include "core/vf_simd8.h"
 #include "features/cpu/vf_affine_cpu_reference.h"
 #include "features/cpu/vf_smooth_cpu.h"
 
@@ -211,86 +212,228 @@ static inline vf_f4 vf_affine_cpu_residuals(vf_f4 v, vf_f4 tv, uint32_t* in, vf_
   return vf_f4_select(use, vf_f4_sub(vf_f4_mul(vf_f4_sub(v, c), inv_gain), *tc));
 }
 
+/* What the rows of one pass share: the state's warp in window coordinates, the reference, the
+ * masks and residuals it updates, and per row the columns that saturate in it (their terms go to
+ * h_out by rows after the pass). */
+typedef struct vf_affine_cpu_pass {
+  const vf_affine_cpu_rows* rows;
+  const float* t;
+  const vf_affine_params* p;
+  const float* win; /* NULL: the smoothed sampler */
+  int patch, n;
+  float half, inv_half, a1, a3, gy;
+  vf_f4 c, inv_gain, va0, va2, vmu, vpx, vpy, vgx;
+  vf_affine_cpu_use* use;
+  vf_affine_cpu_errors* err;
+  uint32_t* added;
+} vf_affine_cpu_pass;
+
+/* Row r: its residuals, then its sums into f (two short loops: in one, the accumulators
+ * spilled). */
+static inline void vf_affine_cpu_row(const vf_affine_cpu_pass* q, int r, float (*f)[4]) {
+  const vf_affine_cpu_rows* rows = q->rows;
+  const float oy = (float)r - q->half, sy = oy * q->inv_half;
+  /* Sample (ox, oy) lies at p + (1 - gx ox - gy oy) A (ox, oy) (vf_affine_warp_point). */
+  const vf_f4 bx = vf_f4_set1(q->a1 * oy), by = vf_f4_set1(q->a3 * oy);
+  const vf_f4 bm = vf_f4_set1(1.0f - q->gy * oy);
+  uint32_t* use_row = q->use->row[r];
+  float* e_row = q->err->row[r];
+  for (int g = 0; g < rows->groups; ++g) {
+    const int col = rows->start[g];
+    const vf_f4 ox = vf_f4_loadu(rows->ox + col);
+    const vf_f4 m = vf_f4_sub(bm, vf_f4_mul(q->vgx, ox));
+    const vf_f4 x = vf_f4_add(q->vpx, vf_f4_mul(vf_f4_add(vf_f4_mul(q->va0, ox), bx), m));
+    const vf_f4 y = vf_f4_add(q->vpy, vf_f4_mul(vf_f4_add(vf_f4_mul(q->va2, ox), by), m));
+    const vf_f4 v = vf_affine_cpu_read(q->p, q->win, x, y);
+    vf_f4 tc;
+    int fresh;
+    const vf_f4 e =
+        vf_affine_cpu_residuals(v, vf_f4_loadu(q->t + r * q->patch + col), use_row + 4 * g, q->c,
+                                q->inv_gain, q->vmu, &tc, &fresh);
+    if (fresh != 0) q->added[r] |= (uint32_t)fresh << col;
+    vf_f4_store(e_row + 4 * g, e);
+  }
+  /* Row sums of tx e sx, tx e, ty e sx, ty e, tc e, e (tc = T - mu). */
+  vf_f4 acc[6];
+  for (int k = 0; k < 6; ++k) acc[k] = vf_f4_zero();
+  for (int g = 0; g < rows->groups; ++g) {
+    const int col = rows->start[g], i = r * q->patch + col;
+    const vf_f4 sx = vf_f4_loadu(rows->sx + col), e = vf_f4_load(e_row + 4 * g);
+    const vf_f4 tc = vf_f4_sub(vf_f4_loadu(q->t + i), q->vmu);
+    const vf_f4 txe = vf_f4_mul(vf_f4_loadu(q->t + q->n + i), e);
+    const vf_f4 tye = vf_f4_mul(vf_f4_loadu(q->t + 2 * q->n + i), e);
+    acc[0] = vf_f4_add(acc[0], vf_f4_mul(txe, sx));
+    acc[1] = vf_f4_add(acc[1], txe);
+    acc[2] = vf_f4_add(acc[2], vf_f4_mul(tye, sx));
+    acc[3] = vf_f4_add(acc[3], tye);
+    acc[4] = vf_f4_add(acc[4], vf_f4_mul(tc, e));
+    acc[5] = vf_f4_add(acc[5], e);
+  }
+  const vf_f4 vsy = vf_f4_set1(sy);
+  vf_f4_store(f[0], acc[0]);
+  vf_f4_store(f[1], vf_f4_mul(acc[1], vsy));
+  vf_f4_store(f[2], acc[2]);
+  vf_f4_store(f[3], vf_f4_mul(acc[3], vsy));
+  vf_f4_store(f[4], acc[1]);
+  vf_f4_store(f[5], acc[3]);
+  vf_f4_store(f[6], acc[4]);
+  vf_f4_store(f[7], acc[5]);
+}
+
+#ifdef VF_SIMD8
+/* Rows r and r + 1 at once, row r in lanes 0..3 and r + 1 in 4..7: per lane the operations of
+ * vf_affine_cpu_row in its order, so the same bits; the window only (no sampler). */
+static inline VF_SIMD8_TARGET vf_f8 vf_f8_halves(vf_f4 lo, vf_f4 hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+}
+static inline VF_SIMD8_TARGET vf_f8 vf_f8_pair(float lo, float hi) {
+  return vf_f8_halves(_mm_set1_ps(lo), _mm_set1_ps(hi));
+}
+static inline VF_SIMD8_TARGET vf_f8 vf_f8_load_halves(const float* lo, const float* hi) {
+  return vf_f8_halves(_mm_loadu_ps(lo), _mm_loadu_ps(hi));
+}
+static inline VF_SIMD8_TARGET void vf_f8_store_halves(float* lo, float* hi, vf_f8 x) {
+  _mm_storeu_ps(lo, vf_f8_lo(x));
+  _mm_storeu_ps(hi, vf_f8_hi(x));
+}
+
+/* vf_affine_cpu_read's window read for 8 lanes. */
+static inline VF_SIMD8_TARGET vf_f8 vf_affine_cpu_read8(const float* win, vf_f8 x, vf_f8 y) {
+  const __m256i ix = _mm256_cvttps_epi32(x), iy = _mm256_cvttps_epi32(y);
+  const vf_f8 fx = _mm256_cvtepi32_ps(ix), fy = _mm256_cvtepi32_ps(iy);
+  _Alignas(32) uint32_t idx[8];
+  _mm256_store_si256((__m256i*)idx,
+                     _mm256_add_epi32(_mm256_slli_epi32(iy, VF_AFFINE_CPU_WIN_SHIFT), ix));
+  vf_f4 a0, b0, c0, d0, a1, b1, c1, d1;
+  vf_f4_gather2(win, idx, &a0, &b0);
+  vf_f4_gather2(win + VF_AFFINE_CPU_WIN, idx, &c0, &d0);
+  vf_f4_gather2(win, idx + 4, &a1, &b1);
+  vf_f4_gather2(win + VF_AFFINE_CPU_WIN, idx + 4, &c1, &d1);
+  const vf_f8 a = vf_f8_halves(a0, a1), b = vf_f8_halves(b0, b1);
+  const vf_f8 c = vf_f8_halves(c0, c1), d = vf_f8_halves(d0, d1);
+  const vf_f8 ax = vf_f8_sub(x, fx), ay = vf_f8_sub(y, fy);
+  const vf_f8 top = vf_f8_add(a, vf_f8_mul(ax, vf_f8_sub(b, a)));
+  const vf_f8 bot = vf_f8_add(c, vf_f8_mul(ax, vf_f8_sub(d, c)));
+  return vf_f8_add(top, vf_f8_mul(ay, vf_f8_sub(bot, top)));
+}
+
+static VF_SIMD8_TARGET void vf_affine_cpu_row_pair(const vf_affine_cpu_pass* q, int r,
+                                                   float (*f0)[4], float (*f1)[4]) {
+  const vf_affine_cpu_rows* rows = q->rows;
+  const float oy0 = (float)r - q->half, oy1 = (float)(r + 1) - q->half;
+  const vf_f8 bx = vf_f8_pair(q->a1 * oy0, q->a1 * oy1), by = vf_f8_pair(q->a3 * oy0, q->a3 * oy1);
+  const vf_f8 bm = vf_f8_pair(1.0f - q->gy * oy0, 1.0f - q->gy * oy1);
+  const vf_f8 vgx = vf_f8_halves(q->vgx, q->vgx), va0 = vf_f8_halves(q->va0, q->va0);
+  const vf_f8 va2 = vf_f8_halves(q->va2, q->va2), vpx = vf_f8_halves(q->vpx, q->vpx);
+  const vf_f8 vpy = vf_f8_halves(q->vpy, q->vpy), vmu = vf_f8_halves(q->vmu, q->vmu);
+  const vf_f8 c = vf_f8_halves(q->c, q->c), inv_gain = vf_f8_halves(q->inv_gain, q->inv_gain);
+  uint32_t *use0 = q->use->row[r], *use1 = q->use->row[r + 1];
+  float *e0 = q->err->row[r], *e1 = q->err->row[r + 1];
+  const float *t0 = q->t + r * q->patch, *t1 = t0 + q->patch;
+  for (int g = 0; g < rows->groups; ++g) {
+    const int col = rows->start[g];
+    const vf_f4 ox4 = vf_f4_loadu(rows->ox + col);
+    const vf_f8 ox = vf_f8_halves(ox4, ox4);
+    const vf_f8 m = vf_f8_sub(bm, vf_f8_mul(vgx, ox));
+    const vf_f8 x = vf_f8_add(vpx, vf_f8_mul(vf_f8_add(vf_f8_mul(va0, ox), bx), m));
+    const vf_f8 y = vf_f8_add(vpy, vf_f8_mul(vf_f8_add(vf_f8_mul(va2, ox), by), m));
+    const vf_f8 v = vf_affine_cpu_read8(q->win, x, y);
+    /* vf_affine_cpu_residuals */
+    vf_m8 use = vf_f8_load_halves((const float*)(use0 + 4 * g), (const float*)(use1 + 4 * g));
+    const vf_m8 ok = vf_f8_in_range(v, 1.0f, 254.0f);
+    const int fresh = vf_m8_bits(vf_m8_and_not(use, ok));
+    if (fresh != 0) {
+      use = vf_m8_and(use, ok);
+      vf_f8_store_halves((float*)(use0 + 4 * g), (float*)(use1 + 4 * g), use);
+      q->added[r] |= (uint32_t)(fresh & 15) << col;
+      q->added[r + 1] |= (uint32_t)(fresh >> 4) << col;
+    }
+    const vf_f8 tc = vf_f8_sub(vf_f8_load_halves(t0 + col, t1 + col), vmu);
+    const vf_f8 e = vf_f8_select(use, vf_f8_sub(vf_f8_mul(vf_f8_sub(v, c), inv_gain), tc));
+    vf_f8_store_halves(e0 + 4 * g, e1 + 4 * g, e);
+  }
+  vf_f8 acc[6];
+  for (int k = 0; k < 6; ++k) acc[k] = vf_f8_zero();
+  for (int g = 0; g < rows->groups; ++g) {
+    const int col = rows->start[g];
+    const vf_f4 sx4 = vf_f4_loadu(rows->sx + col);
+    const vf_f8 sx = vf_f8_halves(sx4, sx4), e = vf_f8_load_halves(e0 + 4 * g, e1 + 4 * g);
+    const vf_f8 tc = vf_f8_sub(vf_f8_load_halves(t0 + col, t1 + col), vmu);
+    const vf_f8 txe = vf_f8_mul(vf_f8_load_halves(t0 + q->n + col, t1 + q->n + col), e);
+    const vf_f8 tye = vf_f8_mul(vf_f8_load_halves(t0 + 2 * q->n + col, t1 + 2 * q->n + col), e);
+    acc[0] = vf_f8_add(acc[0], vf_f8_mul(txe, sx));
+    acc[1] = vf_f8_add(acc[1], txe);
+    acc[2] = vf_f8_add(acc[2], vf_f8_mul(tye, sx));
+    acc[3] = vf_f8_add(acc[3], tye);
+    acc[4] = vf_f8_add(acc[4], vf_f8_mul(tc, e));
+    acc[5] = vf_f8_add(acc[5], e);
+  }
+  const vf_f8 vsy = vf_f8_pair(oy0 * q->inv_half, oy1 * q->inv_half);
+  const vf_f8 out[8] = {
+      acc[0], vf_f8_mul(acc[1], vsy), acc[2], vf_f8_mul(acc[3], vsy), acc[1], acc[3], acc[4],
+      acc[5]};
+  for (int k = 0; k < 8; ++k) vf_f8_store_halves(f0[k], f1[k], out[k]);
+}
+#endif
+
 /* The sums of one iteration at the state's warp (VF_AFFINE_SUMS, order in the header; all but
- * e^2, whose residuals go to err): 4 lanes along each row, float sums per row (J's second and
- * fourth entries are the row's offset times the fifth and sixth), double totals; the last column
- * (rows->column) 4 rows at a time, float sums over the column. Only the samples in `use` count;
- * one that saturates in the current image leaves it, its terms go to h_out, and *grew counts it.
- * The sums of t and t^2 over the samples used, and their count, need no pass: they are H's
- * entries (6, 7), (6, 6) and (7, 7) less h_out's. */
+ * e^2, whose residuals go to err): 4 lanes along each row (with `wide` and a window, two rows in
+ * 8 lanes), float sums per row (J's second and fourth entries are the row's offset times the
+ * fifth and sixth), double totals; the last column (rows->column) 4 rows at a time, float sums
+ * over the column. Only the samples in `use` count; one that saturates in the current image
+ * leaves it, its terms go to h_out, and *grew counts it. The sums of t and t^2 over the samples
+ * used, and their count, need no pass: they are H's entries (6, 7), (6, 6) and (7, 7) less
+ * h_out's. */
 static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_rows* rows,
                                const vf_affine_cpu_column* column, const float* t,
                                const vf_affine_slot* s, const vf_affine_cpu_window* wd,
-                               const vf_affine_state* st, double sums[VF_AFFINE_SUMS],
+                               const vf_affine_state* st, int wide, double sums[VF_AFFINE_SUMS],
                                vf_affine_cpu_use* use, vf_affine_cpu_errors* err,
                                double h_out[VF_AFFINE_PACKED], int* grew) {
-  const int patch = p->patch, n = patch * patch;
-  const float half = VF_AFFINE_HALF(patch), inv_half = 1.0f / half;
+  const int patch = p->patch;
   const float* win = wd->w > 0 ? wd->win : NULL;
   /* The centre in window coordinates (exact: an integer off a float of larger magnitude). */
   const float px = (float)st->px - (win ? (float)wd->x0 : 0.0f);
   const float py = (float)st->py - (win ? (float)wd->y0 : 0.0f);
   const float a0 = (float)st->a[0], a1 = (float)st->a[1], a2 = (float)st->a[2],
               a3 = (float)st->a[3];
-  const vf_f4 c = vf_f4_set1((float)st->c), inv_gain = vf_f4_set1((float)(1.0 / st->gain));
-  const vf_f4 va0 = vf_f4_set1(a0), va2 = vf_f4_set1(a2), vmu = vf_f4_set1(s->mu);
-  const vf_f4 vpx = vf_f4_set1(px), vpy = vf_f4_set1(py), vgx = vf_f4_set1(st->gx);
+  /* Per row: the columns that saturate in this pass. */
+  uint32_t added[VF_AFFINE_CPU_COLUMN] = {0};
+  vf_affine_cpu_pass q;
+  q.rows = rows;
+  q.t = t;
+  q.p = p;
+  q.win = win;
+  q.patch = patch;
+  q.n = patch * patch;
+  q.half = VF_AFFINE_HALF(patch);
+  q.inv_half = 1.0f / q.half;
+  q.a1 = a1;
+  q.a3 = a3;
+  q.gy = st->gy;
+  q.c = vf_f4_set1((float)st->c);
+  q.inv_gain = vf_f4_set1((float)(1.0 / st->gain));
+  q.va0 = vf_f4_set1(a0);
+  q.va2 = vf_f4_set1(a2);
+  q.vmu = vf_f4_set1(s->mu);
+  q.vpx = vf_f4_set1(px);
+  q.vpy = vf_f4_set1(py);
+  q.vgx = vf_f4_set1(st->gx);
+  q.use = use;
+  q.err = err;
+  q.added = added;
   /* The float sums of each row (and of the column), added in double after the pass, straight
    * from memory: in the rows' loop the conversions took the shuffle port that the gathers need
    * (measured about 2% of the call faster on the VM, for 2% more instructions). */
   _Alignas(16) float part[VF_TRACKER_MAX_REF_PATCH + 1][8][4];
-  int parts = 0;
-  /* Per row: the columns that saturate in this pass (their terms go to h_out by rows after it). */
-  uint32_t added[VF_AFFINE_CPU_COLUMN] = {0};
-  for (int r = 0; r < patch; ++r) {
-    const float oy = (float)r - half, sy = oy * inv_half;
-    /* Sample (ox, oy) lies at p + (1 - gx ox - gy oy) A (ox, oy) (vf_affine_warp_point). */
-    const vf_f4 bx = vf_f4_set1(a1 * oy), by = vf_f4_set1(a3 * oy);
-    const vf_f4 bm = vf_f4_set1(1.0f - st->gy * oy);
-    uint32_t* use_row = use->row[r];
-    /* The row's residuals, then its sums: two short loops (in one, the accumulators spilled). */
-    float* e_row = err->row[r];
-    for (int g = 0; g < rows->groups; ++g) {
-      const int col = rows->start[g];
-      const vf_f4 ox = vf_f4_loadu(rows->ox + col);
-      const vf_f4 m = vf_f4_sub(bm, vf_f4_mul(vgx, ox));
-      const vf_f4 x = vf_f4_add(vpx, vf_f4_mul(vf_f4_add(vf_f4_mul(va0, ox), bx), m));
-      const vf_f4 y = vf_f4_add(vpy, vf_f4_mul(vf_f4_add(vf_f4_mul(va2, ox), by), m));
-      const vf_f4 v = vf_affine_cpu_read(p, win, x, y);
-      vf_f4 tc;
-      int fresh;
-      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_loadu(t + r * patch + col), use_row + 4 * g,
-                                              c, inv_gain, vmu, &tc, &fresh);
-      if (fresh != 0) added[r] |= (uint32_t)fresh << col;
-      vf_f4_store(e_row + 4 * g, e);
-    }
-    /* Row sums of tx e sx, tx e, ty e sx, ty e, tc e, e (tc = T - mu). */
-    vf_f4 acc[6];
-    for (int k = 0; k < 6; ++k) acc[k] = vf_f4_zero();
-    for (int g = 0; g < rows->groups; ++g) {
-      const int col = rows->start[g], i = r * patch + col;
-      const vf_f4 sx = vf_f4_loadu(rows->sx + col), e = vf_f4_load(e_row + 4 * g);
-      const vf_f4 tc = vf_f4_sub(vf_f4_loadu(t + i), vmu);
-      const vf_f4 txe = vf_f4_mul(vf_f4_loadu(t + n + i), e);
-      const vf_f4 tye = vf_f4_mul(vf_f4_loadu(t + 2 * n + i), e);
-      acc[0] = vf_f4_add(acc[0], vf_f4_mul(txe, sx));
-      acc[1] = vf_f4_add(acc[1], txe);
-      acc[2] = vf_f4_add(acc[2], vf_f4_mul(tye, sx));
-      acc[3] = vf_f4_add(acc[3], tye);
-      acc[4] = vf_f4_add(acc[4], vf_f4_mul(tc, e));
-      acc[5] = vf_f4_add(acc[5], e);
-    }
-    const vf_f4 vsy = vf_f4_set1(sy);
-    float(*f)[4] = part[parts++];
-    vf_f4_store(f[0], acc[0]);
-    vf_f4_store(f[1], vf_f4_mul(acc[1], vsy));
-    vf_f4_store(f[2], acc[2]);
-    vf_f4_store(f[3], vf_f4_mul(acc[3], vsy));
-    vf_f4_store(f[4], acc[1]);
-    vf_f4_store(f[5], acc[3]);
-    vf_f4_store(f[6], acc[4]);
-    vf_f4_store(f[7], acc[5]);
-  }
+  int parts = 0, r = 0;
+#ifdef VF_SIMD8
+  for (; wide && win != NULL && r + 2 <= patch; r += 2, parts += 2)
+    vf_affine_cpu_row_pair(&q, r, part[parts], part[parts + 1]);
+#else
+  (void)wide;
+#endif
+  for (; r < patch; ++r) vf_affine_cpu_row(&q, r, part[parts++]);
   if (rows->column) {
     /* Column sums of tx e, tx e sy, ty e, ty e sy, tc e, e; sx is the column's. */
     const int last = patch - 1;
@@ -300,28 +443,28 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     const vf_f4 cm = vf_f4_set1(1.0f - st->gx * ox);
     vf_f4 acc[6];
     for (int k = 0; k < 6; ++k) acc[k] = vf_f4_zero();
-    for (int r = 0; r < patch; r += 4) {
-      const vf_f4 oy = vf_f4_load(column->oy + r), sy = vf_f4_load(column->sy + r);
+    for (int rr = 0; rr < patch; rr += 4) {
+      const vf_f4 oy = vf_f4_load(column->oy + rr), sy = vf_f4_load(column->sy + rr);
       vf_f4 tc;
       int fresh;
       /* The same positions as a row's group, lane by lane. */
       const vf_f4 m = vf_f4_sub(cm, vf_f4_mul(vgy, oy));
       const vf_f4 v = vf_affine_cpu_read(
-          p, win, vf_f4_add(vpx, vf_f4_mul(vf_f4_add(vf_f4_mul(va1, oy), cx), m)),
-          vf_f4_add(vpy, vf_f4_mul(vf_f4_add(vf_f4_mul(va3, oy), cy), m)));
-      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_load(column->t + r), use->column + r, c,
-                                              inv_gain, vmu, &tc, &fresh);
+          p, win, vf_f4_add(q.vpx, vf_f4_mul(vf_f4_add(vf_f4_mul(va1, oy), cx), m)),
+          vf_f4_add(q.vpy, vf_f4_mul(vf_f4_add(vf_f4_mul(va3, oy), cy), m)));
+      const vf_f4 e = vf_affine_cpu_residuals(v, vf_f4_load(column->t + rr), use->column + rr, q.c,
+                                              q.inv_gain, q.vmu, &tc, &fresh);
       for (int l = 0; fresh != 0 && l < 4; ++l)
-        added[r + l] |= (uint32_t)((fresh >> l) & 1) << last;
-      const vf_f4 txe = vf_f4_mul(vf_f4_load(column->tx + r), e);
-      const vf_f4 tye = vf_f4_mul(vf_f4_load(column->ty + r), e);
+        added[rr + l] |= (uint32_t)((fresh >> l) & 1) << last;
+      const vf_f4 txe = vf_f4_mul(vf_f4_load(column->tx + rr), e);
+      const vf_f4 tye = vf_f4_mul(vf_f4_load(column->ty + rr), e);
       acc[0] = vf_f4_add(acc[0], txe);
       acc[1] = vf_f4_add(acc[1], vf_f4_mul(txe, sy));
       acc[2] = vf_f4_add(acc[2], tye);
       acc[3] = vf_f4_add(acc[3], vf_f4_mul(tye, sy));
       acc[4] = vf_f4_add(acc[4], vf_f4_mul(tc, e));
       acc[5] = vf_f4_add(acc[5], e);
-      vf_f4_store(err->column + r, e);
+      vf_f4_store(err->column + rr, e);
     }
     const vf_f4 vsx = vf_f4_set1(rows->sx[last]);
     float(*f)[4] = part[parts++];
@@ -339,10 +482,10 @@ static void vf_affine_cpu_sums(const vf_affine_params* p, const vf_affine_cpu_ro
     for (int i = 0; i < parts; ++i) vf_d4_add_f4_at(&tot, part[i][k]);
     sums[k] = vf_d4_sum(tot);
   }
-  for (int r = 0; r < patch; ++r) {
-    if (added[r] == 0) continue;
-    vf_affine_cpu_h_row(patch, t, s->mu, r, added[r], h_out);
-    *grew += __builtin_popcount(added[r]);
+  for (int rr = 0; rr < patch; ++rr) {
+    if (added[rr] == 0) continue;
+    vf_affine_cpu_h_row(patch, t, s->mu, rr, added[rr], h_out);
+    *grew += __builtin_popcount(added[rr]);
   }
   sums[9] = (double)s->h[VF_AFFINE_IDX(7, 6)] - h_out[VF_AFFINE_IDX(7, 6)];
   sums[10] = (double)s->h[VF_AFFINE_IDX(6, 6)] - h_out[VF_AFFINE_IDX(6, 6)];
@@ -372,8 +515,8 @@ static double vf_affine_cpu_sum_e2(int patch, const vf_affine_cpu_rows* rows,
   return vf_d4_sum(tot);
 }
 
-static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request* r,
-                              vf_track_result* out) {
+void vf_affine_cpu_refine(const vf_affine_params* p, const vf_track_request* r,
+                          vf_track_result* out, int wide) {
   if (r->slot < 0 || r->slot >= p->slots) return;
   if (r->new_template && out->status != VF_TRACK_INVALID) vf_affine_cpu_capture(p, r);
   if (out->status != VF_TRACK_CONVERGED) return;
@@ -409,7 +552,7 @@ static void vf_affine_cpu_one(const vf_affine_params* p, const vf_track_request*
       have_window = 1;
     }
     int grew = 0;
-    vf_affine_cpu_sums(p, &rows, &column, t, s, wd, &st, sums, &use, &err, h_out, &grew);
+    vf_affine_cpu_sums(p, &rows, &column, t, s, wd, &st, wide, sums, &use, &err, h_out, &grew);
     used = s->used - left_out - grew;
     ++out->iterations;
     if (used < s->used / 2) break; /* mostly saturated now: not a match to trust */
@@ -436,19 +579,24 @@ typedef struct vf_affine_cpu_job {
   const vf_affine_params* p;
   const vf_track_request* requests;
   vf_track_result* results;
+  int wide;
 } vf_affine_cpu_job;
 
 static void vf_affine_cpu_item(int i, void* arg) {
   const vf_affine_cpu_job* j = arg;
   j->results[i] = vf_lk_cpu_track_one(j->lk, &j->requests[i]);
-  vf_affine_cpu_one(j->p, &j->requests[i], &j->results[i]);
+  vf_affine_cpu_refine(j->p, &j->requests[i], &j->results[i], j->wide);
 }
 
 void vf_affine_cpu_track(const vf_lk_params* lk, const vf_affine_params* p,
                          const vf_track_request* requests, vf_track_result* results, int count,
                          vf_pool* pool) {
   int threads = vf_pool_threads(pool);
-  vf_affine_cpu_job job = {lk, p, requests, results};
+  int wide = 0;
+#ifdef VF_SIMD8
+  wide = vf_simd8_available();
+#endif
+  vf_affine_cpu_job job = {lk, p, requests, results, wide};
   /* A thread start costs about 20 us: 8 features a thread at least. */
   const int useful = count / 8;
   threads = useful < threads ? useful : threads;

@@ -50,6 +50,12 @@ static inline void vf_lk_patch_init(vf_lk_patch* tp, int size) {
  * 4). Reads rows + 1 rows of `bytes` bytes from p, never more: samples beyond read zeros. */
 void vf_lk_cpu_resample(const uint8_t* p, size_t stride, const vf_lk_sampler* s, int rows, int cols,
                         int bytes, float* out, int out_stride);
+/* The same in 4 lanes everywhere, and (where vf_simd8.h defines VF_SIMD8, on a CPU with AVX2)
+ * in 8 lanes: the same bits; vf_lk_cpu_resample picks. */
+void vf_lk_cpu_resample4(const uint8_t* p, size_t stride, const vf_lk_sampler* s, int rows,
+                         int cols, int bytes, float* out, int out_stride);
+void vf_lk_cpu_resample8(const uint8_t* p, size_t stride, const vf_lk_sampler* s, int rows,
+                         int cols, int bytes, float* out, int out_stride);
 
 /* The template T, Tx, Ty (vf_lk_template_pixel for every sample) of the patch whose top-left
  * sample s places on img, as the window they are read from (tp->win); the patch and one more
@@ -70,6 +76,9 @@ int vf_lk_patch_prepare(vf_lk_patch* tp, int center);
  * e, sum t e, sum e, sum e^2}, e = (cur - c) * inv_a - t, over the used samples whose cur is
  * unsaturated. Returns nonzero when some used sample's cur is saturated. */
 int vf_lk_patch_sums(const vf_lk_patch* tp, const float* cur, float c, float inv_a, double s[5]);
+/* The same in 4 and in 8 lanes (as vf_lk_cpu_resample4 / 8). */
+int vf_lk_patch_sums4(const vf_lk_patch* tp, const float* cur, float c, float inv_a, double s[5]);
+int vf_lk_patch_sums8(const vf_lk_patch* tp, const float* cur, float c, float inv_a, double s[5]);
 
 /* The used samples whose cur is saturated, as a set. */
 void vf_lk_patch_saturated_set(const vf_lk_patch* tp, const float* cur,

@@ -16,4 +16,11 @@ void vf_affine_cpu_track(const vf_lk_params* lk, const vf_affine_params* p,
                          const vf_track_request* requests, vf_track_result* results, int count,
                          vf_pool* pool);
 
+/* The refinement of one frame-to-frame result (out) against the reference of r's slot, taking
+ * that reference first where r asks for a new template. wide: two patch rows at once in 8 lanes
+ * (only where vf_simd8.h defines VF_SIMD8 and vf_simd8_available() says so); the same bits as
+ * 4 lanes (test_tracker_lanes compares them). */
+void vf_affine_cpu_refine(const vf_affine_params* p, const vf_track_request* r,
+                          vf_track_result* out, int wide);
+
 #endif
