@@ -71,6 +71,9 @@ void vf_lk_patch_load(vf_lk_patch* tp, const float* slot);
 /* Use masks, centring (mu = mean of the used T when `center`, else 0) and H; returns the count
  * of samples used (0: none, the rest is then meaningless). */
 int vf_lk_patch_prepare(vf_lk_patch* tp, int center);
+/* The same in 4 lanes (wide 0) or 8 (wide 1: only where VF_SIMD8 and the CPU has AVX2): the
+ * same bits; vf_lk_patch_prepare picks. */
+int vf_lk_patch_prepare_lanes(vf_lk_patch* tp, int center, int wide);
 
 /* One iteration's sums over the current samples cur (rows of tp->width): s = {sum tx e, sum ty
  * e, sum t e, sum e, sum e^2}, e = (cur - c) * inv_a - t, over the used samples whose cur is

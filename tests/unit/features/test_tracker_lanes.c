@@ -3,7 +3,9 @@
  * (SSE2) bit for bit: vf_lk_cpu_resample8 / 4 on random bytes, every patch size, window widths
  * with and without the padding lanes, rows that end inside the 8-lane columns (the 4-lane tail
  * reads them), sub-pixel weights of every kind; vf_lk_patch_sums8 / 4 on random templates, use
- * masks and current samples with saturated ones (the flag, and the sums of the rest); the
+ * masks and current samples with saturated ones (the flag, and the sums of the rest);
+ * vf_lk_patch_prepare_lanes (use masks, centring, H) on templates from the image and from a
+ * slot, with saturated samples; the
  * reference refinement (vf_affine_cpu_refine, two patch rows in 8 lanes) over two frames of a
  * texture under zoom, rotation, shift and a gain that saturates part of it, odd and even row
  * counts, patches with and without a last column, features whose window meets the border (the
@@ -19,6 +21,7 @@
 #include "features/kernels/vf_affine_cpu.h"
 #include "vf_test.h"
 
+#ifdef VF_SIMD8
 enum { IMG_W = 64, IMG_H = 64, OUT_MAX = (VF_LK_ROW_MAX + 4) * (VF_LK_ROW_MAX + 2) };
 
 static float rand_unit(unsigned* seed) { return (float)(vf_test_rand(seed) % 10007) / 10007.0f; }
@@ -75,6 +78,33 @@ static void check_sums(unsigned* seed, int size, int saturating) {
   const int same = sat4 == sat8 && memcmp(s4, s8, sizeof s4) == 0;
   if (!same) fprintf(stderr, "sums size %d saturating %d differ\n", size, saturating);
   CHECK(same);
+}
+
+/* A template of every size from the image (windowed) and from a slot, prepared in both widths;
+ * img has saturated bytes. */
+static void check_prepare(const uint8_t* img, unsigned* seed, int size) {
+  static vf_lk_patch a, b;
+  static float slot[3 * VF_LK_AREA_MAX];
+  const float x = 12.0f + (float)(vf_test_rand(seed) % 30) + rand_unit(seed);
+  const float y = 12.0f + (float)(vf_test_rand(seed) % 30) + rand_unit(seed);
+  const vf_lk_sampler s = vf_lk_sampler_at(x, y, size);
+  for (int from_slot = 0; from_slot < 2; ++from_slot) {
+    vf_lk_patch_init(&a, size);
+    vf_lk_patch_extract(&a, img, IMG_W, &s);
+    if (from_slot) {
+      vf_lk_patch_store(&a, slot);
+      vf_lk_patch_init(&a, size);
+      vf_lk_patch_load(&a, slot);
+    }
+    b = a;
+    const int center = (int)(vf_test_rand(seed) % 2);
+    const int na = vf_lk_patch_prepare_lanes(&a, center, 0);
+    const int nb = vf_lk_patch_prepare_lanes(&b, center, 1);
+    const int same = na == nb && memcmp(&a, &b, sizeof a) == 0;
+    if (!same)
+      fprintf(stderr, "prepare size %d from_slot %d: %d / %d used\n", size, from_slot, na, nb);
+    CHECK(same);
+  }
 }
 
 enum { RW = 200, RH = 150, RF = 48 };
@@ -180,6 +210,8 @@ static void check_refine(int patch, double gain, unsigned* seed) {
   CHECK(refined > RF);
 }
 
+#endif
+
 int main(void) {
 #ifndef VF_SIMD8
   VF_TEST_SKIP("this build has no 8-lane path (not x86-64, VF_SIMD_PORTABLE or VF_SIMD_AVX2=OFF)");
@@ -187,8 +219,12 @@ int main(void) {
   if (!vf_simd8_available()) VF_TEST_SKIP("this CPU has no AVX2");
   static uint8_t img[IMG_W * IMG_H];
   unsigned seed = 12345u;
-  for (int i = 0; i < IMG_W * IMG_H; ++i) img[i] = (uint8_t)vf_test_rand(&seed);
-  int resamples = 0, sums = 0;
+  /* Random bytes, one in 12 saturated. */
+  for (int i = 0; i < IMG_W * IMG_H; ++i) {
+    img[i] = (uint8_t)vf_test_rand(&seed);
+    if (vf_test_rand(&seed) % 12 == 0) img[i] = vf_test_rand(&seed) % 2 ? 255 : 0;
+  }
+  int resamples = 0, sums = 0, prepares = 0;
   for (int size = 4; size <= VF_TRACKER_MAX_PATCH; ++size) {
     const int w = (size + 3) & ~3;
     for (int k = 0; k < 20; ++k) {
@@ -201,9 +237,12 @@ int main(void) {
       check_sums(&seed, size, 0);
       check_sums(&seed, size, 1);
       sums += 2;
+      check_prepare(img, &seed, size);
+      prepares += 2;
     }
   }
-  printf("resamples %d, sums %d: 8 lanes equal 4 lanes bit for bit\n", resamples, sums);
+  printf("resamples %d, sums %d, templates %d: 8 lanes equal 4 lanes bit for bit\n", resamples,
+         sums, prepares);
   /* 21: the default (a last column of its own); 15: none; 31: the largest; gains that leave the
    * image unsaturated and that saturate its bright parts. */
   const int patches[] = {21, 15, 17, 31, 9};
