@@ -13,6 +13,7 @@
  * disparity) is widened to 16 bits once per search. */
 #include <string.h>
 
+#include "core/vf_cpu_avx2.h"
 #include "core/vf_simd16_sad.h"
 #include "features/kernels/vf_stereo_match_cpu.h"
 
@@ -96,6 +97,42 @@ static inline void vf_match_costs(const vf_match_band* b, int chunks, int32_t sf
   }
 }
 
+#ifdef VF_AVX2
+/* vf_match_costs for windows of 9..16 columns where the CPU has AVX2 (asked at run time): a row's
+ * 16 lanes in one 32-byte vector instead of two, the two halves added at the end as
+ * vf_match_costs adds its two vectors: the same integers. */
+static VF_AVX2_TARGET void vf_match_costs_avx2(const vf_match_band* b, int32_t sf,
+                                               const int32_t* prefix, int count, int at0, int step,
+                                               int32_t* cost) {
+  const int32_t n = b->rows * b->cols;
+  const __m256i keep = _mm256_loadu_si256((const __m256i*)(vf_match_lane_mask + 32 - b->cols));
+  const __m256i zero = _mm256_setzero_si256();
+  const vf_i16x8 twice_n = vf_i16x8_set1((int16_t)(2 * n));
+  for (int e = 0; e < count; ++e) {
+    const int at = at0 + step * e;
+    const int32_t off = sf - (prefix[at + b->cols] - prefix[at]);
+    int32_t q = off / n;
+    q -= off - q * n < 0;
+    const int32_t r = off - q * n;
+    const __m256i qv = _mm256_set1_epi16((int16_t)(q + 256));
+    __m256i k = zero, z = zero;
+    for (int j = 0; j < b->rows; ++j) {
+      const __m256i m = _mm256_loadu_si256((const __m256i*)&b->m[j][at]);
+      const __m256i p =
+          _mm256_subs_epu16(_mm256_loadu_si256((const __m256i*)b->f[j]), _mm256_add_epi16(m, qv));
+      k = _mm256_add_epi16(k, p);
+      z = _mm256_add_epi16(z, _mm256_cmpeq_epi16(p, zero));
+    }
+    k = _mm256_and_si256(k, keep);
+    z = _mm256_and_si256(z, keep);
+    const vf_i16x8 k8 = _mm_add_epi16(_mm256_castsi256_si128(k), _mm256_extracti128_si256(k, 1));
+    const vf_i16x8 z8 = _mm_add_epi16(_mm256_castsi256_si128(z), _mm256_extracti128_si256(z, 1));
+    cost[e] =
+        vf_i16x8_dot(k8, twice_n) + vf_i16x8_dot(z8, vf_i16x8_set1((int16_t)(-2 * r))) - 2 * r * n;
+  }
+}
+#endif
+
 /* Whether the search's vectors take window w: its lane sums stay below 2^15 and 2^31. */
 static int vf_match_fits(const vf_match_rect* w) {
   const int cols = w->x1 - w->x0 + 1, rows = w->y1 - w->y0 + 1;
@@ -150,9 +187,14 @@ vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_
   /* Disparity lo + e: its moving window at band column hi - lo - e (sign +1) or e (-1). */
   const int at0 = sign > 0 ? hi - lo : 0, step = sign > 0 ? -1 : 1;
   int32_t cost[VF_STEREO_MATCH_MAX_DISPARITY + 1];
-  if (cols > 8)
+  int wide = 0;
+#ifdef VF_AVX2
+  wide = cols > 8 && vf_cpu_avx2();
+  if (wide) vf_match_costs_avx2(&b, sf, prefix, count, at0, step, cost);
+#endif
+  if (!wide && cols > 8)
     vf_match_costs(&b, 2, sf, prefix, count, at0, step, cost);
-  else
+  else if (!wide)
     vf_match_costs(&b, 1, sf, prefix, count, at0, step, cost);
   vf_match_pick(cost, &s);
   return s;
