@@ -73,7 +73,7 @@ echo "-- aarch64 plain C build and tests under qemu: $(($(date +%s) - t0)) s"
 
 # Bit for bit across architectures and paths: test_cpu_digest's hashes of the detector (with and
 # without an occupancy mask), tracker (with and without refinement), SGM, sparse matching and remap
-# results, x86-64 SSE2 against AArch64 NEON and plain C.
+# results, x86-64 (SSE2, and AVX2 where the CPU has it) against AArch64 NEON and plain C.
 # The x86 build: VF_X86_BUILD (e.g. .ci/run's build-tests), else a CPU-only one made here.
 x86=${VF_X86_BUILD:-$prefix-x86}
 if [ ! -x "$x86/tests/test_cpu_digest" ]; then
@@ -83,7 +83,7 @@ if [ ! -x "$x86/tests/test_cpu_digest" ]; then
   cmake --build "$x86" -j"$jobs" --target test_cpu_digest >/dev/null
 fi
 ref=$("$x86/tests/test_cpu_digest" | grep '^digest:')
-echo "x86-64 SSE2:     $ref"
+echo "x86-64:          $ref"
 for path in neon portable; do
   got=$(qemu-aarch64 "$prefix-$path/tests/test_cpu_digest" | grep '^digest:')
   echo "aarch64 $path: $got"
