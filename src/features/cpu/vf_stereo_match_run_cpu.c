@@ -37,17 +37,6 @@ static const int16_t vf_match_lane_mask[48] = {0,  0,  0,  0,  0,  0,  0,  0,  0
                                                0,  0,  0,  0,  0,  -1, -1, -1, -1, -1, -1,
                                                -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 
-#ifdef VF_AVX2
-/* Where AVX2 runs: whole 16-column vectors of p widened into out; returns the columns done. */
-static VF_AVX2_TARGET int vf_match_widen16(const uint8_t* p, int count, int16_t* out) {
-  int i = 0;
-  for (; i + 16 <= count; i += 16)
-    _mm256_storeu_si256((__m256i*)(out + i),
-                        _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i*)(p + i))));
-  return i;
-}
-#endif
-
 /* Columns 0..count-1 of an image row, widened into out[0..count-1], then zeros up to out[end - 1]
  * at least (whole vectors: out has room for end rounded up to 8). Reads only those columns (a
  * last vector that overlaps the one before it) or, below 8 columns, 8 bytes where the row holds
@@ -63,11 +52,7 @@ static void vf_match_widen(const uint8_t* p, int count, int avail, int end, int1
     }
     return;
   }
-  int i = 0;
-#ifdef VF_AVX2
-  if (count >= 16 && vf_cpu_avx2()) i = vf_match_widen16(p, count, out);
-#endif
-  for (; i + 8 <= count; i += 8) vf_i16x8_store(out + i, vf_i16x8_from_u8(p + i));
+  for (int i = 0; i + 8 <= count; i += 8) vf_i16x8_store(out + i, vf_i16x8_from_u8(p + i));
   if (count % 8 != 0) vf_i16x8_store(out + count - 8, vf_i16x8_from_u8(p + count - 8));
 }
 
