@@ -281,29 +281,11 @@ static inline void vf_affine_cpu_row(const vf_affine_cpu_pass* q, int r, float (
 }
 
 #ifdef VF_SIMD8
-/* Rows r and r + 1 at once, row r in lanes 0..3 and r + 1 in 4..7: per lane the operations of
- * vf_affine_cpu_row in its order, so the same bits; the window only (no sampler). */
-static inline VF_SIMD8_TARGET vf_f8 vf_f8_halves(vf_f4 lo, vf_f4 hi) {
-  return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
-}
-static inline VF_SIMD8_TARGET vf_f8 vf_f8_pair(float lo, float hi) {
-  return vf_f8_halves(_mm_set1_ps(lo), _mm_set1_ps(hi));
-}
-static inline VF_SIMD8_TARGET vf_f8 vf_f8_load_halves(const float* lo, const float* hi) {
-  return vf_f8_halves(_mm_loadu_ps(lo), _mm_loadu_ps(hi));
-}
-static inline VF_SIMD8_TARGET void vf_f8_store_halves(float* lo, float* hi, vf_f8 x) {
-  _mm_storeu_ps(lo, vf_f8_lo(x));
-  _mm_storeu_ps(hi, vf_f8_hi(x));
-}
-
 /* vf_affine_cpu_read's window read for 8 lanes. */
 static inline VF_SIMD8_TARGET vf_f8 vf_affine_cpu_read8(const float* win, vf_f8 x, vf_f8 y) {
-  const __m256i ix = _mm256_cvttps_epi32(x), iy = _mm256_cvttps_epi32(y);
-  const vf_f8 fx = _mm256_cvtepi32_ps(ix), fy = _mm256_cvtepi32_ps(iy);
-  _Alignas(32) uint32_t idx[8];
-  _mm256_store_si256((__m256i*)idx,
-                     _mm256_add_epi32(_mm256_slli_epi32(iy, VF_AFFINE_CPU_WIN_SHIFT), ix));
+  uint32_t idx[8];
+  vf_f8 fx, fy;
+  vf_f8_trunc_index(x, y, VF_AFFINE_CPU_WIN_SHIFT, &fx, &fy, idx);
   vf_f4 a0, b0, c0, d0, a1, b1, c1, d1;
   vf_f4_gather2(win, idx, &a0, &b0);
   vf_f4_gather2(win + VF_AFFINE_CPU_WIN, idx, &c0, &d0);
@@ -317,6 +299,8 @@ static inline VF_SIMD8_TARGET vf_f8 vf_affine_cpu_read8(const float* win, vf_f8 
   return vf_f8_add(top, vf_f8_mul(ay, vf_f8_sub(bot, top)));
 }
 
+/* Rows r and r + 1 at once, row r in lanes 0..3 and r + 1 in 4..7: per lane the operations of
+ * vf_affine_cpu_row in its order, so the same bits; the window only (no sampler). */
 static VF_SIMD8_TARGET void vf_affine_cpu_row_pair(const vf_affine_cpu_pass* q, int r,
                                                    float (*f0)[4], float (*f1)[4]) {
   const vf_affine_cpu_rows* rows = q->rows;

@@ -128,11 +128,6 @@ static void vf_lk_patch_center_from(vf_lk_patch* tp, float mu, int c0, vf_d4 h[9
  * 4..7 the second column's), while two fit; the last 4 columns of a width of 12 as in 4 lanes.
  * Each lane sums down its column as in 4 lanes, and the columns go into the double sums in the
  * same order: the same bits. */
-static inline VF_SIMD8_TARGET vf_m8 vf_m8_first(int n) {
-  return _mm256_castsi256_ps(
-      _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-}
-
 static VF_SIMD8_TARGET int vf_lk_patch_mask8(vf_lk_patch* tp, const float* src, int src_stride,
                                              double* sum_t) {
   const int width = tp->width, size = tp->size;
@@ -146,7 +141,7 @@ static VF_SIMD8_TARGET int vf_lk_patch_mask8(vf_lk_patch* tp, const float* src, 
     for (int r = 0; r < size; ++r) {
       const vf_f8 t = vf_f8_load(src + r * src_stride + c);
       const vf_m8 use = vf_m8_and(inside, vf_f8_in_range(t, 1.0f, 254.0f));
-      _mm256_storeu_ps((float*)(tu + r * width + c), use);
+      vf_m8_store(tu + r * width + c, use);
       acc = vf_f8_add(acc, vf_f8_select(use, t));
       n = vf_f8_add(n, vf_f8_select(use, one));
     }
@@ -192,7 +187,7 @@ static VF_SIMD8_TARGET void vf_lk_patch_center8(vf_lk_patch* tp, float mu) {
     for (int j = 0; j < 9; ++j) a[j] = vf_f8_zero();
     for (int r = 0; r < size; ++r) {
       const int i = r * width + c;
-      const vf_m8 use = _mm256_loadu_ps((const float*)(pu + i));
+      const vf_m8 use = vf_m8_load(pu + i);
       if (tp->windowed) {
         const float* q = tp->win + (r + 1) * ws + c + 1;
         const vf_f8 dx = vf_f8_sub(vf_f8_load(q + 1), vf_f8_load(q - 1));
