@@ -56,6 +56,24 @@ static void vf_match_widen(const uint8_t* p, int count, int avail, int end, int1
   if (count % 8 != 0) vf_i16x8_store(out + count - 8, vf_i16x8_from_u8(p + count - 8));
 }
 
+/* The moving window at band column `at`: off = the fixed window's sum less its sum, as
+ * off = n q + r with 0 <= r < n. */
+static inline void vf_match_split(const vf_match_band* b, int32_t sf, const int32_t* prefix, int at,
+                                  int32_t* q, int32_t* r) {
+  const int32_t n = b->rows * b->cols;
+  const int32_t off = sf - (prefix[at + b->cols] - prefix[at]);
+  *q = off / n;
+  *q -= off - *q * n < 0;
+  *r = off - *q * n;
+}
+
+/* The cost 2 (n K - r P) from the window's lane sums of max(k, 0) (k) and minus its counts of
+ * k <= 0 (z; P = n - Z). */
+static inline int32_t vf_match_cost_of(vf_i16x8 k, vf_i16x8 z, int32_t n, int32_t r) {
+  return vf_i16x8_dot(k, vf_i16x8_set1((int16_t)(2 * n))) +
+         vf_i16x8_dot(z, vf_i16x8_set1((int16_t)(-2 * r))) - 2 * r * n;
+}
+
 /* The costs of count disparities, the e-th's moving window at band column at0 + step e; chunks:
  * vectors a row (1 or 2). Inlined once per chunk count, so that the loop over the rows knows
  * it. */
@@ -66,13 +84,11 @@ static inline void vf_match_costs(const vf_match_band* b, int chunks, int32_t sf
   /* the lanes of the window's columns */
   const vf_i16x8 keep0 = vf_i16x8_load(vf_match_lane_mask + 32 - b->cols),
                  keep1 = vf_i16x8_load(vf_match_lane_mask + 40 - b->cols);
-  const vf_i16x8 zero = vf_i16x8_set1(0), twice_n = vf_i16x8_set1((int16_t)(2 * n));
+  const vf_i16x8 zero = vf_i16x8_set1(0);
   for (int e = 0; e < count; ++e) {
     const int at = at0 + step * e;
-    const int32_t off = sf - (prefix[at + b->cols] - prefix[at]);
-    int32_t q = off / n;
-    q -= off - q * n < 0;
-    const int32_t r = off - q * n;
+    int32_t q, r;
+    vf_match_split(b, sf, prefix, at, &q, &r);
     const vf_i16x8 qv = vf_i16x8_set1((int16_t)(q + 256));
     /* k: the lanes' sums of max(k, 0); z: minus their counts of k <= 0. */
     vf_i16x8 k0 = zero, k1 = zero, z0 = zero, z1 = zero;
@@ -92,8 +108,7 @@ static inline void vf_match_costs(const vf_match_band* b, int chunks, int32_t sf
     /* The lanes past the window's columns summed garbage: masked once here. P = n - Z. */
     const vf_i16x8 k = vf_i16x8_add(vf_i16x8_and(k0, keep0), vf_i16x8_and(k1, keep1));
     const vf_i16x8 z = vf_i16x8_add(vf_i16x8_and(z0, keep0), vf_i16x8_and(z1, keep1));
-    cost[e] =
-        vf_i16x8_dot(k, twice_n) + vf_i16x8_dot(z, vf_i16x8_set1((int16_t)(-2 * r))) - 2 * r * n;
+    cost[e] = vf_match_cost_of(k, z, n, r);
   }
 }
 
@@ -107,13 +122,10 @@ static VF_AVX2_TARGET void vf_match_costs_avx2(const vf_match_band* b, int32_t s
   const int32_t n = b->rows * b->cols;
   const __m256i keep = _mm256_loadu_si256((const __m256i*)(vf_match_lane_mask + 32 - b->cols));
   const __m256i zero = _mm256_setzero_si256();
-  const vf_i16x8 twice_n = vf_i16x8_set1((int16_t)(2 * n));
   for (int e = 0; e < count; ++e) {
     const int at = at0 + step * e;
-    const int32_t off = sf - (prefix[at + b->cols] - prefix[at]);
-    int32_t q = off / n;
-    q -= off - q * n < 0;
-    const int32_t r = off - q * n;
+    int32_t q, r;
+    vf_match_split(b, sf, prefix, at, &q, &r);
     const __m256i qv = _mm256_set1_epi16((int16_t)(q + 256));
     __m256i k = zero, z = zero;
     for (int j = 0; j < b->rows; ++j) {
@@ -127,8 +139,7 @@ static VF_AVX2_TARGET void vf_match_costs_avx2(const vf_match_band* b, int32_t s
     z = _mm256_and_si256(z, keep);
     const vf_i16x8 k8 = _mm_add_epi16(_mm256_castsi256_si128(k), _mm256_extracti128_si256(k, 1));
     const vf_i16x8 z8 = _mm_add_epi16(_mm256_castsi256_si128(z), _mm256_extracti128_si256(z, 1));
-    cost[e] =
-        vf_i16x8_dot(k8, twice_n) + vf_i16x8_dot(z8, vf_i16x8_set1((int16_t)(-2 * r))) - 2 * r * n;
+    cost[e] = vf_match_cost_of(k8, z8, n, r);
   }
 }
 #endif

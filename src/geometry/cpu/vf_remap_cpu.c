@@ -200,18 +200,24 @@ static inline VF_REMAP_SHUFFLE_TARGET void vf_remap_group8(const vf_remap_job* j
   vf_u8x16_store_lo8(out, vf_u8x16_bilinear8(top, bot, vf_u8x16_widen_lo(w), vf_u8x16_widen_hi(w)));
 }
 
+/* One group of eight at x: its record, or gathered pairs. */
+static inline VF_REMAP_SHUFFLE_TARGET void vf_remap_group_or_gather(const vf_remap_job* j,
+                                                                    size_t row, int x,
+                                                                    const vf_remap_group* g,
+                                                                    uint8_t* out) {
+  if (g->first >= 0) {
+    vf_remap_group8(j, g, out + x);
+  } else {
+    vf_remap_gather8(j, row, x, out);
+  }
+}
+
 static VF_REMAP_SHUFFLE_TARGET void vf_remap_row_grouped(const vf_remap_job* j, int y) {
   const size_t row = (size_t)y * j->plan->stride;
   const vf_remap_group* g = j->plan->group + row / 8;
   uint8_t* out = j->dst + (size_t)y * j->dst_stride;
   int x = 0;
-  for (; x + 8 <= j->plan->out_w; x += 8, ++g) {
-    if (g->first >= 0) {
-      vf_remap_group8(j, g, out + x);
-    } else {
-      vf_remap_gather8(j, row, x, out);
-    }
-  }
+  for (; x + 8 <= j->plan->out_w; x += 8, ++g) vf_remap_group_or_gather(j, row, x, g, out);
   vf_remap_tail(j, row, x, out);
 }
 
@@ -268,16 +274,6 @@ static inline VF_AVX2_TARGET void vf_remap_group16(const vf_remap_job* j, const 
   /* Each half's eight bytes in its low quadword; quadwords 0 and 2 to the low 16 bytes. */
   const __m256i r8 = _mm256_permute4x64_epi64(_mm256_packus_epi16(r16, r16), 0x08);
   _mm_storeu_si128((__m128i*)out, _mm256_castsi256_si128(r8));
-}
-
-/* One group of eight at x: its record, or gathered pairs. */
-static inline VF_AVX2_TARGET void vf_remap_group_or_gather(const vf_remap_job* j, size_t row, int x,
-                                                           const vf_remap_group* g, uint8_t* out) {
-  if (g->first >= 0) {
-    vf_remap_group8(j, g, out + x);
-  } else {
-    vf_remap_gather8(j, row, x, out);
-  }
 }
 
 static VF_AVX2_TARGET void vf_remap_row_grouped_avx2(const vf_remap_job* j, int y) {
