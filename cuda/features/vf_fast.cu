@@ -38,6 +38,8 @@ constexpr int kImgW = kChunkW + 8;         // shared image tile: the chunk and 4
 constexpr int kImgH = kChunkH + 8;
 constexpr int kRespW = kChunkW + 2;  // shared response tile: the chunk and 1 pixel around
 constexpr int kRespH = kChunkH + 2;
+constexpr int kQueue = kRespW * kRespH;  // a queue's room: every response pixel
+static_assert(kRespW * kRespH % 4 == 0, "the response tile is cleared as 16-byte words");
 
 // Offset of circle pixel i in the shared image tile: the Bresenham circle of radius 3,
 // clockwise from the top (the CPU reference's order). Constant once the loops are unrolled.
@@ -87,20 +89,45 @@ __device__ __forceinline__ int vf_score(const int (&d)[16], int t, int n, unsign
   return s;
 }
 
-// The response of the pixel at `p` in the shared image tile (0 when it is no corner).
+// The response of the pixel at `p` in the shared image tile (0 when it is no corner). The circle
+// pixels go in pairs (i, i + 8) into the two 16-bit halves of a word, where one add per pair
+// gives both comparisons with the threshold (vf_compass_flags' rule: bit 15 of q + up says
+// q > c + t, of down - q says q < c - t), and bit 15 (31) of pair k becomes bit k (k + 8) of the
+// masks. The SAD-on-arc score reuses the biased differences: max(q - c - t, 0) is
+// max(q + up, 2^15 - 1) - (2^15 - 1) per half (a packed maximum), and likewise on the dark side.
 template <int SCORE>
 __device__ __forceinline__ float vf_response(const vf_fast_job& job, const uint8_t* p) {
-  const int c = p[0], t = job.threshold;
-  int d[16];
-  unsigned bright = 0, dark = 0;
+  const unsigned c = p[0], t = (unsigned)job.threshold;
+  const unsigned up = 0x80008000u - (c + t + 1u) * 0x00010001u;
+  const unsigned down = (c + 0x7fffu - t) * 0x00010001u;
+  unsigned q[16];
 #pragma unroll
-  for (int i = 0; i < 16; ++i) {
-    d[i] = (int)p[vf_circle_offset(i)] - c;
-    bright |= (unsigned)(d[i] > t) << i;
-    dark |= (unsigned)(d[i] < -t) << i;
+  for (int i = 0; i < 16; ++i) q[i] = p[vf_circle_offset(i)];
+  unsigned bv[8], dv[8], bm = 0u, dm = 0u;
+#pragma unroll
+  for (int k = 0; k < 8; ++k) {
+    const unsigned pair = __byte_perm(q[k], q[k + 8], 0x5410u);
+    bv[k] = pair + up;
+    dv[k] = down - pair;
+    bm |= (bv[k] & 0x80008000u) >> (15 - k);
+    dm |= (dv[k] & 0x80008000u) >> (15 - k);
   }
+  const unsigned bright = (bm & 0xffu) | ((bm >> 8) & 0xff00u);
+  const unsigned dark = (dm & 0xffu) | ((dm >> 8) & 0xff00u);
   const unsigned is_b = vf_lut_bit(job.lut, bright), is_d = vf_lut_bit(job.lut, dark);
-  const int s = vf_score<SCORE>(d, t, job.arc_length, is_b);
+  int s;
+  if (SCORE == VF_FAST_SCORE_SAD_ARC) {
+    // The corner's side: the bright arc's differences, or the dark one's (never both, n >= 9).
+    unsigned acc = 0u;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) acc += __vmaxu2(is_b ? bv[k] : dv[k], 0x7fff7fffu) - 0x7fff7fffu;
+    s = (int)((acc & 0xffffu) + (acc >> 16));
+  } else {
+    int d[16];
+#pragma unroll
+    for (int i = 0; i < 16; ++i) d[i] = (int)q[i] - (int)c;
+    s = vf_score<SCORE>(d, (int)t, job.arc_length, is_b);
+  }
   return (is_b | is_d) ? (float)s : 0.0f;
 }
 
@@ -207,15 +234,87 @@ __device__ __forceinline__ void vf_queue_candidates(const vf_fast_job& job, cons
   }
 }
 
+// Phase 2a for a chunk loaded by vf_load_tile_words (inside the level, rows of w = c.w + 8
+// pixels, w a multiple of 4): the same test on four pixels a thread, in two 16-bit halves a
+// word. Group g takes the response columns 4 g - 3 .. 4 g, whose centres are tile word g of the
+// row, so the centre, north and south pixels are whole words and west and east one funnel shift
+// each. With bytes in 16-bit halves every comparison is one add whose bit 15 (31) is the answer:
+// q > c + t where q + 2^15 - (c + t + 1) >= 2^15, q < c - t where c + 2^15 - 1 - t - q >= 2^15,
+// no half borrowing from the other (all values stay within 2^15 +- 2^9). The responses of the
+// chunk and 1 pixel around are cleared beforehand as 16-byte words.
+__device__ __forceinline__ unsigned vf_halves(unsigned w, unsigned sel) {
+  return __byte_perm(w, 0u, sel);  // two bytes of w into the low bytes of two halves
+}
+
+__device__ __forceinline__ unsigned vf_compass_flags(unsigned c, unsigned n, unsigned e, unsigned s,
+                                                     unsigned w, unsigned t, bool twelve) {
+  const unsigned up = 0x80008000u - (c + (t + 1u) * 0x00010001u);  // q > c + t: q + up
+  const unsigned down = c + (0x7fffu - t) * 0x00010001u;           // q < c - t: down - q
+  const unsigned bn = n + up, be = e + up, bs = s + up, bw = w + up;
+  const unsigned dn = down - n, de = down - e, ds = down - s, dw = down - w;
+  unsigned f;
+  if (twelve) {
+    f = (bn & be & (bs | bw)) | (bs & bw & (bn | be)) | (dn & de & (ds | dw)) |
+        (ds & dw & (dn | de));
+  } else {
+    f = ((bn | bs) & (be | bw)) | ((dn | ds) & (de | dw));
+  }
+  return f & 0x80008000u;
+}
+
+__device__ __forceinline__ void vf_queue_candidates_words(const vf_fast_job& job, const vf_rect& c,
+                                                          const uint8_t* s_img, float* s_resp,
+                                                          uint16_t* s_queue, int* s_count,
+                                                          int tid) {
+  const int rows = c.h + 2, groups = (c.w + 8) >> 2;
+  const int clear = (rows * kRespW + 3) >> 2;  // the tile holds a multiple of 4 floats
+  for (int i = tid; i < clear; i += kThreads)
+    reinterpret_cast<uint4*>(s_resp)[i] = make_uint4(0u, 0u, 0u, 0u);
+  const unsigned t = (unsigned)job.threshold;
+  const bool twelve = job.arc_length >= 12;
+  const unsigned* s_words = reinterpret_cast<const unsigned*>(s_img);
+  constexpr int kRowWords = kImgW / 4;
+  for (vf_walker i(tid, groups); i.y < rows; i.next()) {
+    // Response row i.y is tile row i.y + 3; its north and south rows are i.y and i.y + 6.
+    const unsigned* mid = s_words + (i.y + 3) * kRowWords + i.x;
+    const unsigned wm = mid[-1], wc = mid[0], wp = mid[1];
+    const unsigned wn = mid[-3 * kRowWords], ws = mid[3 * kRowWords];
+    const unsigned ww = __funnelshift_r(wm, wc, 8), we = __funnelshift_r(wc, wp, 24);
+    const unsigned f01 =
+        vf_compass_flags(vf_halves(wc, 0x4140u), vf_halves(wn, 0x4140u), vf_halves(we, 0x4140u),
+                         vf_halves(ws, 0x4140u), vf_halves(ww, 0x4140u), t, twelve);
+    const unsigned f23 =
+        vf_compass_flags(vf_halves(wc, 0x4342u), vf_halves(wn, 0x4342u), vf_halves(we, 0x4342u),
+                         vf_halves(ws, 0x4342u), vf_halves(ww, 0x4342u), t, twelve);
+    const unsigned bits = (f01 >> 15) | (f23 >> 13);  // pixels 0, 2 at bits 0, 2; 1, 3 at 16, 18
+    const unsigned valid = i.x == 0 ? 0x8u : i.x == groups - 1 ? 0x1u : 0xfu;
+    const unsigned m = (bits | (bits >> 15)) & valid;
+    if (m != 0u) {
+      int at = atomicAdd(s_count, __popc(m));
+      const int q = i.y * kRespW + 4 * i.x - 3;
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if ((m >> j) & 1u) s_queue[at++] = (uint16_t)(q + j);
+    }
+  }
+}
+
 // Phase 2b: the full test and score of every queued pixel (the queue's order varies from run
-// to run, the responses do not).
+// to run, the responses do not). The corners inside the chunk proper (the margin's only serve
+// as neighbours) go to a second queue, so that phase 3 takes those alone: on a textured image
+// most candidates are no corner.
 template <int SCORE>
-__device__ __forceinline__ void vf_score_candidates(const vf_fast_job& job, const uint8_t* s_img,
-                                                    float* s_resp, const uint16_t* s_queue,
-                                                    int count, int tid) {
+__device__ __forceinline__ void vf_score_candidates(const vf_fast_job& job, const vf_rect& c,
+                                                    const uint8_t* s_img, float* s_resp,
+                                                    const uint16_t* s_queue, int count,
+                                                    uint16_t* s_corners, int* s_corner_count,
+                                                    int tid) {
   for (int i = tid; i < count; i += kThreads) {
-    const int q = s_queue[i], ry = q / kRespW, rx = q % kRespW;
-    s_resp[q] = vf_response<SCORE>(job, s_img + (ry + 3) * kImgW + rx + 3);
+    const int q = s_queue[i], ry = q / kRespW, rx = q - ry * kRespW;
+    const float r = vf_response<SCORE>(job, s_img + (ry + 3) * kImgW + rx + 3);
+    s_resp[q] = r;
+    if (r > 0.0f && rx >= 1 && ry >= 1 && rx <= c.w && ry <= c.h)
+      s_corners[atomicAdd(s_corner_count, 1)] = (uint16_t)q;
   }
 }
 
@@ -229,17 +328,16 @@ struct vf_pair_best {
   unsigned long long a, b;
 };
 
-// Phase 3: the local maxima among the queued pixels (a pixel that is no candidate has response
-// 0 and cannot be one), so that the work follows the candidates rather than the chunk's area.
-// Margin pixels only serve as neighbours. A level's column x belongs to the second cell from x_b
+// Phase 3: the local maxima among the chunk's corners (a pixel that is no corner has response 0
+// and cannot be one), so that the work follows the corners rather than the chunk's area. A
+// level's column x belongs to the second cell from x_b
 // on; (ox_a, oy) and (ox_b, oy) are the cells' origins on the level.
 __device__ __forceinline__ void vf_chunk_best(const vf_rect& c, const float* s_resp,
-                                              const uint16_t* s_queue, int count, int level,
+                                              const uint16_t* s_corners, int count, int level,
                                               int x_b, int ox_a, int ox_b, int oy, int tid,
                                               vf_pair_best& best) {
   for (int i = tid; i < count; i += kThreads) {
-    const int q = s_queue[i], ry = q / kRespW, rx = q - ry * kRespW;
-    if (rx < 1 || ry < 1 || rx > c.w || ry > c.h) continue;
+    const int q = s_corners[i], ry = q / kRespW, rx = q - ry * kRespW;
     const float* p = s_resp + q;
     const float m = p[0];
     // Strictly above the neighbours before it in raster order, at least equal to those after.
@@ -301,17 +399,22 @@ __device__ __forceinline__ void vf_window(const vf_fast_job& job, const vf_fast_
   for (int y = 0; y < win.h; y += kChunkH) {
     for (int x = 0; x < win.w; x += kChunkW) {
       const vf_rect c = {win.x + x, win.y + y, min(kChunkW, win.w - x), min(kChunkH, win.h - y)};
-      // The previous chunk's last reader of s_count passed two barriers since.
-      if (tid == 0) *s_count = 0;
+      // The previous chunk's last readers of the counts passed two barriers since.
+      if (tid == 0) s_count[0] = s_count[1] = 0;
       // The word path takes tiles inside the level: the responses' circles are inside too.
       const bool inside = vf_load_tile_words(lv, c, s_img, warp, lane);
       if (!inside) vf_load_tile(lv, c, s_img, tid);
       __syncthreads();
-      vf_queue_candidates(job, lv, c, inside, s_img, s_resp, s_queue, s_count, tid);
+      if (inside) {
+        vf_queue_candidates_words(job, c, s_img, s_resp, s_queue, s_count, tid);
+      } else {
+        vf_queue_candidates(job, lv, c, false, s_img, s_resp, s_queue, s_count, tid);
+      }
       __syncthreads();
-      vf_score_candidates<SCORE>(job, s_img, s_resp, s_queue, *s_count, tid);
+      vf_score_candidates<SCORE>(job, c, s_img, s_resp, s_queue, s_count[0], s_queue + kQueue,
+                                 s_count + 1, tid);
       __syncthreads();
-      vf_chunk_best(c, s_resp, s_queue, *s_count, k, x_b, ox_a, ox_b, oy, tid, best);
+      vf_chunk_best(c, s_resp, s_queue + kQueue, s_count[1], k, x_b, ox_a, ox_b, oy, tid, best);
       __syncthreads();
     }
   }
@@ -352,9 +455,9 @@ __device__ __forceinline__ unsigned long long vf_block_max(unsigned long long v,
 template <int SCORE>
 __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job job) {
   __shared__ __align__(4) uint8_t s_img[kImgW * kImgH];
-  __shared__ float s_resp[kRespW * kRespH];
-  __shared__ uint16_t s_queue[kRespW * kRespH];
-  __shared__ int s_count;
+  __shared__ __align__(16) float s_resp[kRespW * kRespH];
+  __shared__ uint16_t s_queue[2 * kQueue];  // the candidates, then the corners (phase 2b)
+  __shared__ int s_count[2];
   __shared__ unsigned long long s_best[2][kWarps];
   // The grid is the cell pairs' (columns, rows, blocks a pair): no division for a cell's place.
   const int col_a = job.cells_per_block * blockIdx.x, col_b = col_a + 1, row = blockIdx.y;
@@ -378,23 +481,24 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
     const bool run_a = use_a && wa.w > 0 && wa.h > 0, run_b = use_b && wb.w > 0 && wb.h > 0;
     if (run_a && run_b && wa.x + wa.w == wb.x) {
       wa.w += wb.w;  // side by side: one window
-      vf_window<SCORE>(job, lv, wa, k, wb.x, ox_a, ox_b, oy, s_img, s_resp, s_queue, &s_count, tid,
+      vf_window<SCORE>(job, lv, wa, k, wb.x, ox_a, ox_b, oy, s_img, s_resp, s_queue, s_count, tid,
                        best);
       continue;
     }
     // Apart (or one of them): one after the other; x_b splits them by column as above.
     const int x_b = run_b ? wb.x : 0x7fffffff;
     if (run_a)
-      vf_window<SCORE>(job, lv, wa, k, x_b, ox_a, ox_b, oy, s_img, s_resp, s_queue, &s_count, tid,
+      vf_window<SCORE>(job, lv, wa, k, x_b, ox_a, ox_b, oy, s_img, s_resp, s_queue, s_count, tid,
                        best);
     if (run_b)
-      vf_window<SCORE>(job, lv, wb, k, x_b, ox_a, ox_b, oy, s_img, s_resp, s_queue, &s_count, tid,
+      vf_window<SCORE>(job, lv, wb, k, x_b, ox_a, ox_b, oy, s_img, s_resp, s_queue, s_count, tid,
                        best);
   }
   const unsigned long long a = vf_block_max(best.a, s_best[0], tid);
-  const unsigned long long b = vf_block_max(best.b, s_best[1], tid);
   if (tid == 0) vf_cell_result(job, parts, col_a, row, a);
-  if (tid == 32 && has_b) vf_cell_result(job, parts, col_b, row, b);
+  if (!has_b) return;  // the same for the whole block: no barrier is skipped by part of it
+  const unsigned long long b = vf_block_max(best.b, s_best[1], tid);
+  if (tid == 32) vf_cell_result(job, parts, col_b, row, b);
 }
 
 }  // namespace

@@ -108,6 +108,9 @@ static void vf_detector_mark_empty(vf_keypoint* cells, int n) {
  * (an Orin's size) 752x480 25% faster. */
 static int vf_detector_cells_per_block(const vf_detector* d) {
   enum { kPairWaves = 3, kBlocksPerSm = 4 };
+  /* VF_DETECTOR_CELLS_PER_BLOCK=1 or 2 fixes the choice (measurements; the tests take both). */
+  const char* fixed = getenv("VF_DETECTOR_CELLS_PER_BLOCK");
+  if (fixed != NULL && (strcmp(fixed, "1") == 0 || strcmp(fixed, "2") == 0)) return fixed[0] - '0';
   vf_device_info info;
   if (vf_context_device_info(d->ctx, &info) != VF_OK || info.multiprocessors < 1) return 1;
   const long blocks = (long)d->ncells * (d->job.levels > 1 ? 2 : 1);
