@@ -24,21 +24,18 @@ typedef struct vf_match_job {
   vf_stereo_match* out;
 } vf_match_job;
 
-static void vf_match_range(int begin, int end, void* arg) {
+static void vf_match_item(int i, void* arg) {
   const vf_match_job* j = arg;
-  for (int i = begin; i < end; ++i) {
-    const float x = j->xy[2 * i], y = j->xy[2 * i + 1];
-    const float prior = j->prior != NULL ? j->prior[i] : NAN;
-    float start;
-    vf_stereo_match* o = &j->out[i];
-    vf_match_point_whole(j->left, j->left_stride, j->right, j->right_stride, j->width, j->height, x,
-                         y, prior, j->c, o, &start, 0);
-    if (o->result != VF_STEREO_MATCH_OK) continue;
-    const float d =
-        vf_cpu_disparity_refine_point(j->left, j->left_stride, j->right, j->right_stride, j->width,
-                                      j->height, x, y, start, &j->c->refine);
-    vf_match_point_finish(d, o);
-  }
+  const float x = j->xy[2 * i], y = j->xy[2 * i + 1];
+  const float prior = j->prior != NULL ? j->prior[i] : NAN;
+  float start;
+  vf_stereo_match* o = &j->out[i];
+  vf_match_point_whole(j->left, j->left_stride, j->right, j->right_stride, j->width, j->height, x,
+                       y, prior, j->c, o, &start, 0);
+  if (o->result != VF_STEREO_MATCH_OK) return;
+  const float d = vf_cpu_disparity_refine_point(j->left, j->left_stride, j->right, j->right_stride,
+                                                j->width, j->height, x, y, start, &j->c->refine);
+  vf_match_point_finish(d, o);
 }
 
 void vf_cpu_match_stereo(const uint8_t* left, size_t left_stride, const uint8_t* right,
@@ -47,7 +44,10 @@ void vf_cpu_match_stereo(const uint8_t* left, size_t left_stride, const uint8_t*
                          vf_stereo_match* out, vf_pool* pool) {
   const int threads = vf_pool_threads(pool);
   vf_match_job job = {left, right, left_stride, right_stride, width, height, xy, prior, c, out};
-  /* A point costs some 10-40 us (the search and the refinement): 16 points a thread at least. */
+  /* A point costs some 10-40 us (the search and the refinement): 16 points a thread at least.
+   * Taken in blocks of 4 from a shared counter: the points that search the whole range (new
+   * tracks, failed priors) cost several times the others and come in runs (births are added
+   * last), which equal shares would leave to one thread. */
   const int useful = count / 16;
-  vf_parallel_for(pool, count, useful < threads ? useful : threads, vf_match_range, &job);
+  vf_parallel_items(pool, count, useful < threads ? useful : threads, 4, vf_match_item, &job);
 }
