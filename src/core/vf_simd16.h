@@ -96,6 +96,10 @@ static inline void vf_i16x8_store(void* p, vf_i16x8 v) { _mm_storeu_si128((__m12
 static inline vf_i16x8 vf_i16x8_from_u8(const uint8_t* p) {
   return _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)p), _mm_setzero_si128());
 }
+/* 16 bytes as 8 lanes, lane i = p[2i] + 256 p[2i + 1] (a byte pair per lane). */
+static inline vf_i16x8 vf_i16x8_load_pairs(const uint8_t* p) {
+  return _mm_loadu_si128((const __m128i*)p);
+}
 /* Lanes 0..3 (lo) and 4..7 (hi) read as unsigned, as floats (exact: below 2^24). */
 static inline void vf_i16x8_to_f4(vf_i16x8 v, vf_f4* lo, vf_f4* hi) {
   const __m128i z = _mm_setzero_si128();
@@ -176,6 +180,9 @@ static inline vf_i16x8 vf_i16x8_load(const void* p) { return vld1q_s16((const in
 static inline void vf_i16x8_store(void* p, vf_i16x8 v) { vst1q_s16((int16_t*)p, v); }
 static inline vf_i16x8 vf_i16x8_from_u8(const uint8_t* p) {
   return vreinterpretq_s16_u16(vmovl_u8(vld1_u8(p)));
+}
+static inline vf_i16x8 vf_i16x8_load_pairs(const uint8_t* p) {
+  return vreinterpretq_s16_u8(vld1q_u8(p)); /* little-endian lanes (no big-endian NEON path) */
 }
 static inline void vf_i16x8_to_f4(vf_i16x8 v, vf_f4* lo, vf_f4* hi) {
   const uint16x8_t u = vreinterpretq_u16_s16(v);
@@ -303,6 +310,11 @@ static inline void vf_i16x8_store(void* p, vf_i16x8 v) { memcpy(p, v.v, sizeof v
 static inline vf_i16x8 vf_i16x8_from_u8(const uint8_t* p) {
   vf_i16x8 r;
   for (int i = 0; i < 8; ++i) r.v[i] = p[i];
+  return r;
+}
+static inline vf_i16x8 vf_i16x8_load_pairs(const uint8_t* p) {
+  vf_i16x8 r;
+  for (int i = 0; i < 8; ++i) r.v[i] = (uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
   return r;
 }
 static inline void vf_i16x8_to_f4(vf_i16x8 v, vf_f4* lo, vf_f4* hi) {
