@@ -5,13 +5,14 @@
 // 2^-k on level k; a pair's side by side in one window), in chunks of at most 64x32 pixels:
 //  1. the chunk's pixels plus a 4-pixel margin are loaded into shared memory in one go;
 //  2. the float response map of the chunk plus a 1-pixel margin is computed into shared memory:
-//     pixels passing a four-pixel high-speed test are queued, then the whole block runs the
-//     full test on the queue: the 16 circle pixels give a brighter and a darker bit mask, and
-//     one bit of the 2^16-entry arc table per mask says whether an arc of n contiguous pixels
-//     exists (no branch on the segment test); scores are integer sums converted to float once,
-//     as on the CPU;
-//  3. the queued pixels inside the chunk are checked against their 3x3 neighbourhood, each
-//     thread keeping the best maximum it finds for each cell (no other pixel has a response).
+//     pixels passing a four-pixel high-speed test (four pixels a thread, bytes compared in the
+//     16-bit halves of words) are queued, then the whole block runs the full test on the queue:
+//     the 16 circle pixels give a brighter and a darker bit mask, and one bit of the 2^16-entry
+//     arc table per mask says whether an arc of n contiguous pixels exists (no branch on the
+//     segment test); scores are integer sums converted to float once, as on the CPU; the
+//     corners inside the chunk go to a second queue;
+//  3. those corners are checked against their 3x3 neighbourhood, each thread keeping the best
+//     maximum it finds for each cell (no other pixel has a response).
 // A warp shuffle reduction, then a shared-memory reduction over the warps, gives the block's best
 // of each cell; a cell's two blocks meet in one atomic exchange, and the second to arrive writes
 // the result.
@@ -210,12 +211,12 @@ __device__ __forceinline__ bool vf_compass_arc(bool n, bool e, bool s, bool w, b
 // Phase 2a: responses of the chunk and 1 pixel around start at 0; pixels that can be corners
 // are queued (vf_compass_arc, the high-speed test): most pixels stop after reading the four
 // compass pixels, and the queue lets every thread of the block share the remaining full tests
-// evenly. `inside`: every circle of the chunk's responses lies in the level (then no pixel is
-// checked against its edges).
+// evenly. This pixel-a-thread form serves the chunks at a level's edges, where each pixel is
+// checked against them; vf_queue_candidates_words the others.
 __device__ __forceinline__ void vf_queue_candidates(const vf_fast_job& job, const vf_fast_level& lv,
-                                                    const vf_rect& c, bool inside,
-                                                    const uint8_t* s_img, float* s_resp,
-                                                    uint16_t* s_queue, int* s_count, int tid) {
+                                                    const vf_rect& c, const uint8_t* s_img,
+                                                    float* s_resp, uint16_t* s_queue, int* s_count,
+                                                    int tid) {
   const int h = c.h + 2, t = job.threshold;
   const bool twelve = job.arc_length >= 12;
   // The level's size read once (an indexed parameter, else loaded again every step).
@@ -223,7 +224,7 @@ __device__ __forceinline__ void vf_queue_candidates(const vf_fast_job& job, cons
   for (vf_walker i(tid, c.w + 2); i.y < h; i.next()) {
     const int x = c.x - 1 + i.x, y = c.y - 1 + i.y;
     s_resp[i.y * kRespW + i.x] = 0.0f;
-    if (!inside && (x < 3 || y < 3 || x >= x_end || y >= y_end)) continue;
+    if (x < 3 || y < 3 || x >= x_end || y >= y_end) continue;
     const uint8_t* p = s_img + (i.y + 3) * kImgW + i.x + 3;
     const int hi = p[0] + t, lo = p[0] - t;
     const int n = p[-3 * kImgW], e = p[3], s = p[3 * kImgW], w = p[-3];
@@ -330,8 +331,8 @@ struct vf_pair_best {
 
 // Phase 3: the local maxima among the chunk's corners (a pixel that is no corner has response 0
 // and cannot be one), so that the work follows the corners rather than the chunk's area. A
-// level's column x belongs to the second cell from x_b
-// on; (ox_a, oy) and (ox_b, oy) are the cells' origins on the level.
+// level's column x belongs to the second cell from x_b on; (ox_a, oy) and (ox_b, oy) are the
+// cells' origins on the level.
 __device__ __forceinline__ void vf_chunk_best(const vf_rect& c, const float* s_resp,
                                               const uint16_t* s_corners, int count, int level,
                                               int x_b, int ox_a, int ox_b, int oy, int tid,
@@ -408,7 +409,7 @@ __device__ __forceinline__ void vf_window(const vf_fast_job& job, const vf_fast_
       if (inside) {
         vf_queue_candidates_words(job, c, s_img, s_resp, s_queue, s_count, tid);
       } else {
-        vf_queue_candidates(job, lv, c, false, s_img, s_resp, s_queue, s_count, tid);
+        vf_queue_candidates(job, lv, c, s_img, s_resp, s_queue, s_count, tid);
       }
       __syncthreads();
       vf_score_candidates<SCORE>(job, c, s_img, s_resp, s_queue, s_count[0], s_queue + kQueue,
