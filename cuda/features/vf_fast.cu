@@ -55,6 +55,15 @@ struct vf_rect {
   int x, y, w, h;
 };
 
+// What one chunk decides on one level: its pixels `c`, where its tile starts in the shared tile
+// (column col0, a multiple of 4; its responses start at response column col0 too), the level k,
+// the column x_b from which maxima belong to the block's second cell, and the cells' origins.
+// A chunk holds one band, or two of different levels side by side (vf_chunk<.., true>).
+struct vf_band {
+  vf_rect c;
+  int col0, k, x_b, ox_a, ox_b, oy;
+};
+
 __device__ __forceinline__ unsigned vf_lut_bit(const uint32_t* __restrict__ lut, unsigned m) {
   return (__ldg(lut + (m >> 5)) >> (m & 31u)) & 1u;
 }
@@ -171,18 +180,24 @@ __device__ __forceinline__ void vf_load_tile(const vf_fast_level& lv, const vf_r
   }
 }
 
-// Phase 1 for a chunk whose tile lies inside the level with rows that start 4-byte aligned (all
-// but the level's edge chunks): 32-bit words, warp k taking rows k, k + 4, ..., lane l word l of
-// each (a row is at most 18 words), every load of a thread issued before its first store, so
-// that a thread waits on memory once rather than once per byte. False, with nothing done, for
-// the other chunks.
-__device__ __forceinline__ bool vf_load_tile_words(const vf_fast_level& lv, const vf_rect& c,
-                                                   uint8_t* s_img, int warp, int lane) {
+// Whether a chunk's tile lies inside the level with rows that start 4-byte aligned (all but
+// the level's edge chunks), so that vf_load_tile_words can read it.
+__device__ __forceinline__ bool vf_tile_words_ok(const vf_fast_level& lv, const vf_rect& c) {
   const int x0 = c.x - 4, y0 = c.y - 4, w = c.w + 8, h = c.h + 8;
   if (x0 < 0 || y0 < 0 || x0 + w > lv.width || y0 + h > lv.height || (w & 3) != 0) return false;
   const uint8_t* base = lv.image + (size_t)y0 * lv.stride + x0;
-  if ((((uintptr_t)base | (uintptr_t)lv.stride) & 3u) != 0) return false;
-  if (lane >= (w >> 2)) return true;
+  return (((uintptr_t)base | (uintptr_t)lv.stride) & 3u) == 0;
+}
+
+// Phase 1 for a chunk that vf_tile_words_ok accepts, into the tile from column `col0` on: 32-bit
+// words, warp k taking rows k, k + 4, ..., lane l word l of each (a row is at most 18 words),
+// every load of a thread issued before its first store, so that a thread waits on memory once
+// rather than once per byte.
+__device__ __forceinline__ void vf_load_tile_words(const vf_fast_level& lv, const vf_rect& c,
+                                                   int col0, uint8_t* s_img, int warp, int lane) {
+  const int x0 = c.x - 4, y0 = c.y - 4, w = c.w + 8, h = c.h + 8;
+  if (lane >= (w >> 2)) return;
+  const uint8_t* base = lv.image + (size_t)y0 * lv.stride + x0;
   constexpr int kRowsPerWarp = (kImgH + kWarps - 1) / kWarps;
   // One pointer stepped from row to row (an address computed afresh per row cost a 64-bit
   // multiply-add each), the row count known before the loads.
@@ -193,11 +208,10 @@ __device__ __forceinline__ bool vf_load_tile_words(const vf_fast_level& lv, cons
 #pragma unroll
   for (int j = 0; j < kRowsPerWarp; ++j, src += step)
     if (j < rows) v[j] = __ldg(src);
-  unsigned* dst = reinterpret_cast<unsigned*>(s_img + warp * kImgW) + lane;
+  unsigned* dst = reinterpret_cast<unsigned*>(s_img + col0 + warp * kImgW) + lane;
 #pragma unroll
   for (int j = 0; j < kRowsPerWarp; ++j)
     if (j < rows) dst[j * (kWarps * kImgW / 4)] = v[j];  // kWarps rows on
-  return true;
 }
 
 // Whether an arc of n >= 9 pixels can hold the compass pixels with these flags (north, east,
@@ -263,11 +277,16 @@ __device__ __forceinline__ unsigned vf_compass_flags(unsigned c, unsigned n, uns
   return f & 0x80008000u;
 }
 
-__device__ __forceinline__ void vf_queue_candidates_words(const vf_fast_job& job, const vf_rect& c,
-                                                          const uint8_t* s_img, float* s_resp,
-                                                          uint16_t* s_queue, int* s_count,
-                                                          int tid) {
-  const int rows = c.h + 2, groups = (c.w + 8) >> 2;
+// With TWO, the chunk holds two bands side by side (b1's tile words follow b0's): the walk takes
+// both bands' groups as one row, each group within its band's rows and edge rules.
+template <bool TWO>
+__device__ __forceinline__ void vf_queue_candidates_words(const vf_fast_job& job, const vf_band& b0,
+                                                          const vf_band& b1, const uint8_t* s_img,
+                                                          float* s_resp, uint16_t* s_queue,
+                                                          int* s_count, int tid) {
+  const int g0 = (b0.c.w + 8) >> 2;
+  const int groups = TWO ? g0 + ((b1.c.w + 8) >> 2) : g0;
+  const int rows = (TWO ? max(b0.c.h, b1.c.h) : b0.c.h) + 2;
   const int clear = (rows * kRespW + 3) >> 2;  // the tile holds a multiple of 4 floats
   for (int i = tid; i < clear; i += kThreads)
     reinterpret_cast<uint4*>(s_resp)[i] = make_uint4(0u, 0u, 0u, 0u);
@@ -276,8 +295,18 @@ __device__ __forceinline__ void vf_queue_candidates_words(const vf_fast_job& job
   const unsigned* s_words = reinterpret_cast<const unsigned*>(s_img);
   constexpr int kRowWords = kImgW / 4;
   for (vf_walker i(tid, groups); i.y < rows; i.next()) {
+    // The group's tile word, its place in its band, and the band's group count.
+    int word = i.x, gx = i.x, gn = g0;
+    if (TWO && i.x >= g0) {
+      gx = i.x - g0;
+      word = (b1.col0 >> 2) + gx;
+      gn = groups - g0;
+      if (i.y >= b1.c.h + 2) continue;
+    } else if (TWO && i.y >= b0.c.h + 2) {
+      continue;
+    }
     // Response row i.y is tile row i.y + 3; its north and south rows are i.y and i.y + 6.
-    const unsigned* mid = s_words + (i.y + 3) * kRowWords + i.x;
+    const unsigned* mid = s_words + (i.y + 3) * kRowWords + word;
     const unsigned wm = mid[-1], wc = mid[0], wp = mid[1];
     const unsigned wn = mid[-3 * kRowWords], ws = mid[3 * kRowWords];
     const unsigned ww = __funnelshift_r(wm, wc, 8), we = __funnelshift_r(wc, wp, 24);
@@ -288,11 +317,11 @@ __device__ __forceinline__ void vf_queue_candidates_words(const vf_fast_job& job
         vf_compass_flags(vf_halves(wc, 0x4342u), vf_halves(wn, 0x4342u), vf_halves(we, 0x4342u),
                          vf_halves(ws, 0x4342u), vf_halves(ww, 0x4342u), t, twelve);
     const unsigned bits = (f01 >> 15) | (f23 >> 13);  // pixels 0, 2 at bits 0, 2; 1, 3 at 16, 18
-    const unsigned valid = i.x == 0 ? 0x8u : i.x == groups - 1 ? 0x1u : 0xfu;
+    const unsigned valid = gx == 0 ? 0x8u : gx == gn - 1 ? 0x1u : 0xfu;
     const unsigned m = (bits | (bits >> 15)) & valid;
     if (m != 0u) {
       int at = atomicAdd(s_count, __popc(m));
-      const int q = i.y * kRespW + 4 * i.x - 3;
+      const int q = i.y * kRespW + 4 * word - 3;
 #pragma unroll
       for (int j = 0; j < 4; ++j)
         if ((m >> j) & 1u) s_queue[at++] = (uint16_t)(q + j);
@@ -304,17 +333,20 @@ __device__ __forceinline__ void vf_queue_candidates_words(const vf_fast_job& job
 // to run, the responses do not). The corners inside the chunk proper (the margin's only serve
 // as neighbours) go to a second queue, so that phase 3 takes those alone: on a textured image
 // most candidates are no corner.
-template <int SCORE>
-__device__ __forceinline__ void vf_score_candidates(const vf_fast_job& job, const vf_rect& c,
-                                                    const uint8_t* s_img, float* s_resp,
-                                                    const uint16_t* s_queue, int count,
-                                                    uint16_t* s_corners, int* s_corner_count,
-                                                    int tid) {
+template <int SCORE, bool TWO>
+__device__ __forceinline__ void vf_score_candidates(const vf_fast_job& job, const vf_band& b0,
+                                                    const vf_band& b1, const uint8_t* s_img,
+                                                    float* s_resp, const uint16_t* s_queue,
+                                                    int count, uint16_t* s_corners,
+                                                    int* s_corner_count, int tid) {
   for (int i = tid; i < count; i += kThreads) {
     const int q = s_queue[i], ry = q / kRespW, rx = q - ry * kRespW;
     const float r = vf_response<SCORE>(job, s_img + (ry + 3) * kImgW + rx + 3);
     s_resp[q] = r;
-    if (r > 0.0f && rx >= 1 && ry >= 1 && rx <= c.w && ry <= c.h)
+    const bool second = TWO && rx >= b1.col0;
+    const int bx = second ? rx - b1.col0 : rx;
+    const int w = second ? b1.c.w : b0.c.w, h = second ? b1.c.h : b0.c.h;
+    if (r > 0.0f && bx >= 1 && ry >= 1 && bx <= w && ry <= h)
       s_corners[atomicAdd(s_corner_count, 1)] = (uint16_t)q;
   }
 }
@@ -331,12 +363,12 @@ struct vf_pair_best {
 
 // Phase 3: the local maxima among the chunk's corners (a pixel that is no corner has response 0
 // and cannot be one), so that the work follows the corners rather than the chunk's area. A
-// level's column x belongs to the second cell from x_b on; (ox_a, oy) and (ox_b, oy) are the
-// cells' origins on the level.
-__device__ __forceinline__ void vf_chunk_best(const vf_rect& c, const float* s_resp,
-                                              const uint16_t* s_corners, int count, int level,
-                                              int x_b, int ox_a, int ox_b, int oy, int tid,
-                                              vf_pair_best& best) {
+// band's column x belongs to the second cell from x_b on; (ox_a, oy) and (ox_b, oy) are the
+// cells' origins on the band's level.
+template <bool TWO>
+__device__ __forceinline__ void vf_chunk_best(const vf_band& b0, const vf_band& b1,
+                                              const float* s_resp, const uint16_t* s_corners,
+                                              int count, int tid, vf_pair_best& best) {
   for (int i = tid; i < count; i += kThreads) {
     const int q = s_corners[i], ry = q / kRespW, rx = q - ry * kRespW;
     const float* p = s_resp + q;
@@ -346,11 +378,16 @@ __device__ __forceinline__ void vf_chunk_best(const vf_rect& c, const float* s_r
                         m > p[-1] && m >= p[1] && m >= p[kRespW - 1] && m >= p[kRespW] &&
                         m >= p[kRespW + 1];
     if (!is_max) continue;
-    const int x = c.x + rx - 1, y = c.y + ry - 1 - oy;
-    if (x >= x_b) {
-      best.b = max(best.b, vf_key(m, level, y, x - ox_b));
+    // The band's fields picked one by one (a reference to either band would put both in
+    // local memory).
+    const bool second = TWO && rx >= b1.col0;
+    const int x = (second ? b1.c.x - b1.col0 : b0.c.x) + rx - 1;
+    const int y = (second ? b1.c.y - b1.oy : b0.c.y - b0.oy) + ry - 1;
+    const int k = second ? b1.k : b0.k;
+    if (x >= (second ? b1.x_b : b0.x_b)) {
+      best.b = max(best.b, vf_key(m, k, y, x - (second ? b1.ox_b : b0.ox_b)));
     } else {
-      best.a = max(best.a, vf_key(m, level, y, x - ox_a));
+      best.a = max(best.a, vf_key(m, k, y, x - (second ? b1.ox_a : b0.ox_a)));
     }
   }
 }
@@ -389,36 +426,100 @@ __device__ __forceinline__ vf_rect vf_cell_window(const vf_fast_job& job, const 
   return r;
 }
 
-// The block's work on level l's window `win` (one cell's, or two neighbours' side by side).
+// One chunk: band b0, or with TWO bands b0 and b1 (both vf_tile_words_ok, one chunk each,
+// their tiles side by side), so that two small levels share one chunk's fixed costs.
+template <int SCORE, bool TWO>
+__device__ __forceinline__ void vf_chunk(const vf_fast_job& job, const vf_fast_level& lv0,
+                                         const vf_band& b0, const vf_fast_level& lv1,
+                                         const vf_band& b1, uint8_t* s_img, float* s_resp,
+                                         uint16_t* s_queue, int* s_count, int tid,
+                                         vf_pair_best& best) {
+  const int lane = tid & 31, warp = tid >> 5;
+  // The previous chunk's last readers of the counts passed two barriers since.
+  if (tid == 0) s_count[0] = s_count[1] = 0;
+  // The word path takes tiles inside the level: the responses' circles are inside too.
+  const bool inside = TWO || vf_tile_words_ok(lv0, b0.c);
+  if (inside) {
+    vf_load_tile_words(lv0, b0.c, b0.col0, s_img, warp, lane);
+    if (TWO) vf_load_tile_words(lv1, b1.c, b1.col0, s_img, warp, lane);
+  } else {
+    vf_load_tile(lv0, b0.c, s_img, tid);
+  }
+  __syncthreads();
+  if (inside) {
+    vf_queue_candidates_words<TWO>(job, b0, b1, s_img, s_resp, s_queue, s_count, tid);
+  } else {
+    vf_queue_candidates(job, lv0, b0.c, s_img, s_resp, s_queue, s_count, tid);
+  }
+  __syncthreads();
+  vf_score_candidates<SCORE, TWO>(job, b0, b1, s_img, s_resp, s_queue, s_count[0], s_queue + kQueue,
+                                  s_count + 1, tid);
+  __syncthreads();
+  vf_chunk_best<TWO>(b0, b1, s_resp, s_queue + kQueue, s_count[1], tid, best);
+  __syncthreads();
+}
+
+// The block's work on one level's window `win` (one cell's, or two neighbours' side by side),
+// chunk by chunk.
 template <int SCORE>
 __device__ __forceinline__ void vf_window(const vf_fast_job& job, const vf_fast_level& lv,
-                                          const vf_rect& win, int k, int x_b, int ox_a, int ox_b,
-                                          int oy, uint8_t* s_img, float* s_resp, uint16_t* s_queue,
-                                          int* s_count, int tid, vf_pair_best& best) {
-  const int lane = tid & 31, warp = tid >> 5;
+                                          const vf_rect& win, const vf_band& band, uint8_t* s_img,
+                                          float* s_resp, uint16_t* s_queue, int* s_count, int tid,
+                                          vf_pair_best& best) {
   // Block-uniform loops: every thread meets every barrier.
   for (int y = 0; y < win.h; y += kChunkH) {
     for (int x = 0; x < win.w; x += kChunkW) {
-      const vf_rect c = {win.x + x, win.y + y, min(kChunkW, win.w - x), min(kChunkH, win.h - y)};
-      // The previous chunk's last readers of the counts passed two barriers since.
-      if (tid == 0) s_count[0] = s_count[1] = 0;
-      // The word path takes tiles inside the level: the responses' circles are inside too.
-      const bool inside = vf_load_tile_words(lv, c, s_img, warp, lane);
-      if (!inside) vf_load_tile(lv, c, s_img, tid);
-      __syncthreads();
-      if (inside) {
-        vf_queue_candidates_words(job, c, s_img, s_resp, s_queue, s_count, tid);
-      } else {
-        vf_queue_candidates(job, lv, c, s_img, s_resp, s_queue, s_count, tid);
-      }
-      __syncthreads();
-      vf_score_candidates<SCORE>(job, c, s_img, s_resp, s_queue, s_count[0], s_queue + kQueue,
-                                 s_count + 1, tid);
-      __syncthreads();
-      vf_chunk_best(c, s_resp, s_queue + kQueue, s_count[1], k, x_b, ox_a, ox_b, oy, tid, best);
-      __syncthreads();
+      vf_band b = band;
+      b.c = {win.x + x, win.y + y, min(kChunkW, win.w - x), min(kChunkH, win.h - y)};
+      vf_chunk<SCORE, false>(job, lv, b, lv, b, s_img, s_resp, s_queue, s_count, tid, best);
     }
   }
+}
+
+// A level's part of a block: its window (the cells' windows merged when they touch) and band.
+struct vf_level_plan {
+  vf_rect wa, wb;  // wb empty (w = 0) when merged into wa or absent
+  vf_band band;    // k, x_b and origins; c and col0 set per chunk
+  bool run_a, run_b;
+};
+
+__device__ __forceinline__ vf_level_plan vf_plan_level(const vf_fast_job& job,
+                                                       const vf_fast_level& lv, int l, int col_a,
+                                                       int col_b, bool has_b, bool use_a,
+                                                       bool use_b) {
+  vf_level_plan p;
+  const int k = job.first_level + l;
+  p.band.k = k;
+  p.band.col0 = 0;
+  p.band.ox_a = col_a * (job.cell_width >> k);
+  p.band.ox_b = col_b * (job.cell_width >> k);
+  p.band.oy = blockIdx.y * (job.cell_height >> k);
+  p.wa = vf_cell_window(job, lv, col_a, blockIdx.y, k);
+  p.wb = has_b ? vf_cell_window(job, lv, col_b, blockIdx.y, k) : p.wa;
+  p.run_a = use_a && p.wa.w > 0 && p.wa.h > 0;
+  p.run_b = use_b && p.wb.w > 0 && p.wb.h > 0;
+  p.band.x_b = p.run_b ? p.wb.x : 0x7fffffff;
+  if (p.run_a && p.run_b && p.wa.x + p.wa.w == p.wb.x) {
+    p.wa.w += p.wb.w;  // side by side: one window
+    p.run_b = false;
+  }
+  return p;
+}
+
+// Whether a plan is one window that fits one chunk read as words.
+__device__ __forceinline__ bool vf_plan_one_chunk(const vf_level_plan& p, const vf_fast_level& lv) {
+  return p.run_a && !p.run_b && p.wa.w <= kChunkW && p.wa.h <= kChunkH &&
+         vf_tile_words_ok(lv, p.wa);
+}
+
+template <int SCORE>
+__device__ __forceinline__ void vf_run_plan(const vf_fast_job& job, const vf_fast_level& lv,
+                                            const vf_level_plan& p, uint8_t* s_img, float* s_resp,
+                                            uint16_t* s_queue, int* s_count, int tid,
+                                            vf_pair_best& best) {
+  // Apart (or one of them): one after the other; x_b splits them by column as above.
+  if (p.run_a) vf_window<SCORE>(job, lv, p.wa, p.band, s_img, s_resp, s_queue, s_count, tid, best);
+  if (p.run_b) vf_window<SCORE>(job, lv, p.wb, p.band, s_img, s_resp, s_queue, s_count, tid, best);
 }
 
 // A cell's result: with two blocks a cell (parts > 1), one exchange a block, no fence: the first
@@ -474,26 +575,24 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
   vf_pair_best best = {0ull, 0ull};
   for (int l = l_begin; l < l_end && (use_a || use_b); ++l) {
     const vf_fast_level& lv = job.level[l];
-    const int k = job.first_level + l;
-    const int ox_a = col_a * (job.cell_width >> k), ox_b = col_b * (job.cell_width >> k);
-    const int oy = row * (job.cell_height >> k);
-    vf_rect wa = vf_cell_window(job, lv, col_a, row, k);
-    vf_rect wb = has_b ? vf_cell_window(job, lv, col_b, row, k) : wa;
-    const bool run_a = use_a && wa.w > 0 && wa.h > 0, run_b = use_b && wb.w > 0 && wb.h > 0;
-    if (run_a && run_b && wa.x + wa.w == wb.x) {
-      wa.w += wb.w;  // side by side: one window
-      vf_window<SCORE>(job, lv, wa, k, wb.x, ox_a, ox_b, oy, s_img, s_resp, s_queue, s_count, tid,
-                       best);
-      continue;
+    const vf_level_plan p = vf_plan_level(job, lv, l, col_a, col_b, has_b, use_a, use_b);
+    // Two levels in one chunk where both are one window that fits, side by side in the tile
+    // (the smaller levels: a cell's second block pays one chunk's fixed costs for them, not two).
+    if (l + 1 < l_end && vf_plan_one_chunk(p, lv)) {
+      const vf_fast_level& lv1 = job.level[l + 1];
+      const vf_level_plan p1 = vf_plan_level(job, lv1, l + 1, col_a, col_b, has_b, use_a, use_b);
+      const int col1 = p.wa.w + 8;  // a multiple of 4: vf_tile_words_ok
+      if (vf_plan_one_chunk(p1, lv1) && col1 + p1.wa.w + 8 <= kImgW) {
+        vf_band b0 = p.band, b1 = p1.band;
+        b0.c = p.wa;
+        b1.c = p1.wa;
+        b1.col0 = col1;
+        vf_chunk<SCORE, true>(job, lv, b0, lv1, b1, s_img, s_resp, s_queue, s_count, tid, best);
+        ++l;
+        continue;
+      }
     }
-    // Apart (or one of them): one after the other; x_b splits them by column as above.
-    const int x_b = run_b ? wb.x : 0x7fffffff;
-    if (run_a)
-      vf_window<SCORE>(job, lv, wa, k, x_b, ox_a, ox_b, oy, s_img, s_resp, s_queue, s_count, tid,
-                       best);
-    if (run_b)
-      vf_window<SCORE>(job, lv, wb, k, x_b, ox_a, ox_b, oy, s_img, s_resp, s_queue, s_count, tid,
-                       best);
+    vf_run_plan<SCORE>(job, lv, p, s_img, s_resp, s_queue, s_count, tid, best);
   }
   const unsigned long long a = vf_block_max(best.a, s_best[0], tid);
   if (tid == 0) vf_cell_result(job, parts, col_a, row, a);
