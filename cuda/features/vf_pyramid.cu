@@ -2,7 +2,8 @@
 // CUDA pyramid: every level in one launch. Each block owns a TILE x TILE tile of level 0
 // (TILE = 2^(levels-1) or more), so level k of the tile depends only on pixels inside it and the
 // levels are computed one after another in shared memory with the same 2x2 round-half-up
-// filter as the CPU reference (src/features/cpu/vf_pyramid_cpu.c).
+// filter as the CPU reference (src/features/cpu/vf_pyramid_cpu.c), four pixels a thread in
+// 32-bit words where a level's tile is at least 4 pixels wide.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -12,65 +13,112 @@
 
 namespace {
 
-constexpr int kThreads = 256;
+// Four output pixels from 8 x 2 input bytes: the pairs of each row summed in 16-bit halves, the
+// rows added, (sum + 2) >> 2 per half (a half's sum is at most 1022, so the shift moves nothing
+// across the halves that the mask keeps), and the four bytes packed. `a0 a1` are the upper row's
+// words (pixels 0-3, 4-7), `b0 b1` the lower row's.
+__device__ __forceinline__ unsigned vf_box4(unsigned a0, unsigned a1, unsigned b0, unsigned b1) {
+  constexpr unsigned kLow = 0x00ff00ffu;
+  const unsigned s0 = (a0 & kLow) + ((a0 >> 8) & kLow) + (b0 & kLow) + ((b0 >> 8) & kLow);
+  const unsigned s1 = (a1 & kLow) + ((a1 >> 8) & kLow) + (b1 & kLow) + ((b1 >> 8) & kLow);
+  const unsigned o0 = ((s0 + 0x00020002u) >> 2) & kLow, o1 = ((s1 + 0x00020002u) >> 2) & kLow;
+  return __byte_perm(o0, o1, 0x6420u);
+}
+
+// Bytes x .. x + 3 of a row into a word, those at or past `end` as 0; one load where the row
+// is 4-byte aligned and all four are inside.
+__device__ __forceinline__ unsigned vf_load4(const uint8_t* row, int x, int end, bool aligned) {
+  if (aligned && x + 3 < end) return __ldg(reinterpret_cast<const unsigned*>(row + x));
+  unsigned v = 0u;
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+    if (x + j < end) v |= (unsigned)__ldg(row + x + j) << (8 * j);
+  return v;
+}
+
+// Bytes of `v` to row[x ..], those at or past `end` left out; one store where it can.
+__device__ __forceinline__ void vf_store4(uint8_t* row, int x, int end, bool aligned, unsigned v) {
+  if (aligned && x + 3 < end) {
+    *reinterpret_cast<unsigned*>(row + x) = v;
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+    if (x + j < end) row[x + j] = (uint8_t)(v >> (8 * j));
+}
+
+// A thread per word of the level-0 tile (at most 1024 threads), so that the tile is read in
+// one step; levels 1, 2 and 3 of the usual 32x32 tile then take 64, 16 and 4 of its 256
+// threads, four pixels each. Fewer threads with four words each (64 a 32x32 tile, or 256 a 64x64
+// one) took as long alone but 0.1 ms beside the dense frame's SGM on the other stream
+// (docs/perf/pyramid.md).
+__host__ __device__ constexpr int vf_pyramid_threads(int tile) {
+  return tile * tile / 4 < 1024 ? tile * tile / 4 : 1024;
+}
 
 template <int TILE>
-__global__ void vf_pyramid_kernel(const uint8_t* __restrict__ src, size_t src_stride,
-                                  vf_cuda_pyramid_levels lv, int copy_level0) {
+__global__ void __launch_bounds__(vf_pyramid_threads(TILE))
+    vf_pyramid_kernel(const uint8_t* __restrict__ src, size_t src_stride, vf_cuda_pyramid_levels lv,
+                      int copy_level0) {
+  constexpr int kThreads = vf_pyramid_threads(TILE);
   // Level 0 tile plus the level-1 tile; deeper levels reuse the level-0 space (ping-pong).
-  __shared__ uint8_t s_a[TILE * TILE];
-  __shared__ uint8_t s_b[(TILE / 2) * (TILE / 2)];
+  __shared__ __align__(4) uint8_t s_a[TILE * TILE];
+  __shared__ __align__(4) uint8_t s_b[(TILE / 2) * (TILE / 2)];
   const int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
   const int w0 = lv.width[0], h0 = lv.height[0];
+  const int tid = threadIdx.x;
 
-  // Load the tile four bytes per thread and step; pixels outside the image read as 0 (they
-  // never feed an in-image output because level sizes round down).
-  for (int i = threadIdx.x; i < TILE * TILE / 4; i += kThreads) {
-    const int ty = i / (TILE / 4), tx = (i % (TILE / 4)) * 4;
-    const int y = y0 + ty, x = x0 + tx;
-    uchar4 v = make_uchar4(0, 0, 0, 0);
+  // The tile a word a thread; pixels outside the image read as 0 (they never feed an in-image
+  // output because level sizes round down).
+  const bool src_aligned = (((uintptr_t)src | src_stride) & 3u) == 0;
+  const bool copy_aligned = (((uintptr_t)lv.data[0] | lv.stride[0]) & 3u) == 0;
+  for (int i = tid; i < TILE * TILE / 4; i += kThreads) {
+    const int row = i / (TILE / 4), x = x0 + (i % (TILE / 4)) * 4, y = y0 + row;
+    unsigned v = 0u;
     if (y < h0) {
-      const uint8_t* row = src + (size_t)y * src_stride;
-      if (x + 3 < w0) {
-        v = make_uchar4(row[x], row[x + 1], row[x + 2], row[x + 3]);
-      } else {
-        if (x < w0) v.x = row[x];
-        if (x + 1 < w0) v.y = row[x + 1];
-        if (x + 2 < w0) v.z = row[x + 2];
-      }
-      if (copy_level0) {
-        uint8_t* out = lv.data[0] + (size_t)y * lv.stride[0];
-        if (x < w0) out[x] = v.x;
-        if (x + 1 < w0) out[x + 1] = v.y;
-        if (x + 2 < w0) out[x + 2] = v.z;
-        if (x + 3 < w0) out[x + 3] = v.w;
-      }
+      v = vf_load4(src + (size_t)y * src_stride, x, w0, src_aligned);
+      if (copy_level0) vf_store4(lv.data[0] + (size_t)y * lv.stride[0], x, w0, copy_aligned, v);
     }
-    *reinterpret_cast<uchar4*>(&s_a[ty * TILE + tx]) = v;
+    reinterpret_cast<unsigned*>(s_a)[i] = v;
   }
   __syncthreads();
 
   uint8_t* in = s_a;
   uint8_t* out = s_b;
-  int side = TILE;
-  for (int k = 1; k < lv.levels; ++k) {
-    const int half = side / 2;
-    const int xk = x0 >> k, yk = y0 >> k;
-    for (int i = threadIdx.x; i < half * half; i += kThreads) {
-      const int ty = i / half, tx = i % half;
-      const uint8_t* r0 = in + (2 * ty) * side + 2 * tx;
-      const unsigned sum = (unsigned)r0[0] + r0[1] + r0[side] + r0[side + 1];
-      const uint8_t v = (uint8_t)((sum + 2u) >> 2);
-      out[ty * half + tx] = v;
-      if (xk + tx < lv.width[k] && yk + ty < lv.height[k]) {
-        lv.data[k][(size_t)(yk + ty) * lv.stride[k] + xk + tx] = v;
+  int lg = 31 - __clz(TILE);  // log2 of the input side
+  for (int k = 1; k < lv.levels; ++k, --lg) {
+    const int half = 1 << (lg - 1);
+    const int xk = x0 >> k, yk = y0 >> k, wk = lv.width[k], hk = lv.height[k];
+    uint8_t* dst = lv.data[k];
+    const size_t dst_stride = lv.stride[k];
+    if (half >= 4) {
+      // Four outputs a thread: output word (ty, q) from words 2q and 2q + 1 of two input rows.
+      const bool aligned = (((uintptr_t)dst | dst_stride) & 3u) == 0;
+      const int qlg = lg - 3;  // log2 of the output words a row
+      const unsigned* in32 = reinterpret_cast<const unsigned*>(in);
+      for (int i = tid; i < (half * half) >> 2; i += kThreads) {
+        const int ty = i >> qlg, q = i & ((1 << qlg) - 1);
+        const unsigned* r0 = in32 + ((2 * ty) << (lg - 2)) + 2 * q;
+        const unsigned* r1 = r0 + (1 << (lg - 2));
+        const unsigned v = vf_box4(r0[0], r0[1], r1[0], r1[1]);
+        reinterpret_cast<unsigned*>(out)[i] = v;
+        if (yk + ty < hk)
+          vf_store4(dst + (size_t)(yk + ty) * dst_stride, xk + 4 * q, wk, aligned, v);
+      }
+    } else {
+      for (int i = tid; i < half * half; i += kThreads) {
+        const int ty = i >> (lg - 1), tx = i & (half - 1);
+        const uint8_t* r0 = in + ((2 * ty) << lg) + 2 * tx;
+        const unsigned sum = (unsigned)r0[0] + r0[1] + r0[1 << lg] + r0[(1 << lg) + 1];
+        const uint8_t v = (uint8_t)((sum + 2u) >> 2);
+        out[i] = v;
+        if (xk + tx < wk && yk + ty < hk) dst[(size_t)(yk + ty) * dst_stride + xk + tx] = v;
       }
     }
     __syncthreads();
     uint8_t* t = in;
     in = out;
     out = t;
-    side = half;
   }
 }
 
@@ -81,7 +129,8 @@ template <int TILE>
 int vf_launch(const uint8_t* src, size_t src_stride, const vf_cuda_pyramid_levels* lv,
               int copy_level0, cudaStream_t stream) {
   dim3 grid((lv->width[0] + TILE - 1) / TILE, (lv->height[0] + TILE - 1) / TILE);
-  vf_pyramid_kernel<TILE><<<grid, kThreads, 0, stream>>>(src, src_stride, *lv, copy_level0);
+  vf_pyramid_kernel<TILE>
+      <<<grid, vf_pyramid_threads(TILE), 0, stream>>>(src, src_stride, *lv, copy_level0);
   return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
 
