@@ -113,8 +113,22 @@ static int vf_detector_cells_per_block(const vf_detector* d) {
   if (fixed != NULL && (strcmp(fixed, "1") == 0 || strcmp(fixed, "2") == 0)) return fixed[0] - '0';
   vf_device_info info;
   if (vf_context_device_info(d->ctx, &info) != VF_OK || info.multiprocessors < 1) return 1;
-  const long blocks = (long)d->ncells * (d->job.levels > 1 ? 2 : 1);
+  const long groups =
+      (long)d->job.cols * ((d->job.rows + d->job.rows_per_block - 1) / d->job.rows_per_block);
+  const long blocks = groups * (d->job.levels > 1 ? 2 : 1);
   return blocks >= (long)kPairWaves * kBlocksPerSm * info.multiprocessors ? 2 : 1;
+}
+
+/* Rows of cells a block takes: as many as keep its cells within 32 rows (a chunk's height), at
+ * most 4. Low cells one row a block each paid a chunk's fixed costs for a few rows of pixels
+ * (the frontend's 32x8 birth bands: 1440 cells at 752x480). VF_DETECTOR_ROWS_PER_BLOCK=1..4
+ * fixes it (measurements). */
+static int vf_detector_rows_per_block(const vf_detector* d) {
+  const char* fixed = getenv("VF_DETECTOR_ROWS_PER_BLOCK");
+  if (fixed != NULL && fixed[0] >= '1' && fixed[0] <= '4' && fixed[1] == '\0')
+    return fixed[0] - '0';
+  const int rows = 32 / d->config.cell_height;
+  return rows < 1 ? 1 : rows > 4 ? 4 : rows;
 }
 
 /* Device buffers, page-locked staging, and the arc table uploaded once. */
@@ -145,6 +159,7 @@ static vf_status vf_detector_create_cuda(vf_detector* d) {
   if (rc == 0) rc = vf_cuda_stream_synchronize(d->ctx->stream);
   if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_detector_create: device initialisation");
   d->job.lut = d->lut;
+  d->job.rows_per_block = vf_detector_rows_per_block(d);
   d->job.cells_per_block = vf_detector_cells_per_block(d);
   return VF_OK;
 }

@@ -50,6 +50,10 @@ typedef struct vf_fast_job {
   /* CUDA only: cells a block takes, 1 or 2 (two neighbours of a row: fewer instructions, half
    * as many blocks; vf_detector_create picks it from the multiprocessor count). */
   int cells_per_block;
+  /* CUDA only: rows of cells a block takes, 1 to 4 (cells_per_block x rows_per_block <= 8): more
+   * than one where cells are low (the frontend's birth bands, 32x8), so that a block's chunk
+   * holds about 32 rows. */
+  int rows_per_block;
 } vf_fast_job;
 
 /* Responses are computed on [lo, size - lo) in both directions, lo = max(3, border - 1): every
