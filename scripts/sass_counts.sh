@@ -47,10 +47,12 @@ flags=(-std=c++14 -O3 -lineinfo -Isrc -Iinclude -DVF_HAVE_CUDA=1)
 #   anchor's FFMA (sum e^2) counts them. Off the usual level-0 trip: the row reload (the patch's
 #   integer corner moved), the refactorization (more samples saturated), the coarse levels'
 #   reduction of 5 sums and moment step, the first iteration's copy.
-# - fast_*: the chunk's per-pixel loops, the SAD-arc score (the configs'): queue (4-pixel
-#   test, 5 shared loads a pixel; queuing a candidate is off the usual trip), score (full test
-#   and score of a queued pixel, 2 arc-table loads each), nms (3x3 maximum, 3 shared loads a
-#   row, unrolled; a new best is off the usual trip).
+# - fast_*: the chunk's loops, the SAD-arc score (the configs'): queue (the compass test of 4
+#   pixels a trip in 16-bit halves, one band a chunk; queuing candidates is off the usual trip),
+#   score (full test and score of a queued pixel, 2 arc-table loads each; queuing a corner is
+#   off), nms (a queued corner's 3x3 maximum; a maximum's key to its cell is off).
+# - pyramid: a level of four output pixels a thread (two words of two input rows, packed sums,
+#   one 32-bit store; the byte stores of a level's edge are off), the 32x32 tile's kernel.
 # - census: straight-line code (no loop): from the barrier after the tile load to the end, 4
 #   pixels a thread (cs 9x7).
 # - match: the sparse matcher's cost sum over a window row, unrolled: one |x| a pixel (IABS;
@@ -65,9 +67,10 @@ rows=(
   "sgm|$st/vf_sgm_paths.cu|vf_paths_kernelILb0ELi16ELi4ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)||POPC/1|cell"
   "sgm_runs|$st/vf_sgm_paths.cu|vf_paths_kernelILb1ELi8ELi8ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)||POPC/1|cell"
   "lk|$ft/vf_lk.cu|vf_lk_kernel|$w:sums\\[4\\] = fmaf\\(e, e, sums\\[4\\]\\)||$lk_off|@FFMA/1|pixel-iteration"
-  "fast_queue|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const int up = \\(n > hi\\)||$ft/vf_fast.cu:s_queue\\[atomicAdd|LDS/5|pixel"
-  "fast_score|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:s_resp\\[q\\] = vf_response|||LDG/2|candidate"
-  "fast_nms|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const bool is_max = m1 > 0.0f||$ft/vf_fast.cu:if \\(active && is_max\\)|LDS/3|pixel"
+  "fast_queue|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const unsigned bits = \\(f01 >> 15\\)|$ft/vf_fast.cu:gx = i.x - g0;|$ft/vf_fast.cu:int at = atomicAdd\\(s_count;$ft/vf_fast.cu:if \\(\\(m >> j\\) & 1u\\)|4|pixel"
+  "fast_score|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const float r = vf_response<SCORE>||$ft/vf_fast.cu:s_corners\\[atomicAdd|LDG/2|candidate"
+  "fast_nms|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const bool is_max = m > 0.0f||$ft/vf_fast.cu:atomicMax\\(s_key|1|corner"
+  "pyramid|$ft/vf_pyramid.cu|vf_pyramid_kernelILi32E|$ft/vf_pyramid.cu:const unsigned v = vf_box4||$ft/vf_pyramid.cu:if \\(x \\+ j < end\\) row\\[x \\+ j\\]|4|pixel"
   "census|$st/vf_census.cu|vf_census_kernelILb0E|barrier|||4|pixel"
   "match|$ft/vf_stereo_match.cu|vf_match_kernel|$ft/vf_stereo_match.cu:c \\+= abs\\(n \\*|||IABS,I2I/1|pixel"
 )
