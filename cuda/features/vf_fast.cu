@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CUDA FAST detection with grid non-maxima suppression in one launch (Nagy et al., "Faster than
-// FAST", IROS 2020, sections III-A and III-B). Two blocks per grid cell (or pair of neighbouring
-// cells) handle it, one on its first searched level and one on the others (the cell scaled by
-// 2^-k on level k; a pair's side by side in one window), in chunks of at most 64x32 pixels:
+// FAST", IROS 2020, sections III-A and III-B). Two blocks per group of cells (one cell, two of a
+// row, or up to four rows of low cells) handle it, one on its first searched level and one on
+// the others (the group scaled by 2^-k on level k, as one window), in chunks of at most 64x32
+// pixels; two small levels whose windows fit share one chunk, side by side:
 //  1. the chunk's pixels plus a 4-pixel margin are loaded into shared memory in one go;
 //  2. the float response map of the chunk plus a 1-pixel margin is computed into shared memory:
 //     pixels passing a four-pixel high-speed test (four pixels a thread, bytes compared in the
@@ -11,14 +12,12 @@
 //     arc table per mask says whether an arc of n contiguous pixels exists (no branch on the
 //     segment test); scores are integer sums converted to float once, as on the CPU; the
 //     corners inside the chunk go to a second queue;
-//  3. those corners are checked against their 3x3 neighbourhood, each thread keeping the best
-//     maximum it finds for each cell (no other pixel has a response).
-// A warp shuffle reduction, then a shared-memory reduction over the warps, gives the block's best
-// of each cell; a cell's two blocks meet in one atomic exchange, and the second to arrive writes
-// the result.
+//  3. those corners are checked against their 3x3 neighbourhood (no other pixel has a
+//     response), and each maximum goes to its cell's key in shared memory.
+// A cell's two blocks meet in one atomic exchange, and the second to arrive writes the result.
 // Candidates compare as 64-bit keys: the score's float bits (positive floats order like
 // integers) above the inverted (level, y, x), so the maximum key is the documented tie rule
-// whatever the reduction order. The CPU reference is src/features/cpu/vf_fast_cpu.c.
+// whatever the order. The CPU reference is src/features/cpu/vf_fast_cpu.c.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
