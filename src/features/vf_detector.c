@@ -122,13 +122,15 @@ static int vf_detector_cells_per_block(const vf_detector* d) {
 /* Rows of cells a block takes: as many as keep its cells within 32 rows (a chunk's height), at
  * most 4. Low cells one row a block each paid a chunk's fixed costs for a few rows of pixels
  * (the frontend's 32x8 birth bands: 1440 cells at 752x480). VF_DETECTOR_ROWS_PER_BLOCK=1..4
- * fixes it (measurements). */
+ * lowers it (measurements); never above that bound, which the kernel's row arithmetic needs. */
 static int vf_detector_rows_per_block(const vf_detector* d) {
+  const int fit = 32 / d->config.cell_height;
+  const int rows = fit < 1 ? 1 : fit > 4 ? 4 : fit;
   const char* fixed = getenv("VF_DETECTOR_ROWS_PER_BLOCK");
-  if (fixed != NULL && fixed[0] >= '1' && fixed[0] <= '4' && fixed[1] == '\0')
+  if (fixed != NULL && fixed[0] >= '1' && fixed[0] <= '4' && fixed[1] == '\0' &&
+      fixed[0] - '0' < rows)
     return fixed[0] - '0';
-  const int rows = 32 / d->config.cell_height;
-  return rows < 1 ? 1 : rows > 4 ? 4 : rows;
+  return rows;
 }
 
 /* Device buffers, page-locked staging, and the arc table uploaded once. */
