@@ -5,7 +5,9 @@
 // texture tests run here on the warp with every lane busy: a search gives each disparity a
 // group of lanes (a power of two, so many that the disparities of a prior's window or a cell
 // fill the warp in one round), each lane a share of the window's rows, and keeps the costs in
-// shared memory so that the best's neighbours and the second best are read, not recomputed.
+// shared memory so that the best's neighbours and the second best are read, not recomputed; a
+// search over more disparities than half a warp (the whole range) gives each lane a disparity
+// and reads the window's zero-mean terms from shared memory (vf_match_run_lanes).
 // Costs are integer sums, whose order does not matter, so the result, the correlation and the
 // depth step equal the CPU's bit for bit; the sub-pixel step is the refinement's warp code
 // (vf_refine_warp.cuh), within its tolerance of the CPU's.
@@ -117,6 +119,104 @@ __device__ __forceinline__ int32_t vf_row_zsad(const uint8_t* pf, const uint8_t*
   return c;
 }
 
+// The search's choices from its costs (cost[d - lo], every one written) and the warp's best key
+// (cost, then disparity - lo): the best, its neighbours' costs and the second.
+__device__ __forceinline__ vf_match_search vf_match_finish_warp(uint64_t best, const int32_t* cost,
+                                                                vf_match_search s, int lane) {
+  const int lo = s.lo, hi = s.hi;
+  best = vf_warp_min_u64(best);
+  s.d = lo + (int)(uint32_t)best;
+  s.cost = (int32_t)(best >> 32);
+  __syncwarp();  // every cost is written
+  s.cm = s.d > lo ? cost[s.d - 1 - lo] : -1;
+  s.cp = s.d < hi ? cost[s.d + 1 - lo] : -1;
+  const int32_t kNone = 0x7fffffff;
+  int32_t second = kNone;
+  for (int d = lo + lane; d <= hi; d += 32) {
+    const int32_t c = cost[d - lo];
+    const int32_t left = d > lo ? cost[d - 1 - lo] : -1, right = d < hi ? cost[d + 1 - lo] : -1;
+    if (vf_match_second_candidate(d, s.d, c, left, right)) second = min(second, c);
+  }
+  second = vf_warp_min_i32(second);
+  s.second = second == kNone ? -1 : second;
+  return s;
+}
+
+// A whole-range search (more disparities than lanes: a lane a disparity, all rows) with the
+// window's terms rewritten so that a pixel costs a load, a multiply-add and one VABSDIFF: the
+// term n (f - m) - (sf - sm) is (n f - sf) - (n m - sm), where n f - sf is the same for every
+// disparity (kept in shared memory, read four at a time by every lane at once) and sm, the moving
+// window's sum, comes from the round's column sums (each column of the band summed once, not once
+// a disparity). The same integer terms as vf_match_zsad, so the same costs bit for bit. kR: the
+// window's radius when known to the compiler (the frontend's 7), 0 for any radius.
+constexpr int kMaxSide = 2 * VF_STEREO_MATCH_MAX_RADIUS + 1;
+
+template <int kR>
+__device__ __forceinline__ uint64_t vf_match_run_lanes(const uint8_t* f, size_t fs,
+                                                       const uint8_t* m, size_t ms, int width,
+                                                       int xf, int y, int sign, int lo, int hi,
+                                                       int radius, int32_t sf, int32_t (*zf)[16],
+                                                       int32_t* col, int32_t* cost, int lane) {
+  const int r = kR > 0 ? kR : radius, side = 2 * r + 1;
+  const int32_t n = side * side;
+  vf_lane_walk q = vf_lane_walk_start(lane, r);
+  for (int p = lane; p < n; p += 32, vf_lane_walk_next(&q))
+    zf[q.j + r][q.i + r] = n * (int32_t)f[(size_t)(y + q.j) * fs + (size_t)(xf + q.i)] - sf;
+  uint64_t best = ~0ull;
+  for (int base = lo; base <= hi; base += 32) {
+    const int d = base + lane;
+    // The round's band: the columns under the windows of disparities base .. base + 31.
+    const int band = (sign > 0 ? xf - base - 31 : xf + base) - r;
+    __syncwarp();  // the previous round's columns are read (the first: zf is written)
+    for (int c = lane; c < 32 + 2 * r; c += 32) {
+      const int x = band + c;
+      int32_t s = 0;
+      if (x >= 0 && x < width) {
+        const uint8_t* pm = m + (size_t)(y - r) * ms + (size_t)x;
+#pragma unroll
+        for (int j = 0; j < (kR > 0 ? 2 * kR + 1 : kMaxSide); ++j)
+          if (kR > 0 || j < side) s += pm[(size_t)j * ms];
+      }
+      col[c] = s;
+    }
+    __syncwarp();
+    if (d > hi) continue;
+    const int xm = xf - sign * d, c0 = xm - r - band;
+    int32_t sm = 0;
+#pragma unroll
+    for (int i = 0; i < (kR > 0 ? 2 * kR + 1 : kMaxSide); ++i)
+      if (kR > 0 || i < side) sm += col[c0 + i];
+    unsigned c = 0;
+    const uint8_t* pm = m + (size_t)(y - r) * ms + (size_t)(xm - r);
+    if (kR > 0) {
+#pragma unroll
+      for (int j = 0; j < 2 * kR + 1; ++j) {
+        const int4* z = reinterpret_cast<const int4*>(zf[j]);
+        const uint8_t* row = pm + (size_t)j * ms;
+#pragma unroll
+        for (int i4 = 0; i4 < (2 * kR + 4) / 4; ++i4) {
+          const int4 a = z[i4];
+          const int32_t av[4] = {a.x, a.y, a.z, a.w};
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int i = 4 * i4 + e;
+            if (i < 2 * kR + 1) c = __sad(av[e], n * (int32_t)row[i] - sm, c);
+          }
+        }
+      }
+    } else {
+      for (int j = 0; j < side; ++j) {
+        const uint8_t* row = pm + (size_t)j * ms;
+        for (int i = 0; i < side; ++i) c = __sad(zf[j][i], n * (int32_t)row[i] - sm, c);
+      }
+    }
+    cost[d - lo] = (int32_t)c;
+    const uint64_t key = ((uint64_t)c << 32) | (uint32_t)(d - lo);
+    best = key < best ? key : best;
+  }
+  return best;
+}
+
 // vf_match_run on a warp: the same disparities, costs and choices (the smallest cost, the
 // smallest disparity on ties), every lane ending with the same result.
 __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const uint8_t* m,
@@ -137,6 +237,20 @@ __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const 
   vf_warp_sums<1>(&sf);
   int group = 1;
   while (group * 2 * count <= 32 && group * 2 <= rows) group *= 2;
+  // More disparities than half a warp (the whole range): a lane a disparity, every row.
+  const bool square = w->x0 == -w->x1 && w->y0 == -w->x1 && w->y1 == w->x1;
+  if (group == 1 && square) {
+    __shared__ __align__(16) int32_t zero_mean[kPointsPerBlock][kMaxSide][16];
+    __shared__ int32_t columns[kPointsPerBlock][32 + 2 * VF_STEREO_MATCH_MAX_RADIUS];
+    int32_t(*zf)[16] = zero_mean[threadIdx.x / 32];
+    int32_t* col = columns[threadIdx.x / 32];
+    __syncwarp();  // the previous search's costs, window terms and columns are read
+    const uint64_t best = w->x1 == 7 ? vf_match_run_lanes<7>(f, fs, m, ms, width, xf, y, sign, lo,
+                                                             hi, 7, sf, zf, col, cost, lane)
+                                     : vf_match_run_lanes<0>(f, fs, m, ms, width, xf, y, sign, lo,
+                                                             hi, w->x1, sf, zf, col, cost, lane);
+    return vf_match_finish_warp(best, cost, s, lane);
+  }
   const int per_round = 32 / group, g = lane & (group - 1);
   // The frontend's windows are 15 wide (search radius 7): their rows unrolled.
   const bool wide15 = w->x1 - w->x0 == 14;
@@ -176,22 +290,7 @@ __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const 
       best = key < best ? key : best;
     }
   }
-  best = vf_warp_min_u64(best);
-  s.d = lo + (int)(uint32_t)best;
-  s.cost = (int32_t)(best >> 32);
-  __syncwarp();  // every cost is written
-  s.cm = s.d > lo ? cost[s.d - 1 - lo] : -1;
-  s.cp = s.d < hi ? cost[s.d + 1 - lo] : -1;
-  const int32_t kNone = 0x7fffffff;
-  int32_t second = kNone;
-  for (int d = lo + lane; d <= hi; d += 32) {
-    const int32_t c = cost[d - lo];
-    const int32_t left = d > lo ? cost[d - 1 - lo] : -1, right = d < hi ? cost[d + 1 - lo] : -1;
-    if (vf_match_second_candidate(d, s.d, c, left, right)) second = min(second, c);
-  }
-  second = vf_warp_min_i32(second);
-  s.second = second == kNone ? -1 : second;
-  return s;
+  return vf_match_finish_warp(best, cost, s, lane);
 }
 
 }  // namespace
