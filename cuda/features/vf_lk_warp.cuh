@@ -134,45 +134,24 @@ __device__ __forceinline__ float* vf_slot_level(const vf_lk_params& p, int slot,
   return p.templates + (size_t)slot * p.slot_floats + p.level_offset[k];
 }
 
-// Keeps level k's template in the request's slot; false when it lies outside the image.
-template <int N>
-__device__ __forceinline__ bool vf_warp_capture_level(const vf_lk_params& p,
-                                                      const vf_track_request& r, int k, int lane) {
-  vf_lane_level<N> tp;
-  tp.size = p.patch[k];
-  tp.run = vf_lane_run(p, k, lane);
-  if (!vf_lane_extract(p, vf_to_level(r.x, k), vf_to_level(r.y, k), k, tp)) return false;
-  float* slot = vf_slot_level(p, r.slot, k);
-  const int n = tp.size * tp.size, i0 = tp.run.row * tp.size + tp.run.col;
-#pragma unroll
-  for (int j = 0; j < N; ++j) {
-    if (j < tp.run.len) {
-      slot[i0 + j] = tp.t[j];
-      slot[n + i0 + j] = tp.tx[j];
-      slot[2 * n + i0 + j] = tp.ty[j];
-    }
-  }
-  return true;
-}
+// A level's set-up that depends on its template alone, as vf_level_setup leaves it with no
+// current sample saturated: kept in the slot after the template (first-observation mode), so
+// that a kept template's level, when none of its first current samples saturates (the usual
+// case), loads it instead of reducing H and factoring again: the same floats, so the same bits.
+struct vf_level_cache {
+  float flat;   // 1 when the level has no samples in use or H is singular
+  float shift;  // the centre less t0 (vf_level_use)
+  float h[10], l[10];
+  float m[5];  // vf_lk_moments: inv_n, mt, inv_vt, inv_h5, inv_det
+  float n;     // the samples in use
+  float pad[4];
+};
+static_assert(sizeof(vf_level_cache) == VF_LK_LEVEL_CACHE * sizeof(float),
+              "the cache fills the slot's room");
 
-// Takes the template of every level into the request's slot; returns the slot's level mask.
-__device__ __forceinline__ uint32_t vf_warp_capture(const vf_lk_params& p,
-                                                    const vf_track_request& r, int lane) {
-  uint32_t mask = VF_LK_SLOT_CAPTURED;
-  for (int k = 0; k < p.levels; ++k) {
-    const int span = p.run_span[k];
-    bool in;
-    if (span <= 2) {
-      in = vf_warp_capture_level<2>(p, r, k, lane);
-    } else if (span <= 4) {
-      in = vf_warp_capture_level<4>(p, r, k, lane);
-    } else {
-      in = vf_warp_capture_level<8>(p, r, k, lane);
-    }
-    if (in) mask |= 1u << k;
-  }
-  if (lane == 0) p.slot_levels[r.slot] = mask;
-  return mask;
+__device__ __forceinline__ vf_level_cache* vf_slot_cache(const vf_lk_params& p, int slot, int k) {
+  return reinterpret_cast<vf_level_cache*>(vf_slot_level(p, slot, k) +
+                                           vf_lk_level_samples(p.patch[k]));
 }
 
 template <int N>
@@ -349,16 +328,10 @@ __device__ __forceinline__ int vf_warp_iterate(const vf_lk_params& p, int k, vf_
   return outcome;
 }
 
-// Level k: which samples to use, centring, H over them less those saturated in the level's
-// first current samples, its factor and moments, then the iterations; keeps bias in step with
-// st. One reduction a level: the sums of H about a reference t0 that every lane gets from lane 0
-// (its first used sample), so that they stay small, with the template's sum and count for its
-// mean, then moved to the mean (two reductions in a row would add 5 shuffle rounds). No branch
-// per sample: samples out of a sum are weighted by 0.
+// The template's samples in use (inside the patch, unsaturated) into tp.use; returns t0, lane
+// 0's first one (128 where it has none): the reference about which H's sums stay small.
 template <int N>
-__device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
-                                             vf_lane_rows<N>& rows, vf_lk_state& st, float& bias,
-                                             float& residual, int& iterations) {
+__device__ __forceinline__ float vf_level_use(vf_lane_level<N>& tp) {
   tp.use = 0;
   float ref = 128.0f;
 #pragma unroll
@@ -368,15 +341,18 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
       ref = tp.t[j];
     }
   }
-  const float t0 = __shfl_sync(kFullMask, ref, 0);
-  // The first iteration's samples (the same rows and weights): those saturated leave H now
-  // rather than in a second reduction at that iteration.
-  unsigned sat = 0;
-  float v[N];
-  vf_rows_sample(rows, vf_lk_sampler_at(st.px, st.py, tp.size), v);
-#pragma unroll
-  for (int j = 0; j < N; ++j) sat |= vf_lk_unsaturated(v[j]) ? 0u : 1u << j;
-  sat = rows.x0 != INT_MIN ? sat & tp.use : 0u;  // nothing read: the first iteration leaves
+  return __shfl_sync(kFullMask, ref, 0);
+}
+
+// The level's set-up over the samples in use less `sat` (this lane's, bit j): one reduction, the
+// sums of H about t0 with the template's sum and count for its mean, then moved to the mean (two
+// reductions in a row would add 5 shuffle rounds); tp.t centred, the centring's shift, H, its
+// factor, moments and count of samples; false when the level is flat (no sample in use, or H
+// singular). No branch per sample: samples out of a sum are weighted by 0.
+template <int N>
+__device__ __forceinline__ bool vf_level_setup(const vf_lk_params& p, int k, float t0, unsigned sat,
+                                               vf_lane_level<N>& tp, float& shift, float (&h)[10],
+                                               float (&l)[10], vf_lk_moments& m, int& n) {
   float w[N], hs[12] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
   for (int j = 0; j < N; ++j) {
@@ -388,11 +364,10 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
   }
   vf_lane_hessian(tp, w, hs);
   vf_warp_sums<12>(hs);
-  if (hs[11] == 0.0f) return VF_LK_LEVEL_FLAT;
+  if (hs[11] == 0.0f) return false;
   // The centring: the template's mean when the bias is estimated, else 0; shift = it less t0.
-  const float shift = (p.param_mask & 8) ? hs[10] * VF_LK_RCP(hs[11]) : -t0;
+  shift = (p.param_mask & 8) ? hs[10] * VF_LK_RCP(hs[11]) : -t0;
   const float d = -shift;  // t - centre = (t - t0) + d: the terms that hold t move with d
-  float h[10];
 #pragma unroll
   for (int i = 0; i < 10; ++i) h[i] = hs[i];
   h[3] += d * hs[6];
@@ -401,11 +376,51 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
   h[8] += hs[9] * d;
 #pragma unroll
   for (int j = 0; j < N; ++j) tp.t[j] += d;
-  float l[10];
-  if (!vf_lk_factor(h, p.param_mask, l)) return VF_LK_LEVEL_FLAT;
-  const int n = (int)h[9];
-  vf_lk_moments m = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  if (!vf_lk_factor(h, p.param_mask, l)) return false;
+  n = (int)h[9];
+  m = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
   if (k > 0) vf_lk_moments_prepare(h, n, &m);  // level 0 steps with the factor alone
+  return true;
+}
+
+// Level k: which samples to use, centring, H over them less those saturated in the level's
+// first current samples, its factor and moments (vf_level_setup, or a kept template's cache when
+// none saturates), then the iterations; keeps bias in step with st.
+template <int N>
+__device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_lane_level<N>& tp,
+                                             vf_lane_rows<N>& rows, vf_lk_state& st, float& bias,
+                                             float& residual, int& iterations,
+                                             const vf_level_cache* kept) {
+  const float t0 = vf_level_use(tp);
+  // The first iteration's samples (the same rows and weights): those saturated leave H now
+  // rather than in a second reduction at that iteration.
+  unsigned sat = 0;
+  float v[N];
+  vf_rows_sample(rows, vf_lk_sampler_at(st.px, st.py, tp.size), v);
+#pragma unroll
+  for (int j = 0; j < N; ++j) sat |= vf_lk_unsaturated(v[j]) ? 0u : 1u << j;
+  sat = rows.x0 != INT_MIN ? sat & tp.use : 0u;  // nothing read: the first iteration leaves
+  float shift, h[10], l[10];
+  vf_lk_moments m;
+  int n;
+  bool ok;
+  if (kept != nullptr && !__any_sync(kFullMask, sat != 0)) {
+    ok = kept->flat == 0.0f;
+    shift = kept->shift;
+#pragma unroll
+    for (int i = 0; i < 10; ++i) {
+      h[i] = kept->h[i];
+      l[i] = kept->l[i];
+    }
+    m = {kept->m[0], kept->m[1], kept->m[2], kept->m[3], kept->m[4]};
+    n = (int)kept->n;
+    // vf_level_setup's centring of the samples, the same two roundings.
+#pragma unroll
+    for (int j = 0; j < N; ++j) tp.t[j] = (tp.t[j] - t0) - shift;
+  } else {
+    ok = vf_level_setup(p, k, t0, sat, tp, shift, h, l, m, n);
+  }
+  if (!ok) return VF_LK_LEVEL_FLAT;
   const float centre = t0 + shift;
   st.c = bias + st.a * centre;
   st.dx = st.dy = 0.0f;
@@ -414,6 +429,70 @@ __device__ __forceinline__ int vf_warp_level(const vf_lk_params& p, int k, vf_la
   const int outcome = vf_warp_iterate(p, k, tp, h, l, m, n, rows, v, st, residual, iterations);
   bias = st.c - st.a * centre;
   return outcome;
+}
+
+// Keeps level k's template in the request's slot; false when it lies outside the image.
+template <int N>
+__device__ __forceinline__ bool vf_warp_capture_level(const vf_lk_params& p,
+                                                      const vf_track_request& r, int k, int lane) {
+  vf_lane_level<N> tp;
+  tp.size = p.patch[k];
+  tp.run = vf_lane_run(p, k, lane);
+  if (!vf_lane_extract(p, vf_to_level(r.x, k), vf_to_level(r.y, k), k, tp)) return false;
+  float* slot = vf_slot_level(p, r.slot, k);
+  const int n = tp.size * tp.size, i0 = tp.run.row * tp.size + tp.run.col;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    if (j < tp.run.len) {
+      slot[i0 + j] = tp.t[j];
+      slot[n + i0 + j] = tp.tx[j];
+      slot[2 * n + i0 + j] = tp.ty[j];
+    }
+  }
+  // The set-up of a level whose first current samples do not saturate: what vf_warp_level
+  // computes from these samples (loaded back, the same floats) with none saturated.
+  float shift = 0.0f, h[10], l[10];
+  vf_lk_moments m;
+  int count = 0;
+  const bool ok = vf_level_setup(p, k, vf_level_use(tp), 0u, tp, shift, h, l, m, count);
+  if (lane == 0) {
+    vf_level_cache* c = vf_slot_cache(p, r.slot, k);
+    c->flat = ok ? 0.0f : 1.0f;
+    c->shift = shift;
+#pragma unroll
+    for (int i = 0; i < 10; ++i) {
+      c->h[i] = h[i];
+      c->l[i] = l[i];
+    }
+    c->m[0] = m.inv_n;
+    c->m[1] = m.mt;
+    c->m[2] = m.inv_vt;
+    c->m[3] = m.inv_h5;
+    c->m[4] = m.inv_det;
+    c->n = (float)count;
+  }
+  return true;
+}
+
+// Takes the template of every level into the request's slot; returns the slot's level mask.
+__device__ __forceinline__ uint32_t vf_warp_capture(const vf_lk_params& p,
+                                                    const vf_track_request& r, int lane) {
+  uint32_t mask = VF_LK_SLOT_CAPTURED;
+  for (int k = 0; k < p.levels; ++k) {
+    const int span = p.run_span[k];
+    bool in;
+    if (span <= 2) {
+      in = vf_warp_capture_level<2>(p, r, k, lane);
+    } else if (span <= 4) {
+      in = vf_warp_capture_level<4>(p, r, k, lane);
+    } else {
+      in = vf_warp_capture_level<8>(p, r, k, lane);
+    }
+    if (in) mask |= 1u << k;
+  }
+  if (lane == 0) p.slot_levels[r.slot] = mask;
+  __syncwarp();  // lane 0's caches are seen by the lanes that track with them next
+  return mask;
 }
 
 // Level k of one feature from st: its template (from the previous image on the sub-pixel phase
@@ -430,6 +509,7 @@ __device__ __forceinline__ int vf_warp_track_level(const vf_lk_params& p, const 
   bool have = false;
   float phase_x = 0.0f, phase_y = 0.0f;
   vf_lane_rows<N> rows;
+  const vf_level_cache* cache = nullptr;
   if (src == 0) {
     const float cx = vf_to_level(r.x, k), cy = vf_to_level(r.y, k);
     phase_x = vf_lk_phase_shift(cx, st.px);
@@ -439,12 +519,13 @@ __device__ __forceinline__ int vf_warp_track_level(const vf_lk_params& p, const 
   } else if ((kept >> k) & 1u) {
     vf_lane_load(p, r.slot, k, tp);
     vf_rows_at(p, k, st.px, st.py, tp, rows);
+    cache = vf_slot_cache(p, r.slot, k);
     have = true;
   }
   if (!have) return VF_LK_LEVEL_NO_TEMPLATE;
   st.px += phase_x;
   st.py += phase_y;
-  const int outcome = vf_warp_level(p, k, tp, rows, st, bias, residual, iterations);
+  const int outcome = vf_warp_level(p, k, tp, rows, st, bias, residual, iterations, cache);
   st.px -= phase_x;
   st.py -= phase_y;
   return outcome;

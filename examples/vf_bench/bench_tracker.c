@@ -197,18 +197,29 @@ static void bench_accuracy(const tracker_job* j, const float* xy, double out[6])
 }
 
 /* refine: each feature has a slot whose reference is taken by one untimed call first; the timed
- * calls then refine against the kept references (a track's steady state). */
+ * calls then refine against the kept references (a track's steady state). VF_BENCH_TEMPLATES=first:
+ * first-observation templates, taken the same way (what vilib's harness times: templates and
+ * their Hessians kept from an untimed call); rows tracker_first*. */
 static int bench_tracker_count(vf_context* ctx, const bench_options* opt, bench_out* out,
                                tracker_job* j, const float* xy, int wanted, const char* image,
                                int refine) {
   vf_tracker_config tc = vf_tracker_config_default();
   tc.max_features = BENCH_MAX_FEATURES;
   tc.refine = refine;
+  const char* templates = getenv("VF_BENCH_TEMPLATES");
+  const int first = templates != NULL && strcmp(templates, "first") == 0;
+  if (first) tc.template_mode = VF_TEMPLATE_FIRST_OBSERVATION;
+  const int slots = refine || first;
+  char name[4][40];
+  const char* base = refine ? (first ? "tracker_refine_first" : "tracker_refine")
+                            : (first ? "tracker_first" : "tracker");
+  const char* suffix[4] = {"", "_sync", "_in_place", "_in_place_sync"};
+  for (int k = 0; k < 4; ++k) snprintf(name[k], sizeof name[k], "%s%s", base, suffix[k]);
   vf_status s = vf_tracker_create(ctx, &tc, &j->tracker);
   for (int i = 0; i < j->count; ++i) {
-    j->requests[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], refine ? i : -1);
+    j->requests[i] = vf_track_request_make(xy[2 * i], xy[2 * i + 1], slots ? i : -1);
   }
-  if (s == VF_OK && refine) {
+  if (s == VF_OK && slots) {
     s = vf_tracker_track(j->tracker, j->prev, j->cur, j->requests, j->count, j->results);
     for (int i = 0; i < j->count; ++i) j->requests[i].new_template = 0;
   }
@@ -227,11 +238,12 @@ static int bench_tracker_count(vf_context* ctx, const bench_options* opt, bench_
     vf_context_device_info(ctx, &info);
     vf_image l0;
     vf_pyramid_level(j->prev, 0, &l0);
-    bench_result_begin(out, refine ? "tracker_refine" : "tracker", l0.width, l0.height, &st);
+    bench_result_begin(out, name[0], l0.width, l0.height, &st);
     bench_result_int(out, "features", j->count);
     bench_result_int(out, "features_wanted", wanted);
     bench_result_int(out, "levels", tc.levels);
     bench_result_str(out, "patches", "16/16/8/8");
+    bench_result_str(out, "templates", first ? "first_observation" : "previous_frame");
     if (refine) bench_result_int(out, "refine_patch", tc.refine_patch);
     bench_result_int(out, "max_iterations", tc.max_iterations);
     if (vf_context_backend(ctx) == VF_BACKEND_CPU)
@@ -245,19 +257,16 @@ static int bench_tracker_count(vf_context* ctx, const bench_options* opt, bench_
     bench_result_int(out, "iterations_p99", (long long)acc[5]);
     bench_result_end(out);
     if (gpu) {
-      bench_result_begin(out, refine ? "tracker_refine_sync" : "tracker_sync", l0.width, l0.height,
-                         &sync);
+      bench_result_begin(out, name[1], l0.width, l0.height, &sync);
       bench_result_int(out, "features", j->count);
       bench_result_str(out, "timed", "vf_tracker_track, host round trip included");
       bench_result_end(out);
-      bench_result_begin(out, refine ? "tracker_refine_in_place" : "tracker_in_place", l0.width,
-                         l0.height, &in_place);
+      bench_result_begin(out, name[2], l0.width, l0.height, &in_place);
       bench_result_int(out, "features", j->count);
       bench_result_str(out, "timed", "vf_tracker_submit, requests in vf_tracker_request_buffer");
       bench_result_int(out, "same_results", same);
       bench_result_end(out);
-      bench_result_begin(out, refine ? "tracker_refine_in_place_sync" : "tracker_in_place_sync",
-                         l0.width, l0.height, &in_place_sync);
+      bench_result_begin(out, name[3], l0.width, l0.height, &in_place_sync);
       bench_result_int(out, "features", j->count);
       bench_result_str(out, "timed", "submit in place and vf_tracker_collect_in_place");
       bench_result_end(out);

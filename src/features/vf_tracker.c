@@ -157,7 +157,7 @@ static void vf_tracker_set_params(vf_tracker* t) {
     p->patch[k] = c->patch_size[k];
     vf_lk_set_runs(p, k, c->patch_size[k]);
     p->level_offset[k] = p->slot_floats;
-    p->slot_floats += 3 * (size_t)(c->patch_size[k] * c->patch_size[k]);
+    p->slot_floats += vf_lk_level_floats(c->patch_size[k]);
   }
   p->slots = p->first_observation ? c->max_features : 0;
   p->slot_limit = p->first_observation || c->refine ? c->max_features : 0;

@@ -44,6 +44,18 @@ typedef double vf_lk_real;
 /* Bit 31 of a slot's level mask: the slot holds a template (bits 0..7: levels inside). */
 #define VF_LK_SLOT_CAPTURED (1u << 31)
 
+/* A slot's level k: the template's samples (T, Tx, Ty: 3 patch^2 floats, rounded up to a
+ * multiple of 4), then VF_LK_LEVEL_CACHE floats in which the CUDA tracker keeps the level's
+ * set-up that depends on the template alone (samples in use, centre, H, its factor and moments:
+ * cuda/features/vf_lk_warp.cuh, vf_level_cache); the CPU leaves them unused. */
+#define VF_LK_LEVEL_CACHE 32
+VF_LK_FN size_t vf_lk_level_samples(int patch) {
+  return (3 * (size_t)patch * (size_t)patch + 3) & ~(size_t)3;
+}
+VF_LK_FN size_t vf_lk_level_floats(int patch) {
+  return vf_lk_level_samples(patch) + VF_LK_LEVEL_CACHE;
+}
+
 typedef struct vf_lk_params {
   int levels;
   int patch[VF_PYRAMID_MAX_LEVELS];
@@ -64,7 +76,8 @@ typedef struct vf_lk_params {
   int slots;
   int slot_limit; /* requests' slots must be -1..slot_limit-1 (templates or references); 0: any */
   /* First-observation templates: slot s, level k: T, Tx, Ty (n = patch^2 floats each) at
-   * templates + s * slot_floats + level_offset[k]; slot_levels[s]: VF_LK_SLOT_CAPTURED plus a
+   * templates + s * slot_floats + level_offset[k] (vf_lk_level_floats each, multiples of 4
+   * floats); slot_levels[s]: VF_LK_SLOT_CAPTURED plus a
    * bit per level whose template lay inside the image. */
   float* templates;
   uint32_t* slot_levels;
