@@ -136,8 +136,9 @@ __device__ __forceinline__ float* vf_slot_level(const vf_lk_params& p, int slot,
 
 // A level's set-up that depends on its template alone, as vf_level_setup leaves it with no
 // current sample saturated: kept in the slot after the template (first-observation mode), so
-// that a kept template's level, when none of its first current samples saturates (the usual
-// case), loads it instead of reducing H and factoring again: the same floats, so the same bits.
+// that a kept template's level, when none of its first current samples saturates (a bright,
+// clipped image saturates many: docs/perf/tracker.md), loads it instead of reducing H and
+// factoring again: the same floats, so the same bits.
 struct vf_level_cache {
   float flat;   // 1 when the level has no samples in use or H is singular
   float shift;  // the centre less t0 (vf_level_use)
