@@ -56,7 +56,9 @@ flags=(-std=c++14 -O3 -lineinfo -Isrc -Iinclude -DVF_HAVE_CUDA=1)
 # - census: straight-line code (no loop): from the barrier after the tile load to the end, 4
 #   pixels a thread (cs 9x7).
 # - match: the sparse matcher's cost sum over a window row, unrolled: one |x| a pixel (IABS;
-#   Pascal: I2I).
+#   Pascal: I2I): the searches of a prior's window. match_lanes: a whole-range search's round, a
+#   lane a disparity, the window's 15 x 15 pixels unrolled (one VABSDIFF a pixel), the round's
+#   column sums and the moving window's sum included.
 st=cuda/stereo
 ft=cuda/features
 w=$ft/vf_lk_warp.cuh
@@ -73,6 +75,7 @@ rows=(
   "pyramid|$ft/vf_pyramid.cu|vf_pyramid_kernelILi32E|$ft/vf_pyramid.cu:const unsigned v = vf_box4||$ft/vf_pyramid.cu:if \\(x \\+ j < end\\) row\\[x \\+ j\\]|4|pixel"
   "census|$st/vf_census.cu|vf_census_kernelILb0E|barrier|||4|pixel"
   "match|$ft/vf_stereo_match.cu|vf_match_kernel|$ft/vf_stereo_match.cu:c \\+= abs\\(n \\*|||IABS,I2I/1|pixel"
+  "match_lanes|$ft/vf_stereo_match.cu|vf_match_kernel|$ft/vf_stereo_match.cu:c = __sad\\(av\\[e\\]|||VABSDIFF/1|pixel"
 )
 
 echo "loop arch start end body path units | per unit | mix of the path by class | by opcode"
