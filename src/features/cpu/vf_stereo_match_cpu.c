@@ -13,6 +13,8 @@
 #define VF_MATCH_ZNCC(a, sa, xa, b, sb, xb, y, w, lane) \
   vf_cpu_match_zncc(a, sa, xa, b, sb, xb, y, w)
 #define VF_MATCH_TEXTURED(img, stride, x, y, r, lane) vf_cpu_match_textured(img, stride, x, y, r)
+#define VF_MATCH_CELLS(left, ls, right, rs, width, xi, yi, d, cr, cell, valid, lane) \
+  vf_cpu_match_cells(left, ls, right, rs, width, xi, yi, d, cr, cell, valid)
 #include "features/kernels/vf_stereo_match_point.h"
 
 typedef struct vf_match_job {

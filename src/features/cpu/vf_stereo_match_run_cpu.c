@@ -16,6 +16,7 @@
 #include "core/vf_cpu_avx2.h"
 #include "core/vf_simd16_sad.h"
 #include "features/kernels/vf_stereo_match_cpu.h"
+#include "features/kernels/vf_stereo_match_point.h"
 
 /* The windows this path takes: two vectors a row, rows few enough that a lane's sum of up to
  * 2 rows max(k, 0) (510 each) stays below 2^15. Larger ones take the rules' loop. */
@@ -272,4 +273,77 @@ int vf_cpu_match_textured(const uint8_t* img, size_t stride, int x, int y, int r
   }
   return vf_match_textured_sums(vf_match_rect_size(&w), vf_i16x8_dot(s1, vf_i16x8_set1(1)),
                                 vf_i32x4_sum(s2));
+}
+
+/* The costs of cell-sized windows (radius r, 8 columns or fewer) of f at column x, row y against
+ * m at x - d for d = lo..hi into cost[d - lo] (vf_match_zsad's integers): a row is one vector
+ * (the 8 bytes that end with the window's last column), the fixed window's rows widened once for
+ * every disparity, each cost by the identity above. Where such a row would start before the
+ * image's row: the rules' sums. */
+static void vf_match_cell_costs(const uint8_t* f, size_t fs, const uint8_t* m, size_t ms, int x,
+                                int y, int r, int lo, int hi, int32_t* cost) {
+  const vf_match_rect w = {-r, r, -r, r};
+  const int side = 2 * r + 1;
+  const int32_t n = side * side;
+  if (x + r < 7 || x - hi + r < 7) {
+    const int32_t sf = vf_match_sum(f, fs, x, y, &w);
+    for (int d = lo; d <= hi; ++d)
+      cost[d - lo] =
+          vf_match_zsad(f, fs, x, m, ms, x - d, y, &w, sf, vf_match_sum(m, ms, x - d, y, &w));
+    return;
+  }
+  const vf_i16x8 keep = vf_i16x8_load(vf_match_lane_mask + 8 + side);
+  const vf_i16x8 zero = vf_i16x8_set1(0), one = vf_i16x8_set1(1), plus = vf_i16x8_set1(256);
+  vf_i16x8 fr[8], fsum = zero;
+  const uint8_t* pf = f + (size_t)(y - r) * fs + (size_t)(x + r - 7);
+  for (int j = 0; j < side; ++j) {
+    const vf_i16x8 v = vf_i16x8_and(vf_i16x8_from_u8(pf + (size_t)j * fs), keep);
+    fsum = vf_i16x8_add(fsum, v);
+    fr[j] = vf_i16x8_add(v, plus);
+  }
+  const int32_t sf = vf_i16x8_dot(fsum, one);
+  for (int d = lo; d <= hi; ++d) {
+    const uint8_t* pm = m + (size_t)(y - r) * ms + (size_t)(x - d + r - 7);
+    vf_i16x8 mr[8], msum = zero;
+    for (int j = 0; j < side; ++j) {
+      mr[j] = vf_i16x8_and(vf_i16x8_from_u8(pm + (size_t)j * ms), keep);
+      msum = vf_i16x8_add(msum, mr[j]);
+    }
+    /* off = n q + rem, 0 <= rem < n (vf_match_split). */
+    const int32_t off = sf - vf_i16x8_dot(msum, one);
+    int32_t q = off / n;
+    q -= off - q * n < 0;
+    const int32_t rem = off - q * n;
+    const vf_i16x8 qv = vf_i16x8_set1((int16_t)(q + 256));
+    vf_i16x8 k = zero, z = zero;
+    for (int j = 0; j < side; ++j) {
+      const vf_i16x8 p = vf_i16x8_subs_u(fr[j], vf_i16x8_add(mr[j], qv));
+      k = vf_i16x8_add(k, p);
+      z = vf_i16x8_add(z, vf_i16x8_eq(p, zero));
+    }
+    /* The lanes before the window's columns (256 against q + 256) summed max(-q, 0): masked. */
+    cost[d - lo] = vf_match_cost_of(vf_i16x8_and(k, keep), vf_i16x8_and(z, keep), n, rem);
+  }
+}
+
+void vf_cpu_match_cells(const uint8_t* left, size_t ls, const uint8_t* right, size_t rs, int width,
+                        int xi, int yi, int d, int cr, float cell[9], int valid[9]) {
+  const vf_match_rect w = {-cr, cr, -cr, cr};
+  for (int k = 0; k < 9; ++k) {
+    int cx, cy;
+    vf_match_search s = vf_match_cell_search(width, xi, yi, d, cr, k, &cx, &cy);
+    valid[k] = vf_cpu_match_textured(left, ls, cx, cy, cr);
+    cell[k] = 0.0f;
+    if (!valid[k]) continue;
+    if (2 * cr + 1 > 8) {
+      s = vf_cpu_match_run(left, ls, right, rs, width, cx, cy, 1, d - VF_STEREO_MATCH_STEP_REACH,
+                           d + VF_STEREO_MATCH_STEP_REACH, &w);
+    } else if (s.lo <= s.hi) {
+      int32_t cost[2 * VF_STEREO_MATCH_STEP_REACH + 1];
+      vf_match_cell_costs(left, ls, right, rs, cx, cy, cr, s.lo, s.hi, cost);
+      vf_match_pick(cost, &s);
+    }
+    valid[k] = s.lo <= s.hi;
+    cell[k] = (float)s.d + vf_match_vertex(s.cm, s.cost, s.cp);
+  }
 }

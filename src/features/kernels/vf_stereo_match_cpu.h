@@ -28,6 +28,12 @@ vf_match_search vf_cpu_match_run(const uint8_t* f, size_t f_stride, const uint8_
                                  size_t m_stride, int width, int xf, int y, int sign, int lo,
                                  int hi, const vf_match_rect* w);
 
+/* vf_match_cells (src/features/kernels/vf_stereo_match_point.h): the depth step's nine cells,
+ * the same texture tests, costs and picks; cells of 8 columns or fewer in one vector a row, their
+ * costs from the rows widened once a cell. */
+void vf_cpu_match_cells(const uint8_t* left, size_t ls, const uint8_t* right, size_t rs, int width,
+                        int xi, int yi, int d, int cr, float cell[9], int valid[9]);
+
 /* vf_match_zncc and vf_match_textured, their integer sums in vector lanes. */
 float vf_cpu_match_zncc(const uint8_t* a, size_t sa, int xa, const uint8_t* b, size_t sb, int xb,
                         int y, const vf_match_rect* w);

@@ -7,7 +7,9 @@
  * both signs, the search windows and the depth-step cells' sizes and uneven windows, ranges cut
  * at both image borders, empty ranges, the whole range of a wide image. On the same windows the
  * vector correlation and texture tests (vf_cpu_match_zncc, vf_cpu_match_textured) against the
- * rules', bit for bit. And vf_simd16_sad.h's operations against scalar references. */
+ * rules', bit for bit. The depth step's cells (vf_cpu_match_cells) against the rules'
+ * vf_match_cells: cell radii 1..5, near both borders and inside. And vf_simd16_sad.h's
+ * operations against scalar references. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 
 #include "core/vf_simd16_sad.h"
 #include "features/kernels/vf_stereo_match_cpu.h"
+#include "features/kernels/vf_stereo_match_point.h"
 #include "vf_test.h"
 
 enum { W = 1200, H = 40, SEARCHES = 4000 };
@@ -202,6 +205,35 @@ int main(void) {
       "the rules': %d\n",
       textured, searched, bad_tests);
   CHECK(bad_tests == 0 && textured > searched / 4 && textured < searched);
+  /* The depth step's nine cells: radii 1..5 (the vector costs take 1..3), points near the left
+   * border (rows that would start before the image's: the rules' sums), the right one, and
+   * inside; disparities whose cells' searches the image cuts. */
+  int cells = 0, cells_valid = 0, bad_cells = 0;
+  for (int s = 0; s < 3000; ++s) {
+    if (s % 300 == 0) fill((fill_kind)(s / 300 % 5), &seed, left, right, 5 + s / 300 % 30);
+    const int cr = 1 + s % 5, reach = 3 * cr + 1;
+    const int y = reach + (int)(vf_test_rand(&seed) % (unsigned)(H - 2 * reach));
+    int x = reach + (int)(vf_test_rand(&seed) % (unsigned)(W - 2 * reach));
+    if (s % 3 == 1) x = reach + (int)(vf_test_rand(&seed) % 12);
+    if (s % 3 == 2) x = W - 1 - reach - (int)(vf_test_rand(&seed) % 12);
+    const int d = (int)(vf_test_rand(&seed) % 48) - 2;
+    float ca[9], cb[9];
+    int va[9], vb[9];
+    vf_cpu_match_cells(left, W, right, W, W, x, y, d, cr, ca, va);
+    vf_match_cells(left, W, right, W, W, x, y, d, cr, cb, vb, 0);
+    for (int k = 0; k < 9; ++k) {
+      ++cells;
+      cells_valid += vb[k];
+      const int same = va[k] == vb[k] && (!vb[k] || memcmp(&ca[k], &cb[k], sizeof ca[k]) == 0);
+      if (!same)
+        fprintf(stderr, "cell %d of (%d, %d) radius %d from %d: %d %.9g / %d %.9g\n", k, x, y, cr,
+                d, va[k], ca[k], vb[k], cb[k]);
+      bad_cells += !same;
+    }
+  }
+  printf("vf_cpu_match_cells: %d cells (%d with a disparity), differing from the rules': %d\n",
+         cells, cells_valid, bad_cells);
+  CHECK(bad_cells == 0 && cells_valid > cells / 4 && cells_valid < cells);
   const int bad_ops = check_primitives(&seed);
   printf("vf_simd16_sad operations against scalar references: %d mismatches\n", bad_ops);
   CHECK(bad_ops == 0);
