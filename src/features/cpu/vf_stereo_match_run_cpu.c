@@ -57,15 +57,18 @@ static void vf_match_widen(const uint8_t* p, int count, int avail, int end, int1
   if (count % 8 != 0) vf_i16x8_store(out + count - 8, vf_i16x8_from_u8(p + count - 8));
 }
 
-/* The moving window at band column `at`: off = the fixed window's sum less its sum, as
- * off = n q + r with 0 <= r < n. */
-static inline void vf_match_split(const vf_match_band* b, int32_t sf, const int32_t* prefix, int at,
-                                  int32_t* q, int32_t* r) {
-  const int32_t n = b->rows * b->cols;
-  const int32_t off = sf - (prefix[at + b->cols] - prefix[at]);
+/* off = n q + r with 0 <= r < n (the floor division; n > 0). */
+static inline void vf_match_divide(int32_t off, int32_t n, int32_t* q, int32_t* r) {
   *q = off / n;
   *q -= off - *q * n < 0;
   *r = off - *q * n;
+}
+
+/* The moving window at band column `at`: off = the fixed window's sum less its sum, divided as
+ * above. */
+static inline void vf_match_split(const vf_match_band* b, int32_t sf, const int32_t* prefix, int at,
+                                  int32_t* q, int32_t* r) {
+  vf_match_divide(sf - (prefix[at + b->cols] - prefix[at]), b->rows * b->cols, q, r);
 }
 
 /* The cost 2 (n K - r P) from the window's lane sums of max(k, 0) (k) and minus its counts of
@@ -277,15 +280,14 @@ int vf_cpu_match_textured(const uint8_t* img, size_t stride, int x, int y, int r
 
 /* The costs of cell-sized windows (radius r, 8 columns or fewer) of f at column x, row y against
  * m at x - d for d = lo..hi into cost[d - lo] (vf_match_zsad's integers): a row is one vector
- * (the 8 bytes that end with the window's last column), the fixed window's rows widened once for
- * every disparity, each cost by the identity above. Where such a row would start before the
- * image's row: the rules' sums. */
+ * (vf_match_window_row), the fixed window's rows widened once for every disparity, each cost by
+ * the identity above. Where such a row would start before the image's row: the rules' sums. */
 static void vf_match_cell_costs(const uint8_t* f, size_t fs, const uint8_t* m, size_t ms, int x,
                                 int y, int r, int lo, int hi, int32_t* cost) {
   const vf_match_rect w = {-r, r, -r, r};
   const int side = 2 * r + 1;
   const int32_t n = side * side;
-  if (x + r < 7 || x - hi + r < 7) {
+  if (!vf_match_row_loads(&w, x) || !vf_match_row_loads(&w, x - hi)) {
     const int32_t sf = vf_match_sum(f, fs, x, y, &w);
     for (int d = lo; d <= hi; ++d)
       cost[d - lo] =
@@ -295,25 +297,23 @@ static void vf_match_cell_costs(const uint8_t* f, size_t fs, const uint8_t* m, s
   const vf_i16x8 keep = vf_i16x8_load(vf_match_lane_mask + 8 + side);
   const vf_i16x8 zero = vf_i16x8_set1(0), one = vf_i16x8_set1(1), plus = vf_i16x8_set1(256);
   vf_i16x8 fr[8], fsum = zero;
-  const uint8_t* pf = f + (size_t)(y - r) * fs + (size_t)(x + r - 7);
   for (int j = 0; j < side; ++j) {
-    const vf_i16x8 v = vf_i16x8_and(vf_i16x8_from_u8(pf + (size_t)j * fs), keep);
-    fsum = vf_i16x8_add(fsum, v);
-    fr[j] = vf_i16x8_add(v, plus);
+    vf_i16x8 v[2];
+    vf_match_window_row(f, fs, x, y, &w, j, v);
+    fsum = vf_i16x8_add(fsum, v[0]);
+    fr[j] = vf_i16x8_add(v[0], plus);
   }
   const int32_t sf = vf_i16x8_dot(fsum, one);
   for (int d = lo; d <= hi; ++d) {
-    const uint8_t* pm = m + (size_t)(y - r) * ms + (size_t)(x - d + r - 7);
     vf_i16x8 mr[8], msum = zero;
     for (int j = 0; j < side; ++j) {
-      mr[j] = vf_i16x8_and(vf_i16x8_from_u8(pm + (size_t)j * ms), keep);
+      vf_i16x8 v[2];
+      vf_match_window_row(m, ms, x - d, y, &w, j, v);
+      mr[j] = v[0];
       msum = vf_i16x8_add(msum, mr[j]);
     }
-    /* off = n q + rem, 0 <= rem < n (vf_match_split). */
-    const int32_t off = sf - vf_i16x8_dot(msum, one);
-    int32_t q = off / n;
-    q -= off - q * n < 0;
-    const int32_t rem = off - q * n;
+    int32_t q, rem;
+    vf_match_divide(sf - vf_i16x8_dot(msum, one), n, &q, &rem);
     const vf_i16x8 qv = vf_i16x8_set1((int16_t)(q + 256));
     vf_i16x8 k = zero, z = zero;
     for (int j = 0; j < side; ++j) {
