@@ -16,7 +16,7 @@
 #include "core/vf_device_memo.cuh"
 #include "stereo/kernels/vf_sgm_cuda.h"
 #include "vf_sgm_common.cuh"
-#include "vf_sgm_warp.cuh"
+#include "vf_sgm_packed.cuh"
 
 namespace {
 
@@ -59,30 +59,13 @@ __device__ __forceinline__ int place_of(int k) {
              : (((k >> 4) & 1) * 16 + (k & 15)) * 2 + (k >> 5);
 }
 
-// Per 16-bit half, the minimum of the 32 words: a tree of three-way minima (one DPX
-// instruction each on sm_90).
-__device__ __forceinline__ uint32_t min_of_words(const uint32_t (&v)[32]) {
-  uint32_t a[10];
-#pragma unroll
-  for (int i = 0; i < 10; ++i) a[i] = vf_sgm::min3_u16x2(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
-  const uint32_t b0 = vf_sgm::min3_u16x2(a[0], a[1], a[2]);
-  const uint32_t b1 = vf_sgm::min3_u16x2(a[3], a[4], a[5]);
-  const uint32_t b2 = vf_sgm::min3_u16x2(a[6], a[7], a[8]);
-  const uint32_t b3 = vf_sgm::min3_u16x2(a[9], v[30], v[31]);
-  return __vminu2(vf_sgm::min3_u16x2(b0, b1, b2), b3);
-}
-
-__device__ __forceinline__ uint32_t min_of_halves(uint32_t m) { return min(m & 0xffffu, m >> 16); }
-
-// Up to four paths a pixel's sum is at most 4 * 255 < 1024, so a 16-bit half holds the sum
-// and the disparity as sum * 64 + k, ordered as vf_sgm_pack's words (the sum, then the lower
-// k). The winner is then one packed minimum over 32 words instead of 64 packs and minima. The
-// best cost outside k +- 1 is the same minimum over a copy of the words in shared memory (mine:
-// this thread's kCopy words) whose three halves at kb, kb +- 1 are overwritten, and those halves
-// are the fit's neighbours: 64 tests of k against kb become three indexed accesses (indexed
-// registers would be selects). The right-image winners take the halves as they are (the index
-// in the low six bits: write_row's mask), at one base address a pixel. The same choices as the
-// scalar form, bit for bit.
+// Up to four paths: the packed words of vf_sgm_packed.cuh (sum * 64 + k). The winner is then one
+// packed minimum over 32 words instead of 64 packs and minima. The best cost outside k +- 1 is the
+// same minimum over a copy of the words in shared memory (mine: this thread's kCopy words) whose
+// three halves at kb, kb +- 1 are overwritten, and those halves are the fit's neighbours: 64 tests
+// of k against kb become three indexed accesses (indexed registers would be selects). The
+// right-image winners take the halves as they are (the index in the low six bits: write_row's
+// mask), at one base address a pixel. The same choices as the scalar form, bit for bit.
 constexpr int kCopy = 36;  // 32 words, padded so that a quarter warp's 16-byte stores miss no bank
 
 template <bool RUN>
@@ -96,36 +79,12 @@ __device__ __forceinline__ void select_packed(const vf_sgm_params& p, int x,
     v[j] = lo[j] * 64u + word_disparities<RUN>(j);
     v[16 + j] = hi[j] * 64u + word_disparities<RUN>(16 + j);
   }
-  const uint32_t best = min_of_halves(min_of_words(v));
+  const uint32_t best = vf_sgm::min_of_halves(vf_sgm::packed_min<32>::of(v));
   const int kb = (int)(best & 63u);
   const uint32_t s1 = best >> 6;
-  uint4* mine4 = reinterpret_cast<uint4*>(mine);
-#pragma unroll
-  for (int q = 0; q < 8; ++q)
-    mine4[q] = make_uint4(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]);
-  uint32_t sa = s1, sc = s1;
-  if (kb > 0) {
-    const int pa = place_of<RUN>(kb - 1);
-    sa = ((mine[pa >> 1] >> (16 * (pa & 1))) & 0xffffu) >> 6;
-    mine[pa >> 1] |= 0xffffu << (16 * (pa & 1));
-  }
-  if (kb < kD - 1) {
-    const int pc = place_of<RUN>(kb + 1);
-    sc = ((mine[pc >> 1] >> (16 * (pc & 1))) & 0xffffu) >> 6;
-    mine[pc >> 1] |= 0xffffu << (16 * (pc & 1));
-  }
-  const int pb = place_of<RUN>(kb);
-  mine[pb >> 1] |= 0xffffu << (16 * (pb & 1));
-  uint32_t rest[32];
-#pragma unroll
-  for (int q = 0; q < 8; ++q) {
-    const uint4 c = mine4[q];
-    rest[4 * q] = c.x;
-    rest[4 * q + 1] = c.y;
-    rest[4 * q + 2] = c.z;
-    rest[4 * q + 3] = c.w;
-  }
-  const uint32_t m2 = min_of_halves(min_of_words(rest));
+  uint32_t sa, sc;
+  const uint32_t m2 = vf_sgm::outside_window<32, kD>(
+      v, mine, kb, s1, [](int k) { return place_of<RUN>(k); }, sa, sc);
   const uint32_t second = m2 == 0xffffu ? kNone : m2 >> 6;
   best_left[x] = vf_sgm::winner_word(p, x, kb, s1, second, kb > 0 && kb < kD - 1, sa, sc);
   if (p.lr_check) {
@@ -148,32 +107,11 @@ __global__ void __launch_bounds__(THREADS, THREADS == 96 ? 4 : 1)
   extern __shared__ uint32_t s_mem[];
   __shared__ uint4 s_copy[PATHS <= 4 ? THREADS * kCopy / 4 : 1];
   const int w = p.width, y = blockIdx.x;
-  // kD slots before right[0] take the costs whose right pixel is left of the image, so that
-  // the atomics need no branch.
-  uint32_t* right = s_mem + kD;
+  uint32_t* right = vf_sgm::row_winners<kD>(s_mem, w);
   uint32_t* best_left = right + w;
-  for (int i = threadIdx.x - kD; i < w; i += THREADS) right[i] = kNone;
-  __syncthreads();
-  const size_t plane = (size_t)w * p.height * (kD / 16);  // one path's costs, in 16-byte units
-  const uint4* row = reinterpret_cast<const uint4*>(volumes) + (size_t)y * w * (kD / 16);
   for (int x = threadIdx.x; x < w; x += THREADS) {
     uint32_t lo[16], hi[16];
-#pragma unroll
-    for (int j = 0; j < 16; ++j) lo[j] = hi[j] = 0;
-#pragma unroll
-    for (int v = 0; v < PATHS; ++v) {
-      const uint4* cell = row + v * plane + (size_t)x * (kD / 16);
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const uint4 c = __ldg(cell + q);
-        const uint32_t words[4] = {c.x, c.y, c.z, c.w};
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          lo[4 * q + i] += words[i] & 0x00ff00ffu;
-          hi[4 * q + i] += __byte_perm(words[i], 0u, 0x4341);  // bytes 1 and 3
-        }
-      }
-    }
+    vf_sgm::sum_paths<kD, PATHS>(p, volumes, x, y, lo, hi);
     if (PATHS <= 4) {
       select_packed<RUN>(p, x, lo, hi, reinterpret_cast<uint32_t*>(s_copy) + threadIdx.x * kCopy,
                          right, best_left);

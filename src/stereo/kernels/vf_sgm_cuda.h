@@ -59,6 +59,10 @@ int vf_cuda_sgm_select(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uin
 /* The selection for 64 disparities, one thread a pixel (vf_cuda_sgm_select calls it). */
 int vf_cuda_sgm_select_pixel(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
                              size_t out16_stride, float* outf, size_t outf_stride, void* stream);
+/* The selection for 128 disparities and up to 4 paths, one thread a pixel. */
+int vf_cuda_sgm_select_pixel128(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
+                                uint16_t* out16, size_t out16_stride, float* outf,
+                                size_t outf_stride, void* stream);
 int vf_cuda_sgm_median(const vf_sgm_params* p, const uint16_t* in, uint16_t* out16,
                        size_t out16_stride, float* outf, size_t outf_stride, void* stream);
 
