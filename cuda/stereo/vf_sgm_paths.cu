@@ -346,36 +346,42 @@ int vf_launch_p2(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uin
                         : vf_launch<RUN, G, SLOTS, FULL, false>(p, b, left, left_stride, s);
 }
 
-// The 64-disparity kernels. Runs read 32-bit census words only (vf_cuda_sgm_runs): a full census
-// gets the interleaved kernel alone, so no runs kernel is instantiated that it cannot use.
+// The kernels of 64 disparities (runs: 8-lane groups) and of 128 (runs: 16-lane groups, up to 4
+// paths). Runs read 32-bit census words only (vf_cuda_sgm_runs): a full census gets the
+// interleaved kernels alone, so no runs kernel is instantiated that it cannot use.
 template <bool FULL>
-int vf_launch_64(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
-                 size_t left_stride, int runs, cudaStream_t s) {
+int vf_launch_runs(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
+                   size_t left_stride, int runs, cudaStream_t s) {
   (void)runs;
-  return vf_launch_p2<false, 16, 4, FULL>(p, b, left, left_stride, s);
+  return p->disparities == 64 ? vf_launch_p2<false, 16, 4, FULL>(p, b, left, left_stride, s)
+                              : vf_launch_p2<false, 32, 4, FULL>(p, b, left, left_stride, s);
 }
 template <>
-int vf_launch_64<false>(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
-                        size_t left_stride, int runs, cudaStream_t s) {
-  return runs ? vf_launch_p2<true, 8, 8, false>(p, b, left, left_stride, s)
-              : vf_launch_p2<false, 16, 4, false>(p, b, left, left_stride, s);
+int vf_launch_runs<false>(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
+                          size_t left_stride, int runs, cudaStream_t s) {
+  if (p->disparities == 64)
+    return runs ? vf_launch_p2<true, 8, 8, false>(p, b, left, left_stride, s)
+                : vf_launch_p2<false, 16, 4, false>(p, b, left, left_stride, s);
+  return runs ? vf_launch_p2<true, 16, 8, false>(p, b, left, left_stride, s)
+              : vf_launch_p2<false, 32, 4, false>(p, b, left, left_stride, s);
 }
 
 template <bool FULL>
 int vf_dispatch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
                 size_t left_stride, int runs, cudaStream_t s) {
-  if (p->disparities == 64) return vf_launch_64<FULL>(p, b, left, left_stride, runs, s);
-  if (p->disparities == 128) return vf_launch_p2<false, 32, 4, FULL>(p, b, left, left_stride, s);
+  if (p->disparities == 64 || p->disparities == 128)
+    return vf_launch_runs<FULL>(p, b, left, left_stride, runs, s);
   return vf_launch_p2<false, 32, 8, FULL>(p, b, left, left_stride, s);
 }
 
 #ifndef VF_SGM_RUNS
-// How many blocks of the interleaved 64-disparity kernel the device holds at once (0: unknown).
+// How many blocks of an interleaved kernel the device holds at once (0: unknown).
+template <int G>
 unsigned long long vf_interleaved_capacity(int dev) {
   int sms = 0, per_sm = 0;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, vf_paths_kernel<false, 16, 4, false, false>, kWarps * 32, 0) != cudaSuccess) {
+          &per_sm, vf_paths_kernel<false, G, 4, false, false>, kWarps * 32, 0) != cudaSuccess) {
     (void)cudaGetLastError();  // a failed query is no launch error
     return 0;
   }
@@ -390,8 +396,12 @@ unsigned long long vf_interleaved_capacity(int dev) {
 // and the instructions decide (752x480 / 64 / 4 on an 8-multiprocessor partition), while a GPU
 // with room to spare gains from the interleaved layout's extra warps (the same on the whole
 // H200: 184 us interleaved against 249 in runs, docs/perf/stereo.md).
+extern "C" int vf_cuda_sgm_runs_possible(const vf_sgm_params* p) {
+  return !p->census_full && (p->disparities == 64 || (p->disparities == 128 && p->paths <= 4));
+}
+
 extern "C" int vf_cuda_sgm_runs(const vf_sgm_params* p) {
-  if (p->disparities != 64 || p->census_full) return 0;
+  if (!vf_cuda_sgm_runs_possible(p)) return 0;
 #ifdef VF_SGM_RUNS
   return VF_SGM_RUNS;
 #else
@@ -400,10 +410,13 @@ extern "C" int vf_cuda_sgm_runs(const vf_sgm_params* p) {
   const char* fixed = getenv("VF_SGM_LAYOUT");
   if (fixed != NULL && strcmp(fixed, "runs") == 0) return 1;
   if (fixed != NULL && strcmp(fixed, "interleaved") == 0) return 0;
-  static std::atomic<unsigned long long> capacity[vf_device_memo::kDevices];
-  const unsigned long long fit = vf_device_memo::get(capacity, vf_interleaved_capacity);
+  static std::atomic<unsigned long long> capacity16[vf_device_memo::kDevices];
+  static std::atomic<unsigned long long> capacity32[vf_device_memo::kDevices];
+  const bool d64 = p->disparities == 64;
+  const unsigned long long fit = d64 ? vf_device_memo::get(capacity16, vf_interleaved_capacity<16>)
+                                     : vf_device_memo::get(capacity32, vf_interleaved_capacity<32>);
   vf_sgm::walk_table t;
-  const int blocks = vf_sgm::make_walk_table(p, kWarps * 2, &t);
+  const int blocks = vf_sgm::make_walk_table(p, kWarps * (d64 ? 2 : 1), &t);
   return fit > 0 && (unsigned long long)blocks > fit;
 #endif
 }

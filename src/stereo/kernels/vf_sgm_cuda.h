@@ -19,9 +19,10 @@ typedef struct vf_cuda_sgm_buffers {
   void* census_l; /* w*h words: uint32 (CS) or uint64 (full) */
   void* census_r; /* right after census_l: the path kernel reads (and ignores) up to
                    * min_disparity + D words before it */
-  /* 64 disparities, 32-bit census: 3 more copies of census_r, copy c at census_r + c * shift_stride
-   * (words), holding census_r[i] at index i + c, so that any 8 consecutive words are two aligned
-   * 16-byte loads in one of the copies (the path kernel's runs layout); 0 otherwise. */
+  /* Where the runs layout is possible (vf_cuda_sgm_runs_possible): 3 more copies of census_r, copy
+   * c at census_r + c * shift_stride (words), holding census_r[i] at index i + c, so that any 8
+   * consecutive words are two aligned 16-byte loads in one of the copies (the path kernel's runs
+   * layout); 0 otherwise. */
   size_t shift_stride;
   uint8_t* volumes;     /* paths * w * h * D aggregated costs, one byte each */
   uint16_t* pre_median; /* w*h: output before the median */
@@ -52,6 +53,9 @@ int vf_cuda_census_shift(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, v
  * interleaved (more warps to hide a walk's latency on a GPU with few walks for its size). Asked
  * once, by vf_cuda_sgm_buffers_carve; paths and selection both read the buffers' answer. */
 int vf_cuda_sgm_runs(const vf_sgm_params* p);
+/* Whether the runs layout exists for these parameters: 64 disparities, or 128 with up to 4 paths
+ * (the selections that read it), on the 32-bit census. */
+int vf_cuda_sgm_runs_possible(const vf_sgm_params* p);
 int vf_cuda_sgm_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
                       size_t left_stride, void* stream);
 int vf_cuda_sgm_select(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
