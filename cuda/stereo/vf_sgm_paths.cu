@@ -25,9 +25,10 @@ namespace {
 constexpr int kWarps = 4;
 
 // Pixels whose right pixels are all inside the image (x >= min_disparity + D - 1) skip the
-// per-disparity bound tests through a branch when a group is a whole warp (128 and 256
-// disparities: 1920x1080 with 256 took 11% less). With two 16-lane groups per warp the branch
-// costs more than it saves (450x375 with 64 took 17% longer), so they always test.
+// per-disparity bound tests through a branch (128 and 256 disparities: 1920x1080 with 256 took
+// 11% less). Where a group is a whole warp, its loads also branch; narrower groups load without
+// a test (the loads' split, taken by some groups of a warp only, made 450x375 with 64 17%
+// slower), and runs skip the cost tests when every group of the warp may (aggregate()).
 template <int G>
 constexpr bool kSplitFull = G == 32;
 
@@ -151,7 +152,12 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
     minx2 = 0;
   }
   uint32_t c[W16];
-  if (kSplitFull<G> && px.full) {
+  // A run's groups share the warp, so their pixels skip the tests only when all of them may: one
+  // vote a step, a branch every lane takes the same way (runs 752x480 / 64: 41.35 -> 35.67 M warp
+  // instructions, 1452 -> 1380 us on an 8-SM partition). The interleaved 16-lane groups keep the
+  // tests: with the vote they took 199 us on the whole H200 against 174, where few walks run and
+  // a step's latency, not its instructions, sets the time.
+  if (kSplitFull<G> ? px.full : RUN && __all_sync(vf_sgm::kFull, px.full)) {
 #pragma unroll
     for (int k = 0; k < W16; ++k) {
       c[k] = __byte_perm(vf_sgm::popc(px.cl ^ px.cr[2 * k]), vf_sgm::popc(px.cl ^ px.cr[2 * k + 1]),
