@@ -398,7 +398,8 @@ unsigned long long vf_interleaved_capacity(int dev) {
 }  // namespace
 
 // VF_SGM_RUNS=0 or 1 at build time fixes the layout (measurements); by default, runs where the
-// interleaved kernel's blocks exceed one wave of the device: the device is then busy with walks
+// interleaved kernel's blocks (of all the SGMs that run at once: `concurrent`, e.g. a rig's
+// pairs) exceed one wave of the device: the device is then busy with walks
 // and the instructions decide (752x480 / 64 / 4 on an 8-multiprocessor partition), while a GPU
 // with room to spare gains from the interleaved layout's extra warps (the same on the whole
 // H200: 184 us interleaved against 249 in runs, docs/perf/stereo.md).
@@ -406,7 +407,9 @@ extern "C" int vf_cuda_sgm_runs_possible(const vf_sgm_params* p) {
   return !p->census_full && (p->disparities == 64 || (p->disparities == 128 && p->paths <= 4));
 }
 
-extern "C" int vf_cuda_sgm_runs(const vf_sgm_params* p) {
+extern "C" int vf_cuda_sgm_runs(const vf_sgm_params* p) { return vf_cuda_sgm_runs_at(p, 1); }
+
+extern "C" int vf_cuda_sgm_runs_at(const vf_sgm_params* p, int concurrent) {
   if (!vf_cuda_sgm_runs_possible(p)) return 0;
 #ifdef VF_SGM_RUNS
   return VF_SGM_RUNS;
@@ -423,7 +426,7 @@ extern "C" int vf_cuda_sgm_runs(const vf_sgm_params* p) {
                                      : vf_device_memo::get(capacity32, vf_interleaved_capacity<32>);
   vf_sgm::walk_table t;
   const int blocks = vf_sgm::make_walk_table(p, kWarps * (d64 ? 2 : 1), &t);
-  return fit > 0 && (unsigned long long)blocks > fit;
+  return fit > 0 && (unsigned long long)blocks * (unsigned)(concurrent > 1 ? concurrent : 1) > fit;
 #endif
 }
 

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "core/vf_fault.h"
+#include "frontend/vf_frontend_internal.h"
 #include "frontend/vf_rig_frontend_internal.h"
+#include "stereo/vf_stereo_internal.h"
 
 /* Where a mono unit's stand-in right camera sits: along its own x axis, so that the
  * rectification keeps the camera's orientation (R1 the identity) and the rectified image is the
@@ -57,6 +59,9 @@ static vf_status vf_rig_unit_make(vf_rig_frontend* fe, vf_rig_slot* u,
   if (s == VF_OK) s = vf_stream_link_init(&u->join, u->view, fe->ctx);
   vf_frontend_callbacks cb = {vf_rig_unit_on_features, vf_rig_unit_on_disparity, u};
   if (s == VF_OK) s = vf_frontend_create(u->view, &c, &cb, &u->fe);
+  /* The pairs' dense stereo runs at once, each on its unit's stream: together they fill the
+   * device (the SGM's path layout for a full device; 4 pairs: docs/perf/rig.md). */
+  if (s == VF_OK && u->info.pair >= 0) vf_stereo_expect_concurrent(u->fe->stereo, rig->pair_count);
   /* A frame holds at most a left and a right record a track (create checked the cap). */
   if (s == VF_OK) {
     u->records = vf_calloc(2 * (size_t)c.features.max_features, sizeof *u->records);

@@ -84,6 +84,18 @@ static vf_status vf_stereo_alloc_cuda(vf_stereo* s) {
 }
 #endif
 
+void vf_stereo_expect_concurrent(vf_stereo* s, int concurrent) {
+#ifdef VF_HAVE_CUDA
+  /* The shifted census copies the runs layout reads exist wherever it is possible. */
+  if (s != NULL && s->ctx->backend == VF_BACKEND_CUDA && s->hsgm == NULL && s->local == NULL &&
+      s->block != NULL)
+    s->bufs.runs = vf_cuda_sgm_runs_at(&s->p, concurrent);
+#else
+  (void)s;
+  (void)concurrent;
+#endif
+}
+
 /* The SGM pipeline's buffers, or for the HSGM stage the staging of host images on CUDA. */
 static vf_status vf_stereo_alloc(vf_stereo* s) {
 #ifdef VF_HAVE_CUDA

@@ -53,6 +53,9 @@ int vf_cuda_census_shift(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, v
  * interleaved (more warps to hide a walk's latency on a GPU with few walks for its size). Asked
  * once, by vf_cuda_sgm_buffers_carve; paths and selection both read the buffers' answer. */
 int vf_cuda_sgm_runs(const vf_sgm_params* p);
+/* The same where `concurrent` SGMs of these parameters run at once on the device (a rig's pairs
+ * on their own streams): runs once their blocks together exceed one wave. */
+int vf_cuda_sgm_runs_at(const vf_sgm_params* p, int concurrent);
 /* Whether the runs layout exists for these parameters: 64 disparities, or 128 with up to 4 paths
  * (the selections that read it), on the 32-bit census. */
 int vf_cuda_sgm_runs_possible(const vf_sgm_params* p);
