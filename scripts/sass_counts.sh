@@ -59,15 +59,26 @@ flags=(-std=c++14 -O3 -lineinfo -Isrc -Iinclude -DVF_HAVE_CUDA=1)
 #   Pascal: I2I): the searches of a prior's window. match_lanes: a whole-range search's round, a
 #   lane a disparity, the window's 15 x 15 pixels unrolled (one VABSDIFF a pixel), the round's
 #   column sums and the moving window's sum included.
+# - select64 / select128: the SGM selection of 64 / 128 disparities, 4 paths, one thread a pixel
+#   (the packed words, vf_sgm_packed.cuh): a pixel's trip of the row loop, the sums of 4 paths,
+#   the winner, the best cost outside k +- 1, the sub-pixel fit and the 64 / 128 right-image
+#   atomics; per cost (a disparity of the pixel).
 st=cuda/stereo
 ft=cuda/features
 w=$ft/vf_lk_warp.cuh
 r=src/features/kernels/vf_lk_rules.h
 lk_off="$w:if \\(s.x0 != rows.x0;$w:if \\(!vf_warp_refactor;$w:vf_warp_sums<5>\\(sums\\)"
 lk_off+=";$w:v\\[j\\] = v_first\\[j\\];$r:vf_lk_step_moments\\(h, m;$r:st->a = p->m[ia][nx]_gain"
+# The runs' tested costs (a pixel left of min_disparity + D - 1 in some group of the warp) are off
+# the usual trip since the warp's vote (357cb67).
+runs_off="$st/vf_sgm_paths.cu:xbase - S \\* \\(2 \\* k\\) >= 0;$st/vf_sgm_paths.cu:const uint32_t b = xbase - S"
+runs_off+=";$st/vf_sgm_paths.cu:const int xbase = px.x - p.min_disparity"
 rows=(
   "sgm|$st/vf_sgm_paths.cu|vf_paths_kernelILb0ELi16ELi4ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)||POPC/1|cell"
-  "sgm_runs|$st/vf_sgm_paths.cu|vf_paths_kernelILb1ELi8ELi8ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)||POPC/1|cell"
+  "sgm_runs|$st/vf_sgm_paths.cu|vf_paths_kernelILb1ELi8ELi8ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)|$runs_off|POPC/1|cell"
+  "sgm_runs128|$st/vf_sgm_paths.cu|vf_paths_kernelILb1ELi16ELi8ELb0ELb0E|$st/vf_sgm_warp.cuh:const uint32_t t = min3_u16x2|$st/vf_sgm_paths.cu:if \\(to.x >= lc.w\\)|$runs_off|POPC/1|cell"
+  "select64|$st/vf_sgm_select_pixel.cu|vf_select_pixel_kernelILb0ELi4ELi128E|$st/vf_sgm_select_pixel.cu:atomicMin\\(base - \\(int\\)\\(ks & 0xffffu\\)|||64|cost"
+  "select128|$st/vf_sgm_select_pixel128.cu|vf_select_pixel128_kernelILb0ELi4E|$st/vf_sgm_select_pixel128.cu:atomicMin\\(base - k0|||128|cost"
   "lk|$ft/vf_lk.cu|vf_lk_kernel|$w:sums\\[4\\] = fmaf\\(e, e, sums\\[4\\]\\)||$lk_off|@FFMA/1|pixel-iteration"
   "fast_queue|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const unsigned bits = \\(f01 >> 15\\)|$ft/vf_fast.cu:gx = i.x - g0;|$ft/vf_fast.cu:int at = atomicAdd\\(s_count;$ft/vf_fast.cu:if \\(\\(m >> j\\) & 1u\\)|4|pixel"
   "fast_score|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const float r = vf_response<SCORE>||$ft/vf_fast.cu:s_corners\\[atomicAdd|LDG/2|candidate"
