@@ -14,6 +14,11 @@
 
 namespace vf_sgm {
 
+// The shared memory a block may take without opting in
+// (cudaFuncAttributeMaxDynamicSharedMemorySize), on every target from sm_62 on: the packed
+// selections' copies and the row's winners must fit it.
+constexpr size_t kSharedPerBlock = 48 * 1024;
+
 // Per 16-bit half, the minimum of N words.
 template <int N>
 struct packed_min {

@@ -404,7 +404,8 @@ unsigned long long vf_interleaved_capacity(int dev) {
 // with room to spare gains from the interleaved layout's extra warps (the same on the whole
 // H200: 184 us interleaved against 249 in runs, docs/perf/stereo.md).
 extern "C" int vf_cuda_sgm_runs_possible(const vf_sgm_params* p) {
-  return !p->census_full && (p->disparities == 64 || (p->disparities == 128 && p->paths <= 4));
+  return !p->census_full && (p->disparities == 64 || (p->disparities == 128 && p->paths <= 4 &&
+                                                      vf_cuda_sgm_select_pixel128_fits(p)));
 }
 
 extern "C" int vf_cuda_sgm_runs(const vf_sgm_params* p) { return vf_cuda_sgm_runs_at(p, 1); }

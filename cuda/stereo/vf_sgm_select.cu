@@ -165,7 +165,7 @@ extern "C" int vf_cuda_sgm_select(const vf_sgm_params* p, const vf_cuda_sgm_buff
   cudaStream_t s = (cudaStream_t)stream;
   if (p->disparities == 64)
     return vf_cuda_sgm_select_pixel(p, b, out16, out16_stride, outf, outf_stride, stream);
-  if (p->disparities == 128 && p->paths <= 4)
+  if (p->disparities == 128 && p->paths <= 4 && vf_cuda_sgm_select_pixel128_fits(p))
     return vf_cuda_sgm_select_pixel128(p, b, out16, out16_stride, outf, outf_stride, stream);
   if (p->disparities == 128)
     return vf_launch<32, 4>(p, b, out16, out16_stride, outf, outf_stride, s);

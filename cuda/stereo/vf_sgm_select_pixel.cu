@@ -99,20 +99,21 @@ __device__ __forceinline__ void select_packed(const vf_sgm_params& p, int x,
 }
 
 // THREADS: 128, or 96 with four blocks a multiprocessor (8 and 16 paths take 167 registers, so
-// three of 128 fit; up to 4 paths, the packed form, 95).
-template <bool RUN, int PATHS, int THREADS>
+// three of 128 fit; up to 4 paths, the packed form, 95). PACKED (up to 4 paths): the packed words,
+// where their copies fit in shared memory beside the row's winners (vf_packed_fits).
+template <bool RUN, int PATHS, int THREADS, bool PACKED>
 __global__ void __launch_bounds__(THREADS, THREADS == 96 ? 4 : 1)
     vf_select_pixel_kernel(vf_sgm_params p, const uint8_t* __restrict__ volumes, uint16_t* out16,
                            size_t out16_stride, float* outf, size_t outf_stride) {
   extern __shared__ uint32_t s_mem[];
-  __shared__ uint4 s_copy[PATHS <= 4 ? THREADS * kCopy / 4 : 1];
+  __shared__ uint4 s_copy[PACKED ? THREADS * kCopy / 4 : 1];
   const int w = p.width, y = blockIdx.x;
   uint32_t* right = vf_sgm::row_winners<kD>(s_mem, w);
   uint32_t* best_left = right + w;
   for (int x = threadIdx.x; x < w; x += THREADS) {
     uint32_t lo[16], hi[16];
     vf_sgm::sum_paths<kD, PATHS>(p, volumes, x, y, lo, hi);
-    if (PATHS <= 4) {
+    if (PACKED) {
       select_packed<RUN>(p, x, lo, hi, reinterpret_cast<uint32_t*>(s_copy) + threadIdx.x * kCopy,
                          right, best_left);
       continue;
@@ -138,7 +139,7 @@ __global__ void __launch_bounds__(THREADS, THREADS == 96 ? 4 : 1)
   }
   __syncthreads();
   vf_sgm::write_row(p, y, right, best_left, out16, out16_stride, outf, outf_stride,
-                    PATHS <= 4 ? 63u : 0xffu);
+                    PACKED ? 63u : 0xffu);
 }
 
 // How many blocks (image rows) of the 128- and 96-thread kernels a device holds at once; 0 when
@@ -152,10 +153,10 @@ vf_select_fit vf_select_query(int dev) {
   int sms = 0, b128 = 0, b96 = 0;
   const bool ok =
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b128, vf_select_pixel_kernel<false, 4, 128>,
-                                                    128, 0) == cudaSuccess &&
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b96, vf_select_pixel_kernel<false, 4, 96>, 96,
-                                                    0) == cudaSuccess;
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &b128, vf_select_pixel_kernel<false, 4, 128, true>, 128, 0) == cudaSuccess &&
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &b96, vf_select_pixel_kernel<false, 4, 96, true>, 96, 0) == cudaSuccess;
   if (ok) {
     f.at128 = sms * b128;
     f.at96 = sms * b96;
@@ -175,23 +176,39 @@ vf_select_fit vf_select_capacity() {
   return vf_select_fit{(int)(w >> 32), (int)(w & 0xffffffffu)};
 }
 
-template <bool RUN, int THREADS>
-void vf_launch_pixel(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
+// Whether the packed kernel's copies (THREADS x kCopy words) and the row's winners ((2 w + kD)
+// words) fit the 48 KB a block may take without opting in: up to about 3800 pixels a row with 128
+// threads. Wider rows take the scalar form, the same output.
+template <int THREADS>
+bool vf_packed_fits(const vf_sgm_params* p) {
+  return (size_t)THREADS * kCopy * 4 + (2 * (size_t)p->width + kD) * 4 <= vf_sgm::kSharedPerBlock;
+}
+
+template <bool RUN, int THREADS, int PATHS>
+void vf_launch_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
                      size_t out16_stride, float* outf, size_t outf_stride, cudaStream_t s) {
   const size_t smem = (2 * (size_t)p->width + kD) * sizeof(uint32_t);
   const dim3 grid(p->height), block(THREADS);
-  if (p->paths == 2) {
-    vf_select_pixel_kernel<RUN, 2, THREADS>
-        <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
-  } else if (p->paths == 4) {
-    vf_select_pixel_kernel<RUN, 4, THREADS>
-        <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
-  } else if (p->paths == 8) {
-    vf_select_pixel_kernel<RUN, 8, THREADS>
+  if (PATHS <= 4 && vf_packed_fits<THREADS>(p)) {
+    vf_select_pixel_kernel<RUN, PATHS, THREADS, PATHS <= 4>
         <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
   } else {
-    vf_select_pixel_kernel<RUN, 16, THREADS>
+    vf_select_pixel_kernel<RUN, PATHS, THREADS, false>
         <<<grid, block, smem, s>>>(*p, b->volumes, out16, out16_stride, outf, outf_stride);
+  }
+}
+
+template <bool RUN, int THREADS>
+void vf_launch_pixel(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
+                     size_t out16_stride, float* outf, size_t outf_stride, cudaStream_t s) {
+  if (p->paths == 2) {
+    vf_launch_paths<RUN, THREADS, 2>(p, b, out16, out16_stride, outf, outf_stride, s);
+  } else if (p->paths == 4) {
+    vf_launch_paths<RUN, THREADS, 4>(p, b, out16, out16_stride, outf, outf_stride, s);
+  } else if (p->paths == 8) {
+    vf_launch_paths<RUN, THREADS, 8>(p, b, out16, out16_stride, outf, outf_stride, s);
+  } else {
+    vf_launch_paths<RUN, THREADS, 16>(p, b, out16, out16_stride, outf, outf_stride, s);
   }
 }
 

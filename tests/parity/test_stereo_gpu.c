@@ -70,6 +70,28 @@ static void synthetic_matrix(void) {
   }
 }
 
+/* Rows wider than the one-thread-a-pixel selections' shared memory holds (1728 pixels at 128
+ * disparities, 3808 at 64 with 4 paths): the launch takes the other selection (the lane groups,
+ * the scalar form), with the same output. */
+static void wide_rows(void) {
+  static const int widths[][2] = {{128, 1760}, {64, 3840}};
+  for (int i = 0; i < 2; ++i) {
+    vf_stereo_config c = vf_stereo_config_default();
+    c.disparities = widths[i][0];
+    c.width = widths[i][1];
+    c.height = 9;
+    c.paths = 4;
+    c.subpixel = 1;
+    vf_image l, r;
+    fx_random_pair(c.width, c.height, 7 + i, 300u + (unsigned)i, &l, &r);
+    char what[160];
+    snprintf(what, sizeof what, "wide %dx%d D%d paths 4", c.width, c.height, c.disparities);
+    stereo_compare(cpu_ctx, gpu_ctx, &c, &l, &r, i, what);
+    vf_image_free(&l);
+    vf_image_free(&r);
+  }
+}
+
 static void real_pairs(void) {
   for (int i = 0; i < 2; ++i) {
     vf_image l, r;
@@ -94,6 +116,7 @@ static void real_pairs(void) {
 int main(void) {
   VF_TEST_GPU_CONTEXTS(cpu_ctx, gpu_ctx);
   synthetic_matrix();
+  wide_rows();
   real_pairs();
   vf_context_destroy(gpu_ctx);
   vf_context_destroy(cpu_ctx);

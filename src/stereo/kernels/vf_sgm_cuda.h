@@ -57,7 +57,8 @@ int vf_cuda_sgm_runs(const vf_sgm_params* p);
  * on their own streams): runs once their blocks together exceed one wave. */
 int vf_cuda_sgm_runs_at(const vf_sgm_params* p, int concurrent);
 /* Whether the runs layout exists for these parameters: 64 disparities, or 128 with up to 4 paths
- * (the selections that read it), on the 32-bit census. */
+ * where the one-thread-a-pixel selection fits (the selections that read it), on the 32-bit
+ * census. */
 int vf_cuda_sgm_runs_possible(const vf_sgm_params* p);
 int vf_cuda_sgm_paths(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, const uint8_t* left,
                       size_t left_stride, void* stream);
@@ -66,7 +67,10 @@ int vf_cuda_sgm_select(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uin
 /* The selection for 64 disparities, one thread a pixel (vf_cuda_sgm_select calls it). */
 int vf_cuda_sgm_select_pixel(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* out16,
                              size_t out16_stride, float* outf, size_t outf_stride, void* stream);
-/* The selection for 128 disparities and up to 4 paths, one thread a pixel. */
+/* The selection for 128 disparities and up to 4 paths, one thread a pixel, where its shared
+ * memory fits (vf_cuda_sgm_select_pixel128_fits: rows up to 1728 pixels); wider rows take the
+ * lane groups of vf_cuda_sgm_select, which read the interleaved layout only. */
+int vf_cuda_sgm_select_pixel128_fits(const vf_sgm_params* p);
 int vf_cuda_sgm_select_pixel128(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
                                 uint16_t* out16, size_t out16_stride, float* outf,
                                 size_t outf_stride, void* stream);
