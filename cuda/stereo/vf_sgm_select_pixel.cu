@@ -4,8 +4,9 @@
 // and runs the winner search, the uniqueness check, the sub-pixel fit and the right-image
 // winners without a warp exchange. vf_sgm_select.cu's lane groups need about 270 warp
 // instructions a pixel at 64 disparities, most of them shuffles, reductions and one lane's
-// division while the other lanes wait; here it is a few dozen. One block per image row, as
-// there, with the same rules and the same output (vf_sgm_common.cuh's winner word and row
+// division while the other lanes wait; here it is about 19 (598 instructions a pixel and thread
+// on sm_90 with 4 paths, in the packed form below; docs/perf/sass_counts.md). One block per image
+// row, as there, with the same rules and the same output (vf_sgm_common.cuh's winner word and row
 // output), so GPU and CPU still agree bit for bit.
 #include <cuda_runtime.h>
 #include <stdint.h>
