@@ -97,6 +97,9 @@ for row in "${rows[@]}"; do
   IFS=';' read -r -a offs <<<"$off"
   for o in "${offs[@]}"; do opts+=(--off "$o"); done
   for a in $archs; do
+    # Before sm_70 the runs keep their tests (kRunsVote in vf_sgm_paths.cu): no trip skips them.
+    aopts=("${opts[@]}")
+    [[ $name != sgm_runs* || $a -ge 70 ]] || aopts=(--units "$units" --not "$exclude")
     base="$out/$(basename "$src" .cu).sm_$a"
     # Compiled again when any source is newer than the last disassembly.
     if [ ! -s "$base.sass" ] || [ -n "$(find cuda src include -newer "$base.sass" -print -quit)" ]; then
@@ -105,7 +108,7 @@ for row in "${rows[@]}"; do
       "$nvdisasm" -gi -c "$base.cubin" >"$base.lines"
     fi
     # kernel arch start end body path units | per unit | mix
-    python3 scripts/sass_loops.py "$base.sass" "$base.lines" "$kernel" "$anchor" "${opts[@]}" |
+    python3 scripts/sass_loops.py "$base.sass" "$base.lines" "$kernel" "$anchor" "${aopts[@]}" |
       awk -v n="$name" -v a="sm_$a" -v u="$unit" \
         '{ $1 = n " " a; $7 = sprintf("%s %ss | %.1f per %s |", $6, u, $5 / $6, u); $6 = ""; print }'
   done

@@ -32,6 +32,17 @@ constexpr int kWarps = 4;
 template <int G>
 constexpr bool kSplitFull = G == 32;
 
+// The runs' vote (aggregate()) where the vote and the uniform branch cost less than the tests
+// they skip: the straight walk's trip of 24 cells counts 305 instructions with it against 343
+// without on sm_90, 445 / 482 on sm_87 and 457 / 485 on sm_75 (CUDA 13.0), but 489 / 472 on
+// sm_62, the TX2 (CUDA 11.8: the vote's SSY / SYNC and lane reads cost more there), which keeps
+// the tests (docs/perf/sass_counts.md).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+constexpr bool kRunsVote = false;
+#else
+constexpr bool kRunsVote = true;
+#endif
+
 // Where a lane's disparities are: interleaved (k = lane + G s, vf_sgm::path_step) or a run of
 // SLOTS (k = SLOTS lane + s, vf_sgm::path_step_run; 64 disparities, 8-lane groups). In memory
 // both keep a pixel's bytes in the lane's order, so a run stores disparity k in byte k.
@@ -157,7 +168,7 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
   // instructions, 1452 -> 1380 us on an 8-SM partition). The interleaved 16-lane groups keep the
   // tests: with the vote they took 199 us on the whole H200 against 174, where few walks run and
   // a step's latency, not its instructions, sets the time.
-  if (kSplitFull<G> ? px.full : RUN && __all_sync(vf_sgm::kFull, px.full)) {
+  if (kSplitFull<G> ? px.full : RUN && kRunsVote && __all_sync(vf_sgm::kFull, px.full)) {
 #pragma unroll
     for (int k = 0; k < W16; ++k) {
       c[k] = __byte_perm(vf_sgm::popc(px.cl ^ px.cr[2 * k]), vf_sgm::popc(px.cl ^ px.cr[2 * k + 1]),
