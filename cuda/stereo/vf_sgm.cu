@@ -14,19 +14,17 @@ struct vf_layout {
   size_t census, shifted, shift_pad, shift_stride, volumes, pre_median;
 };
 
-// Whether the right census gets shifted copies (what vf_cuda_sgm_runs may ask for).
-bool vf_sgm_shifts(const vf_sgm_params* p) { return vf_cuda_sgm_runs_possible(p); }
-
 vf_layout vf_sgm_layout(const vf_sgm_params* p) {
   const size_t px = (size_t)p->width * p->height;
   vf_layout l;
   l.census = vf_round256(px * (p->census_full ? 8 : 4));
+  // The right census gets shifted copies where vf_cuda_sgm_runs may ask for them.
+  const bool shifts = vf_cuda_sgm_runs_possible(p);
   // Each copy with room before it for the reads left of the image (min_disparity + D - 1 words
   // and the alignment), in 256-byte units so that every copy stays 16-byte aligned.
-  l.shift_pad =
-      vf_sgm_shifts(p) ? vf_round256(((size_t)p->min_disparity + p->disparities + 8) * 4) : 0;
-  l.shift_stride = vf_sgm_shifts(p) ? (vf_round256(px * 4) + l.shift_pad) / 4 : 0;
-  l.shifted = vf_sgm_shifts(p) ? 3 * l.shift_stride * 4 + l.shift_pad : 0;
+  l.shift_pad = shifts ? vf_round256(((size_t)p->min_disparity + p->disparities + 8) * 4) : 0;
+  l.shift_stride = shifts ? (vf_round256(px * 4) + l.shift_pad) / 4 : 0;
+  l.shifted = shifts ? 3 * l.shift_stride * 4 + l.shift_pad : 0;
   l.volumes = vf_round256((size_t)p->paths * px * p->disparities);
   l.pre_median = vf_round256(px * 2);
   return l;

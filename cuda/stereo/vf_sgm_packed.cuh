@@ -19,6 +19,12 @@ namespace vf_sgm {
 // selections' copies and the row's winners must fit it.
 constexpr size_t kSharedPerBlock = 48 * 1024;
 
+// Whether a packed selection's block fits it: `threads` copies of `copy` words each and the row's
+// winners ((2 w + D) words, row_winners below).
+inline bool packed_fits(int threads, int copy, int d, int width) {
+  return ((size_t)threads * copy + 2 * (size_t)width + d) * sizeof(uint32_t) <= kSharedPerBlock;
+}
+
 // Per 16-bit half, the minimum of N words.
 template <int N>
 struct packed_min {

@@ -182,7 +182,7 @@ vf_select_fit vf_select_capacity() {
 // threads. Wider rows take the scalar form, the same output.
 template <int THREADS>
 bool vf_packed_fits(const vf_sgm_params* p) {
-  return (size_t)THREADS * kCopy * 4 + (2 * (size_t)p->width + kD) * 4 <= vf_sgm::kSharedPerBlock;
+  return vf_sgm::packed_fits(THREADS, kCopy, kD, p->width);
 }
 
 template <bool RUN, int THREADS, int PATHS>

@@ -134,8 +134,7 @@ void vf_launch(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b, uint16_t* o
 }  // namespace
 
 extern "C" int vf_cuda_sgm_select_pixel128_fits(const vf_sgm_params* p) {
-  return sizeof(uint4) * (kThreads * kCopy / 4) + (2 * (size_t)p->width + kD) * sizeof(uint32_t) <=
-         vf_sgm::kSharedPerBlock;
+  return vf_sgm::packed_fits(kThreads, kCopy, kD, p->width);
 }
 
 extern "C" int vf_cuda_sgm_select_pixel128(const vf_sgm_params* p, const vf_cuda_sgm_buffers* b,
