@@ -72,6 +72,8 @@ struct line_ctx {
   int w, h, dx, dy, step, min_disparity;
   int full_from;    /* first x whose D right pixels are all inside: min_disparity + D - 1 */
   int shift_stride; /* words between the right census's shifted copies (runs layout) */
+  int run_first;    /* runs: min_disparity + the lane's last disparity (idx - run_first = a) */
+  uint2 run_edges;  /* runs: vf_sgm::run_edges of the lane */
 };
 
 template <bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
@@ -81,20 +83,31 @@ __device__ __forceinline__ void load(const line_ctx& lc, const CT* __restrict__ 
   typedef layout<RUN, G, SLOTS> lay;
   constexpr int S = lay::kSlotStep;
   p.cl = __ldg(census_l + p.idx);
-  const int r = p.idx - lc.min_disparity - lay::first(lane);
   p.full = p.x >= lc.full_from;
+  if (ADAPTIVE && !p.start) {
+    p.i_here = __ldg(lc.left + (p.y * lc.left_stride + p.x));
+    p.i_prev = __ldg(lc.left + ((p.y - lc.dy) * lc.left_stride + (p.x - lc.dx)));
+  }
   if (RUN) {
-    // The run's 8 words r - 7 .. r as two aligned 16-byte loads from the copy of the right
-    // census shifted by j words (vf_cuda_census_shift): one sector-aligned 32 bytes a lane, 256
-    // contiguous bytes a group, where 8 word loads 8 words apart touched 8 times the sectors.
-    const int a = r - (SLOTS - 1), j = (-a) & 3;
-    const uint4* q = reinterpret_cast<const uint4*>(reinterpret_cast<const uint32_t*>(census_r) +
-                                                    j * lc.shift_stride + (a + j));
+    // The run's 8 words a .. a + 7 (a = idx - min_disparity - 8 lane - 7) as two aligned 16-byte
+    // loads from the copy of the right census shifted by j words (vf_cuda_census_shift): one
+    // sector-aligned 32 bytes a lane, 256 contiguous bytes a group, where 8 word loads 8 words
+    // apart touched 8 times the sectors. The offset in 32 bits and one wide multiply-add to the
+    // address (the 64-bit sum of the copy's and the word's offsets took 12 instructions a pixel on
+    // sm_90).
+    const int a = p.idx - lc.run_first, j = (-a) & 3;
+    const int at = a + j * (lc.shift_stride + 1);
+    const uint4* q =
+        reinterpret_cast<const uint4*>(reinterpret_cast<const uint32_t*>(census_r) + at);
     const uint4 v0 = __ldg(q), v1 = __ldg(q + 1);
     const uint32_t v[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
 #pragma unroll
-    for (int s = 0; s < SLOTS; ++s) p.cr[s] = (CT)v[SLOTS - 1 - s];  // word r - s: disparity + s
-  } else if (kSplitFull<G> && !p.full) {
+    for (int s = 0; s < SLOTS; ++s)
+      p.cr[s] = (CT)v[SLOTS - 1 - s];  // word a + 7 - s: disparity + s
+    return;
+  }
+  const int r = p.idx - lc.min_disparity - lay::first(lane);
+  if (kSplitFull<G> && !p.full) {
     const int xbase = p.x - lc.min_disparity - lay::first(lane);
 #pragma unroll
     for (int s = 0; s < SLOTS; ++s) {
@@ -113,10 +126,6 @@ __device__ __forceinline__ void load(const line_ctx& lc, const CT* __restrict__ 
   } else {
 #pragma unroll
     for (int s = 0; s < SLOTS; ++s) p.cr[s] = __ldg(census_r + (r - S * s));
-  }
-  if (ADAPTIVE && !p.start) {
-    p.i_here = __ldg(lc.left + (p.y * lc.left_stride + p.x));
-    p.i_prev = __ldg(lc.left + ((p.y - lc.dy) * lc.left_stride + (p.x - lc.dx)));
   }
 }
 
@@ -150,9 +159,10 @@ __device__ __forceinline__ void advance(const line_ctx& lc, const pixel<SLOTS, C
 }
 
 template <int KIND, bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
-__device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SLOTS, CT>& px,
-                                          int lane, bool active, uint32_t (&L)[SLOTS / 2],
-                                          uint32_t& minx2, uint32_t* vol) {
+__device__ __forceinline__ void aggregate(const vf_sgm_params& p, const line_ctx& lc,
+                                          const pixel<SLOTS, CT>& px, int lane,
+                                          uint32_t (&L)[SLOTS / 2], uint32_t& minx2,
+                                          uint32_t* vol) {
   typedef layout<RUN, G, SLOTS> lay;
   constexpr int S = lay::kSlotStep;
   constexpr int W16 = SLOTS / 2;
@@ -192,18 +202,20 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
   if (RUN) {
     minx2 = vf_sgm::path_step_run<G>(reinterpret_cast<uint32_t(&)[4]>(L), minx2,
                                      reinterpret_cast<const uint32_t(&)[4]>(c), p1x2, p2x2,
-                                     lane == 0, lane == G - 1);
+                                     lc.run_edges.x, lc.run_edges.y);
   } else {
     minx2 = vf_sgm::path_step<G, W16>(L, minx2, c, p1x2, p2x2, lane);
   }
-  if (active && (KIND != kSteep || px.inside)) {
+  // Idle groups (past the last line) walk the last line again and store the same bytes there:
+  // no test and no branch around the stores (4 instructions a step on sm_90).
+  if (KIND != kSteep || px.inside) {
     // vol: this lane's first word of the path's volume; one wide multiply-add to the pixel's.
-    uint32_t* o = vol + (size_t)(unsigned)px.idx * (D / 4);
     if (RUN) {
       // The run's 8 bytes in one 8-byte store (vol is the lane's 8-byte aligned slot).
-      *reinterpret_cast<uint2*>(o) =
+      reinterpret_cast<uint2*>(vol)[(size_t)(unsigned)px.idx * (D / 8)] =
           make_uint2(vf_sgm::pack_bytes(L[0], L[1]), vf_sgm::pack_bytes(L[2], L[3]));
     } else {
+      uint32_t* o = vol + (size_t)(unsigned)px.idx * (D / 4);
 #pragma unroll
       for (int m = 0; m < SLOTS / 4; ++m) o[m * G] = vf_sgm::pack_bytes(L[2 * m], L[2 * m + 1]);
     }
@@ -215,8 +227,8 @@ __device__ __forceinline__ void aggregate(const vf_sgm_params& p, const pixel<SL
 template <int KIND, bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void walk_two(const vf_sgm_params& p, const line_ctx& lc,
                                          const CT* __restrict__ census_l,
-                                         const CT* __restrict__ census_r, int lane, bool active,
-                                         int steps, pixel<SLOTS, CT>& a, uint32_t* vol) {
+                                         const CT* __restrict__ census_r, int lane, int steps,
+                                         pixel<SLOTS, CT>& a, uint32_t* vol) {
   pixel<SLOTS, CT> b;
   uint32_t L[SLOTS / 2], minx2 = 0;
 #pragma unroll
@@ -228,13 +240,13 @@ __device__ __forceinline__ void walk_two(const vf_sgm_params& p, const line_ctx&
       advance<KIND>(lc, a, b);
       load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
     }
-    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, minx2, vol);
+    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, a, lane, L, minx2, vol);
     if (!has_b) break;
     if (s + 2 < steps) {
       advance<KIND>(lc, b, a);
       load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
     }
-    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, minx2, vol);
+    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, b, lane, L, minx2, vol);
   }
 }
 
@@ -245,8 +257,8 @@ __device__ __forceinline__ void walk_two(const vf_sgm_params& p, const line_ctx&
 template <int KIND, bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void walk_three(const vf_sgm_params& p, const line_ctx& lc,
                                            const CT* __restrict__ census_l,
-                                           const CT* __restrict__ census_r, int lane, bool active,
-                                           int steps, pixel<SLOTS, CT>& a, uint32_t* vol) {
+                                           const CT* __restrict__ census_r, int lane, int steps,
+                                           pixel<SLOTS, CT>& a, uint32_t* vol) {
   pixel<SLOTS, CT> b, c;
   uint32_t L[SLOTS / 2], minx2 = 0;
 #pragma unroll
@@ -261,33 +273,31 @@ __device__ __forceinline__ void walk_three(const vf_sgm_params& p, const line_ct
       advance<KIND>(lc, b, c);
       load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, c);
     }
-    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, a, lane, active, L, minx2, vol);
+    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, a, lane, L, minx2, vol);
     if (s + 1 >= steps) break;
     if (s + 3 < steps) {
       advance<KIND>(lc, c, a);
       load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, a);
     }
-    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, b, lane, active, L, minx2, vol);
+    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, b, lane, L, minx2, vol);
     if (s + 2 >= steps) break;
     if (s + 4 < steps) {
       advance<KIND>(lc, a, b);
       load<RUN, ADAPTIVE, G, SLOTS, CT>(lc, census_l, census_r, lane, b);
     }
-    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, c, lane, active, L, minx2, vol);
+    aggregate<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, c, lane, L, minx2, vol);
   }
 }
 
 template <int KIND, bool RUN, bool ADAPTIVE, int G, int SLOTS, typename CT>
 __device__ __forceinline__ void walk(const vf_sgm_params& p, const line_ctx& lc,
                                      const CT* __restrict__ census_l,
-                                     const CT* __restrict__ census_r, int lane, bool active,
-                                     int steps, pixel<SLOTS, CT>& a, uint32_t* vol) {
+                                     const CT* __restrict__ census_r, int lane, int steps,
+                                     pixel<SLOTS, CT>& a, uint32_t* vol) {
   if (SLOTS <= 4 || RUN) {
-    walk_three<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
-                                                  vol);
+    walk_three<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, steps, a, vol);
   } else {
-    walk_two<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
-                                                vol);
+    walk_two<KIND, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, steps, a, vol);
   }
 }
 
@@ -313,14 +323,19 @@ __global__ void __launch_bounds__(kWarps * 32)
   lc.full_from = p.min_disparity + D - 1;
   lc.shift_stride = shift_stride;
   const int lane = threadIdx.x % G;
+  lc.run_first = p.min_disparity + SLOTS * lane + SLOTS - 1;
+  lc.run_edges = vf_sgm::run_edges<G>(lane);
   uint32_t* vol = reinterpret_cast<uint32_t*>(volumes + (size_t)t.path[i] * w * h * D) +
                   (RUN ? SLOTS / 4 * lane : lane);
+  // One 64-bit register pair for the lane's base: the compiler otherwise splits it into the
+  // block's base and the lane's offset and rebuilds the address every step (3 instructions more
+  // a store on sm_90 in the interleaved layout).
+  vol = vf_sgm::opaque(vol);
   const int line = ((blockIdx.x - t.first_block[i]) * kWarps + threadIdx.x / 32) * (32 / G) +
                    (threadIdx.x % 32) / G;
   int lines, steps;  // steps: the same for every group of the block
   vf_sgm_walks(lc.dx, lc.dy, w, h, &lines, &steps);
-  const bool active = line < lines;
-  const int ln = active ? line : lines - 1;  // idle groups shadow the last line, never store
+  const int ln = line < lines ? line : lines - 1;  // idle groups shadow the last line
   pixel<SLOTS, CT> a;
   vf_sgm_walk_start(lc.dx, lc.dy, w, h, ln, &a.x, &a.y);
   a.idx = a.y * w + a.x;
@@ -328,14 +343,11 @@ __global__ void __launch_bounds__(kWarps * 32)
   a.inside = true;
   // The direction is the same for the whole block: one branch, taken by every thread.
   if (lc.dy == 2 || lc.dy == -2) {
-    walk<kSteep, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
-                                              vol);
+    walk<kSteep, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, steps, a, vol);
   } else if (lc.dx != 0 && lc.dy != 0) {
-    walk<kWrapping, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
-                                                 vol);
+    walk<kWrapping, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, steps, a, vol);
   } else {
-    walk<kStraight, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, active, steps, a,
-                                                 vol);
+    walk<kStraight, RUN, ADAPTIVE, G, SLOTS, CT>(p, lc, census_l, census_r, lane, steps, a, vol);
   }
 }
 

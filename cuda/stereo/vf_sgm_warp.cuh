@@ -55,10 +55,13 @@ __device__ __forceinline__ uint32_t group_min<32>(uint32_t v) {
 template <>
 __device__ __forceinline__ uint32_t group_min<16>(uint32_t v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const bool upper = (threadIdx.x & 16) != 0;
-  const uint32_t lo = __reduce_min_sync(kFull, upper ? 0xffffffffu : v);
-  const uint32_t hi = __reduce_min_sync(kFull, upper ? v : 0xffffffffu);
-  return upper ? hi : lo;
+  // upper: all ones in the warp's upper half-warp. Each reduction sees the other half as all
+  // ones, and one three-input logic op keeps this half's result: ORs where the lane test and
+  // three selects were rebuilt every step.
+  const uint32_t upper = 0u - ((threadIdx.x >> 4) & 1u);
+  const uint32_t lo = __reduce_min_sync(kFull, v | upper);
+  const uint32_t hi = __reduce_min_sync(kFull, v | ~upper);
+  return (lo | upper) & (hi | ~upper);
 #else
   return group_min_shfl<16>(v);
 #endif
@@ -137,15 +140,18 @@ __device__ __forceinline__ uint32_t path_step(uint32_t (&L)[W16], uint32_t minx2
 // ends, so a step takes two shuffles (the neighbours' end words) and a funnel shift a word where
 // the interleaved layout above takes two shuffles a word; and with a whole warp of 4 groups, each
 // step's fixed work (the group's minimum, the loads' addresses, the walk) serves twice the
-// disparities. first / last: lane 0 / G - 1 of the group (no neighbour below / above: 255).
+// disparities. below_or / above_or (run_edges): lane 0 / G - 1 of the group has no neighbour
+// below / above, and the half that stands for it is raised to 0x7fff by an OR (one instruction,
+// where a lane test and a select took two a step): above every cost (< 512), like the 255 of
+// path_step, and 0x7fff + P1 still fits its half.
 template <int G>
 __device__ __forceinline__ uint32_t path_step_run(uint32_t (&L)[4], uint32_t minx2,
                                                   const uint32_t (&c)[4], uint32_t p1x2,
-                                                  uint32_t p2x2, bool first, bool last) {
-  uint32_t below = __shfl_up_sync(kFull, L[3], 1, G);    // k = 8 l - 1 in its high half
-  uint32_t above = __shfl_down_sync(kFull, L[0], 1, G);  // k = 8 l + 8 in its low half
-  below = first ? 0x00ff0000u : below;
-  above = last ? 0x000000ffu : above;
+                                                  uint32_t p2x2, uint32_t below_or,
+                                                  uint32_t above_or) {
+  // k = 8 l - 1 in the high half of below, k = 8 l + 8 in the low half of above.
+  const uint32_t below = __shfl_up_sync(kFull, L[3], 1, G) | below_or;
+  const uint32_t above = __shfl_down_sync(kFull, L[0], 1, G) | above_or;
   const uint32_t lim = minx2 + p2x2;
   uint32_t n[4];
 #pragma unroll
@@ -159,6 +165,21 @@ __device__ __forceinline__ uint32_t path_step_run(uint32_t (&L)[4], uint32_t min
   for (int w = 0; w < 4; ++w) L[w] = n[w];
   const uint32_t local = __vminu2(min3_u16x2(n[0], n[1], n[2]), n[3]);
   return group_min<G>(__vminu2(local, __byte_perm(local, 0u, 0x1032u)));
+}
+
+// path_step_run's ORs for lane l of a G-lane group: {below_or, above_or}.
+template <int G>
+__device__ __forceinline__ uint2 run_edges(int lane) {
+  return make_uint2(lane == 0 ? 0x7fff0000u : 0u, lane == G - 1 ? 0x00007fffu : 0u);
+}
+
+// p itself, through an empty asm: the compiler keeps it as one 64-bit value instead of taking it
+// apart into a uniform base and a lane's offset.
+template <typename T>
+__device__ __forceinline__ T* opaque(T* p) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  asm("" : "+l"(a));
+  return reinterpret_cast<T*>(a);
 }
 
 // Two 16-bit words (slots 4m..4m+3) as one byte word.
