@@ -73,12 +73,13 @@ __device__ __forceinline__ uint32_t winner_word(const vf_sgm_params& p, int x, i
 // Row y's output from best_left[x] ((winner index << 16) | value, or kNoWinner) and the right
 // image's winners right[xr] (packed cost and index): the left-right check, then the 16-bit map
 // and the optional float map. Every thread of the block takes part.
-// index_mask: the bits of a right winner that hold its index (vf_sgm_pack's byte, or the six
-// bits under the cost of vf_sgm_select_pixel.cu's 16-bit words).
+// index_mask, index_shift: where a right winner holds its index ((rv >> index_shift) &
+// index_mask: vf_sgm_pack's byte, or the six bits under the cost of vf_sgm_select_pixel.cu's
+// 16-bit words, which it keeps in the upper half of the word).
 __device__ __forceinline__ void write_row(const vf_sgm_params& p, int y, const uint32_t* right,
                                           const uint32_t* best_left, uint16_t* out16,
                                           size_t out16_stride, float* outf, size_t outf_stride,
-                                          uint32_t index_mask = 0xffu) {
+                                          uint32_t index_mask = 0xffu, int index_shift = 0) {
   const float scale = p.subpixel ? 1.0f / 16.0f : 1.0f;
   for (int x = threadIdx.x; x < p.width; x += blockDim.x) {
     const uint32_t v = best_left[x];
@@ -89,7 +90,7 @@ __device__ __forceinline__ void write_row(const vf_sgm_params& p, int y, const u
       if (p.lr_check) {
         const int xr = x - p.min_disparity - kb;
         const uint32_t rv = xr >= 0 ? right[xr] : kNoWinner;
-        if (rv == kNoWinner || abs((int)(rv & index_mask) - kb) > p.lr_max_diff) {
+        if (rv == kNoWinner || abs((int)((rv >> index_shift) & index_mask) - kb) > p.lr_max_diff) {
           out = VF_STEREO_INVALID;
         }
       }

@@ -49,17 +49,6 @@ __device__ __forceinline__ uint32_t min_of_halves(uint32_t m) { return min(m & 0
 // Half h (0 or 1) of word w.
 __device__ __forceinline__ uint32_t half_of(uint32_t w, int h) { return (w >> (16 * h)) & 0xffffu; }
 
-// The 16 bytes at cell as the 16-bit sums of its even bytes (lo) and odd bytes (hi), added
-// to lo[0..3] and hi[0..3].
-__device__ __forceinline__ void add_bytes(const uint4& c, uint32_t* lo, uint32_t* hi) {
-  const uint32_t words[4] = {c.x, c.y, c.z, c.w};
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    lo[i] += words[i] & 0x00ff00ffu;
-    hi[i] += __byte_perm(words[i], 0u, 0x4341);  // bytes 1 and 3
-  }
-}
-
 // After the winner kb (sum s1) of D disparities in the N words v: the sums at kb - 1 and kb + 1
 // (sa, sc: s1 where outside the range) and the packed minimum, in one half, of every entry
 // outside kb +- 1, or 0xffff where none is. From a copy of the words in shared memory (mine,
@@ -111,7 +100,10 @@ __device__ __forceinline__ uint32_t* row_winners(uint32_t* s_mem, int w) {
 }
 
 // Pixel (x, y)'s D costs of every path summed in 16-bit pairs: lo[j] the even bytes of the
-// pixel's word j, hi[j] its odd bytes.
+// pixel's word j, hi[j] its odd bytes. hi by one byte permutation a path's word; lo as the whole
+// words' sum less hi << 8: that sum is lo + (hi << 8) modulo 2^32, and lo (halves of at most
+// 16 * 255, no carry) is what is left, in one three-input add where a mask and two adds a word took
+// three.
 template <int D, int PATHS>
 __device__ __forceinline__ void sum_paths(const vf_sgm_params& p,
                                           const uint8_t* __restrict__ volumes, int x, int y,
@@ -119,12 +111,29 @@ __device__ __forceinline__ void sum_paths(const vf_sgm_params& p,
   const size_t plane = (size_t)p.width * p.height * (D / 16);  // one path, in 16-byte units
   const uint4* cell =
       reinterpret_cast<const uint4*>(volumes) + ((size_t)y * p.width + x) * (D / 16);
+  // A path's cell as one 64-bit address, its 16-byte words at constant offsets from it (built
+  // apart, the compiler spent three instructions on every load's address).
+  const uint4* at[PATHS];
 #pragma unroll
-  for (int j = 0; j < D / 4; ++j) lo[j] = hi[j] = 0;
+  for (int v = 0; v < PATHS; ++v) at[v] = opaque(cell + v * plane);
 #pragma unroll
-  for (int v = 0; v < PATHS; ++v) {
+  for (int q = 0; q < D / 16; ++q) {
+    uint4 c[PATHS];
 #pragma unroll
-    for (int q = 0; q < D / 16; ++q) add_bytes(__ldg(cell + v * plane + q), lo + 4 * q, hi + 4 * q);
+    for (int v = 0; v < PATHS; ++v) c[v] = __ldg(at[v] + q);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      uint32_t whole = 0, odd = 0;
+#pragma unroll
+      for (int v = 0; v < PATHS; ++v) {
+        const uint32_t w = i == 0 ? c[v].x : i == 1 ? c[v].y : i == 2 ? c[v].z : c[v].w;
+        whole += w;
+        odd += __byte_perm(w, 0u, 0x4341);  // bytes 1 and 3
+      }
+      hi[4 * q + i] = odd;
+      // Opaque: otherwise the compiler turns the difference back into a mask a word.
+      lo[4 * q + i] = whole - (opaque(odd) << 8);
+    }
   }
 }
 

@@ -65,8 +65,9 @@ __device__ __forceinline__ int place_of(int k) {
 // same minimum over a copy of the words in shared memory (mine: this thread's kCopy words) whose
 // three halves at kb, kb +- 1 are overwritten, and those halves are the fit's neighbours: 64 tests
 // of k against kb become three indexed accesses (indexed registers would be selects). The
-// right-image winners take the halves as they are (the index in the low six bits: write_row's
-// mask), at one base address a pixel. The same choices as the scalar form, bit for bit.
+// right-image winners take the halves as the upper halves of their words (the index in bits
+// 16..21: write_row's mask and shift), at one base address a pixel. The same choices as the scalar
+// form, bit for bit.
 constexpr int kCopy = 36;  // 32 words, padded so that a quarter warp's 16-byte stores miss no bank
 
 template <bool RUN>
@@ -89,12 +90,15 @@ __device__ __forceinline__ void select_packed(const vf_sgm_params& p, int x,
   const uint32_t second = m2 == 0xffffu ? kNone : m2 >> 6;
   best_left[x] = vf_sgm::winner_word(p, x, kb, s1, second, kb > 0 && kb < kD - 1, sa, sc);
   if (p.lr_check) {
+    // A right winner is its word's upper half (write_row's index_shift): the high half's entry
+    // goes in as the whole word, the low half's shifted up, since the lower bits never decide
+    // which upper half is the least (one instruction a pair instead of two).
     uint32_t* base = right + max(x - p.min_disparity, -1);
 #pragma unroll
     for (int j = 0; j < 32; ++j) {
       const uint32_t ks = word_disparities<RUN>(j);
-      atomicMin(base - (int)(ks & 0xffffu), v[j] & 0xffffu);
-      atomicMin(base - (int)(ks >> 16), v[j] >> 16);
+      atomicMin(base - (int)(ks & 0xffffu), v[j] << 16);
+      atomicMin(base - (int)(ks >> 16), v[j]);
     }
   }
 }
@@ -140,7 +144,7 @@ __global__ void __launch_bounds__(THREADS, THREADS == 96 ? 4 : 1)
   }
   __syncthreads();
   vf_sgm::write_row(p, y, right, best_left, out16, out16_stride, outf, outf_stride,
-                    PACKED ? 63u : 0xffu);
+                    PACKED ? 63u : 0xffu, PACKED ? 16 : 0);
 }
 
 // How many blocks (image rows) of the 128- and 96-thread kernels a device holds at once; 0 when

@@ -182,6 +182,13 @@ __device__ __forceinline__ T* opaque(T* p) {
   return reinterpret_cast<T*>(a);
 }
 
+// v itself, through an empty asm: the compiler cannot rewrite what is computed from it by what
+// v was computed from.
+__device__ __forceinline__ uint32_t opaque(uint32_t v) {
+  asm("" : "+r"(v));
+  return v;
+}
+
 // Two 16-bit words (slots 4m..4m+3) as one byte word.
 __device__ __forceinline__ uint32_t pack_bytes(uint32_t lo, uint32_t hi) {
   return __byte_perm(lo, hi, 0x6420);
