@@ -49,18 +49,19 @@ __device__ __forceinline__ void vf_store4(uint8_t* row, int x, int end, bool ali
 
 // A thread per word of the level-0 tile (at most 1024 threads), so that the tile is read in
 // one step; levels 1, 2 and 3 of the usual 32x32 tile then take 64, 16 and 4 of its 256
-// threads, four pixels each. Fewer threads with four words each (64 a 32x32 tile, or 256 a 64x64
-// one) took as long alone but 0.1 ms beside the dense frame's SGM on the other stream
-// (docs/perf/pyramid.md).
-__host__ __device__ constexpr int vf_pyramid_threads(int tile) {
-  return tile * tile / 4 < 1024 ? tile * tile / 4 : 1024;
+// threads, four pixels each. With `quad`, a thread for four words of the tile (64 threads a
+// 32x32 tile): the deeper levels' idle warps gone, about half the instructions, but beside the
+// dense frame's SGM on a whole H200 the smaller blocks waited (docs/perf/pyramid.md), so the host
+// picks it where the tiles are many rounds of the device (vf_pyramid.c).
+__host__ __device__ constexpr int vf_pyramid_threads(int tile, bool quad) {
+  return tile * tile / (quad ? 16 : 4) < 1024 ? tile * tile / (quad ? 16 : 4) : 1024;
 }
 
-template <int TILE>
-__global__ void __launch_bounds__(vf_pyramid_threads(TILE))
+template <int TILE, bool QUAD>
+__global__ void __launch_bounds__(vf_pyramid_threads(TILE, QUAD))
     vf_pyramid_kernel(const uint8_t* __restrict__ src, size_t src_stride, vf_cuda_pyramid_levels lv,
                       int copy_level0) {
-  constexpr int kThreads = vf_pyramid_threads(TILE);
+  constexpr int kThreads = vf_pyramid_threads(TILE, QUAD);
   // Level 0 tile plus the level-1 tile; deeper levels reuse the level-0 space (ping-pong).
   __shared__ __align__(4) uint8_t s_a[TILE * TILE];
   __shared__ __align__(4) uint8_t s_b[(TILE / 2) * (TILE / 2)];
@@ -129,8 +130,13 @@ template <int TILE>
 int vf_launch(const uint8_t* src, size_t src_stride, const vf_cuda_pyramid_levels* lv,
               int copy_level0, cudaStream_t stream) {
   dim3 grid((lv->width[0] + TILE - 1) / TILE, (lv->height[0] + TILE - 1) / TILE);
-  vf_pyramid_kernel<TILE>
-      <<<grid, vf_pyramid_threads(TILE), 0, stream>>>(src, src_stride, *lv, copy_level0);
+  if (lv->quad) {
+    vf_pyramid_kernel<TILE, true>
+        <<<grid, vf_pyramid_threads(TILE, true), 0, stream>>>(src, src_stride, *lv, copy_level0);
+  } else {
+    vf_pyramid_kernel<TILE, false>
+        <<<grid, vf_pyramid_threads(TILE, false), 0, stream>>>(src, src_stride, *lv, copy_level0);
+  }
   return VF_CUDA_LAUNCH_STATUS_AT(vf_launch_site);
 }
 

@@ -18,6 +18,7 @@ struct vf_pyramid {
   vf_pyramid_config config;
   vf_image level[VF_PYRAMID_MAX_LEVELS];
   void* storage; /* one block holding every level */
+  int quad;      /* CUDA: a thread for four words of a tile (vf_pyramid_quad) */
 };
 
 vf_pyramid_config vf_pyramid_config_default(void) {
@@ -42,6 +43,28 @@ static vf_status vf_pyramid_validate(const vf_pyramid_config* c) {
   }
   return VF_OK;
 }
+
+#ifdef VF_HAVE_CUDA
+/* Whether the CUDA kernel takes a thread for four words of a tile: about half the instructions
+ * (the deeper levels' idle warps gone: 0.58 -> 0.30 M at 752x480), but beside the dense frame's
+ * SGM on a whole H200 the smaller blocks waited (the stage 0.014 -> 0.10 ms:
+ * docs/perf/pyramid.md). So where the tiles are many rounds of the device, as on a TX2, an Orin
+ * or an 8-SM partition, where the instructions decide; a word a thread where they fit a few
+ * rounds. VF_PYRAMID_QUAD=0 or 1 fixes it (measurements; the GPU test takes both). */
+static int vf_pyramid_quad(const vf_pyramid* p) {
+  enum { kQuadTilesPerSm = 16 };
+  const char* fixed = getenv("VF_PYRAMID_QUAD");
+  if (fixed != NULL && (strcmp(fixed, "0") == 0 || strcmp(fixed, "1") == 0)) return fixed[0] == '1';
+  vf_device_info info;
+  if (vf_context_device_info(p->ctx, &info) != VF_OK || info.multiprocessors < 1) return 0;
+  /* The kernel's tile side (vf_cuda_pyramid_build): 32 up to 6 levels, then 64 and 128. */
+  const int tile = p->config.levels <= 6 ? 32 : p->config.levels == 7 ? 64 : 128;
+  const long tiles =
+      (long)((p->config.width + tile - 1) / tile) * ((p->config.height + tile - 1) / tile);
+  return tiles >= (long)kQuadTilesPerSm * info.multiprocessors;
+}
+
+#endif
 
 vf_status vf_pyramid_create(vf_context* ctx, const vf_pyramid_config* config, vf_pyramid** out) {
   if (out == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_pyramid_create: out is NULL");
@@ -90,6 +113,9 @@ vf_status vf_pyramid_create(vf_context* ctx, const vf_pyramid_config* config, vf
     return s;
   }
   for (int k = 0; k < config->levels; ++k) p->level[k].data = (uint8_t*)p->storage + offset[k];
+#ifdef VF_HAVE_CUDA
+  if (where == VF_MEMORY_DEVICE) p->quad = vf_pyramid_quad(p);
+#endif
   *out = p;
   return VF_OK;
 }
@@ -124,6 +150,7 @@ static vf_status vf_pyramid_build_cuda(vf_pyramid* p, const vf_image* img) {
   vf_cuda_pyramid_levels lv;
   memset(&lv, 0, sizeof lv);
   lv.levels = p->config.levels;
+  lv.quad = p->quad;
   for (int k = 0; k < lv.levels; ++k) {
     lv.width[k] = p->level[k].width;
     lv.height[k] = p->level[k].height;

@@ -3,6 +3,7 @@
  * counts, host and device input, and the real images of the shared data. Skips without a
  * device. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <viofront/viofront.h>
 
 #include "vf_test.h"
@@ -70,9 +71,16 @@ int main(void) {
   static const int sizes[][3] = {{752, 480, 4},  {753, 481, 5}, {1920, 1080, 6}, {31, 17, 5},
                                  {1, 1, 1},      {2, 2, 2},     {640, 480, 7},   {255, 129, 8},
                                  {1024, 768, 8}, {65, 33, 6}};
-  for (int i = 0; i < (int)(sizeof sizes / sizeof sizes[0]); ++i) {
-    compare_random(sizes[i][0], sizes[i][1], sizes[i][2], 100u + (unsigned)i);
+  /* Both block layouts of the CUDA kernel: a thread a word of the tile, and four words (the
+   * layout of small GPUs), pinned through VF_PYRAMID_QUAD (read when a pyramid is created). */
+  static const char* layouts[] = {"0", "1"};
+  for (int q = 0; q < 2; ++q) {
+    CHECK(setenv("VF_PYRAMID_QUAD", layouts[q], 1) == 0);
+    for (int i = 0; i < (int)(sizeof sizes / sizeof sizes[0]); ++i) {
+      compare_random(sizes[i][0], sizes[i][1], sizes[i][2], 100u + (unsigned)i);
+    }
   }
+  CHECK(unsetenv("VF_PYRAMID_QUAD") == 0);
   static const char* real[] = {"images/birds_752x480.png", "images/peru_640x480.png",
                                "middlebury/cones/im2.png",
                                "euroc/V1_01_easy_micro/mav0/cam0/data/1403715273262142976.png"};

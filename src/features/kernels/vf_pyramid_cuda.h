@@ -17,6 +17,7 @@ typedef struct vf_cuda_pyramid_levels {
   int height[8];
   size_t stride[8];
   uint8_t* data[8];
+  int quad; /* a thread for four words of a tile instead of one (fewer instructions) */
 } vf_cuda_pyramid_levels;
 
 /* Builds levels 1.. from `src` (which may be level 0 itself); copies src to level 0 unless
