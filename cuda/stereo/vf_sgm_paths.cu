@@ -305,8 +305,24 @@ __device__ __forceinline__ void walk(const vf_sgm_params& p, const line_ctx& lc,
   }
 }
 
+// Blocks a multiprocessor must hold: what the kernels held before the changes that shortened
+// their steps (sm_90: interleaved 56 registers, 9 blocks; runs 72, 7; full census and adaptive
+// P2 a few more), which the compiler otherwise spent on the three pixels in flight (12 to 20
+// registers more each, down to 5 blocks), losing the occupancy that hides a step's latency. No
+// kernel spills within these bounds on sm_75, sm_87 or sm_90 (128-disparity runs take one block
+// less: at 72 registers sm_87 spilled), and the steps keep their instructions. Before sm_70 (the
+// TX2) the compiler's choice stands; VF_SGM_MIN_BLOCKS_OFF at build time drops the bounds
+// (measurements).
+constexpr int vf_min_blocks(bool run, int g, bool full, bool adaptive) {
+#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700) || defined(VF_SGM_MIN_BLOCKS_OFF)
+  return (void)run, (void)g, (void)full, (void)adaptive, 1;
+#else
+  return (run ? (g == 16 ? 6 : 7) : 9) - (adaptive ? 1 : 0) - (full ? 2 : 0);
+#endif
+}
+
 template <bool RUN, int G, int SLOTS, bool FULL, bool ADAPTIVE>
-__global__ void __launch_bounds__(kWarps * 32)
+__global__ void __launch_bounds__(kWarps * 32, vf_min_blocks(RUN, G, FULL, ADAPTIVE))
     vf_paths_kernel(vf_sgm_params p, vf_sgm::walk_table t,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_l,
                     const typename vf_sgm::census_word<FULL>::type* __restrict__ census_r,
