@@ -52,7 +52,9 @@ flags=(-std=c++14 -O3 -lineinfo -Isrc -Iinclude -DVF_HAVE_CUDA=1)
 #   score (full test and score of a queued pixel, 2 arc-table loads each; queuing a corner is
 #   off), nms (a queued corner's 3x3 maximum; a maximum's key to its cell is off).
 # - pyramid: a level of four output pixels a thread (two words of two input rows, packed sums,
-#   one 32-bit store; the byte stores of a level's edge are off), the 32x32 tile's kernel.
+#   one 32-bit store; the byte stores of a level's edge are off), the 32x32 tile's kernel with a
+#   thread a word (small GPUs' four words a thread run the same loop body; they save the idle
+#   warps of the deeper levels, which no loop count shows).
 # - census: straight-line code (no loop): from the barrier after the tile load to the end, 4
 #   pixels a thread (cs 9x7).
 # - match: the sparse matcher's cost sum over a window row, unrolled: one |x| a pixel (IABS;
@@ -83,7 +85,7 @@ rows=(
   "fast_queue|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const unsigned bits = \\(f01 >> 15\\)|$ft/vf_fast.cu:gx = i.x - g0;|$ft/vf_fast.cu:int at = atomicAdd\\(s_count;$ft/vf_fast.cu:if \\(\\(m >> j\\) & 1u\\)|4|pixel"
   "fast_score|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const float r = vf_response<SCORE>||$ft/vf_fast.cu:s_corners\\[atomicAdd|LDG/2|candidate"
   "fast_nms|$ft/vf_fast.cu|vf_fast_detect_kernelILi1E|$ft/vf_fast.cu:const bool is_max = m > 0.0f||$ft/vf_fast.cu:atomicMax\\(s_key|1|corner"
-  "pyramid|$ft/vf_pyramid.cu|vf_pyramid_kernelILi32E|$ft/vf_pyramid.cu:const unsigned v = vf_box4||$ft/vf_pyramid.cu:if \\(x \\+ j < end\\) row\\[x \\+ j\\]|4|pixel"
+  "pyramid|$ft/vf_pyramid.cu|vf_pyramid_kernelILi32ELb0E|$ft/vf_pyramid.cu:const unsigned v = vf_box4||$ft/vf_pyramid.cu:if \\(x \\+ j < end\\) row\\[x \\+ j\\]|4|pixel"
   "census|$st/vf_census.cu|vf_census_kernelILb0E|barrier|||4|pixel"
   "match|$ft/vf_stereo_match.cu|vf_match_kernel|$ft/vf_stereo_match.cu:c \\+= abs\\(n \\*|||IABS,I2I/1|pixel"
   "match_lanes|$ft/vf_stereo_match.cu|vf_match_kernel|$ft/vf_stereo_match.cu:c = __sad\\(av\\[e\\]|||VABSDIFF/1|pixel"
