@@ -72,11 +72,9 @@ void bench_stereo_job_free(stereo_job* job) {
 
 /* The row --size WxH runs: libSGM's row of that size with 4 paths and sub-pixel where its table
  * has one (450x375: 64 disparities; 1024x440: 128), its time beside ours; at any other size the
- * first row's settings (64 disparities, 4 paths, sub-pixel), the image at least 64 wide. */
-/* The row of --size WxH: the table's row of that size with the first row's paths and sub-pixel
- * setting, else the first row's settings at that size. VF_BENCH_STEREO_ROW=table takes the
- * table's first row of that size whatever its settings (1920x1080 and 3840x2160: libSGM's 256
- * disparities and 8 paths, for counting one row alone). */
+ * first row's settings (64 disparities, 4 paths, sub-pixel), the image at least 64 wide.
+ * VF_BENCH_STEREO_ROW=table takes the table's first row of that size whatever its paths and
+ * sub-pixel setting (1920x1080 and 3840x2160: 256 disparities and 8 paths, to count one row). */
 static stereo_row bench_stereo_size_row(int w, int h) {
   stereo_row row = rows[0];
   const char* pick = getenv("VF_BENCH_STEREO_ROW");
