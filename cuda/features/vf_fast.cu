@@ -60,7 +60,25 @@ constexpr int kMaxCells = 8;
 struct vf_group {
   int c0, r0, pc, pr, ncol, nrow;
   unsigned used;
+  int cmin, cmax, rmin, rmax;  // the used cells' columns and rows (the same on every level)
 };
+
+// The used cells' first and last column and row, from the bits of g.used (not 0) alone, once a
+// block: cell c is column c & (pc - 1), row c >> (pc - 1). A loop over the cells on every level
+// cost 5% of a detection's instructions (docs/perf/detector.md).
+__device__ __forceinline__ void vf_group_span(vf_group& g) {
+  unsigned cols = 1u, rows = g.used;
+  if (g.pc > 1) {
+    cols = (g.used & 0x55u ? 1u : 0u) | (g.used & 0xaau ? 2u : 0u);
+    rows = (g.used | (g.used >> 1)) & 0x55u;  // row r's pair onto bit 2 r, then bit r
+    rows = (rows | (rows >> 1)) & 0x33u;
+    rows = (rows | (rows >> 2)) & 0x0fu;
+  }
+  g.cmin = __ffs(cols) - 1;
+  g.cmax = 31 - __clz(cols);
+  g.rmin = __ffs(rows) - 1;
+  g.rmax = 31 - __clz(rows);
+}
 
 // What one chunk decides on one level: its pixels `c`, where its tile starts in the shared tile
 // (column col0, a multiple of 4; its responses start at response column col0 too), the level k,
@@ -149,10 +167,12 @@ __device__ __forceinline__ float vf_response(const vf_fast_job& job, const uint8
 }
 
 // x / d for 0 <= x <= kThreads and 1 <= d <= kImgW without an integer division (some 30
-// instructions on the GPU): (x + 1/2) / d lies at least 1 / (2 kImgW) from an integer, far more
-// than the float quotient's error, so truncating it is exact.
+// instructions on the GPU): (x + 1/2) / d lies at least 1 / (2 d) from an integer, and the
+// approximate reciprocal (one MUFU.RCP, relative error under 2^-22) with the product's rounding
+// moves it by under (x + 1/2) / d 2^-21, far less, so truncating it is exact. (The correctly
+// rounded __frcp_rn added a refinement and a slow-path branch.)
 __device__ __forceinline__ int vf_div_small(int x, int d) {
-  return (int)(((float)x + 0.5f) * __frcp_rn((float)d));
+  return (int)(((float)x + 0.5f) * __fdividef(1.0f, (float)d));
 }
 
 // Walks a w-wide rectangle in row-major order with stride kThreads, starting at index `tid`,
@@ -192,8 +212,9 @@ __device__ __forceinline__ void vf_load_tile(const vf_fast_level& lv, const vf_r
 __device__ __forceinline__ bool vf_tile_words_ok(const vf_fast_level& lv, const vf_rect& c) {
   const int x0 = c.x - 4, y0 = c.y - 4, w = c.w + 8, h = c.h + 8;
   if (x0 < 0 || y0 < 0 || x0 + w > lv.width || y0 + h > lv.height || (w & 3) != 0) return false;
-  const uint8_t* base = lv.image + (size_t)y0 * lv.stride + x0;
-  return (((uintptr_t)base | (uintptr_t)lv.stride) & 3u) == 0;
+  // The tile's first byte, image + y0 stride + x0, and the stride 4-byte aligned: with such a
+  // stride the first byte's low bits are those of image + x0 (no 64-bit product needed).
+  return ((((unsigned)(uintptr_t)lv.image + (unsigned)x0) | (unsigned)lv.stride) & 3u) == 0;
 }
 
 // Phase 1 for a chunk that vf_tile_words_ok accepts, into the tile from column `col0` on: 32-bit
@@ -484,23 +505,12 @@ __device__ __forceinline__ vf_level_plan vf_plan_level(const vf_fast_job& job,
   b.ch = job.cell_height >> k;
   b.ox = g.c0 * b.cw;
   b.oy = g.r0 * b.ch;
-  // The used cells' columns and rows (g.used is not 0 here).
-  unsigned cols = 0u, rows = 0u;
-  const int sh = g.pc - 1;  // pc is 1 or 2: cell c is column c & sh, row c >> sh
-#pragma unroll
-  for (int c = 0; c < kMaxCells; ++c) {
-    if ((g.used >> c) & 1u) {
-      cols |= 1u << (c & sh);
-      rows |= 1u << (c >> sh);
-    }
-  }
-  const int cmin = __ffs(cols) - 1, cmax = 31 - __clz(cols);
-  const int rmin = __ffs(rows) - 1, rmax = 31 - __clz(rows);
+  // The used cells' span (vf_group_span; g.used is not 0 here).
   const int bd = job.border;
-  p.win.x = max(b.ox + cmin * b.cw, bd);
-  p.win.y = max(b.oy + rmin * b.ch, bd);
-  p.win.w = min(b.ox + (cmax + 1) * b.cw, lv.width - bd) - p.win.x;
-  p.win.h = min(b.oy + (rmax + 1) * b.ch, lv.height - bd) - p.win.y;
+  p.win.x = max(b.ox + g.cmin * b.cw, bd);
+  p.win.y = max(b.oy + g.rmin * b.ch, bd);
+  p.win.w = min(b.ox + (g.cmax + 1) * b.cw, lv.width - bd) - p.win.x;
+  p.win.h = min(b.oy + (g.rmax + 1) * b.ch, lv.height - bd) - p.win.y;
   p.run = p.win.w > 0 && p.win.h > 0;
   return p;
 }
@@ -554,6 +564,7 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
   const uint8_t* occ = job.occupancy;
   const bool use = in_grid && (occ == nullptr || occ[(g.r0 + tr) * job.cols + g.c0 + tc] == 0);
   g.used = __ballot_sync(kFull, use);
+  if (g.used != 0u) vf_group_span(g);
   if (tid < kMaxCells) s_key[tid] = 0ull;  // read after the chunks' barriers, or the one below
   // Two blocks a group when there are several levels: the first level (most of the pixels) in
   // one, the others in the second, so that a cell's levels run side by side.

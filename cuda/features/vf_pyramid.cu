@@ -57,6 +57,64 @@ __host__ __device__ constexpr int vf_pyramid_threads(int tile, bool quad) {
   return tile * tile / (quad ? 16 : 4) < 1024 ? tile * tile / (quad ? 16 : 4) : 1024;
 }
 
+// A 32x32 tile (64 threads in the quad layout, 256 in the other) with up to 4 levels, where the
+// tile lies inside the image on every level and every row it touches is 4-byte aligned (all
+// tiles but the right and bottom edges' on the usual sizes): the same box filter with the loops
+// unrolled and every index a constant shift, words loaded and stored whole. The general loop below
+// spent most of a tile's instructions on its per-level set-up and bounds tests
+// (docs/perf/pyramid.md). Which tiles qualify the host works out once a launch (vf_fast_extent):
+// the first fast_cols x fast_rows of the grid.
+constexpr int kFastTile = 32, kFastLevels = 4;
+
+// Level K of a fast tile from level K - 1 in `in` (rows of 2 side / 4 words) into `out` and
+// the level's image: output word (ty, q) a thread.
+template <int K>
+__device__ __forceinline__ void vf_fast_level(const unsigned* in, unsigned* out,
+                                              const vf_cuda_pyramid_levels& lv, int x0, int y0,
+                                              int tid) {
+  constexpr int kSide = kFastTile >> K, kOutWords = kSide / 4, kInWords = 2 * kOutWords;
+  if (tid < kSide * kOutWords) {
+    const int ty = tid / kOutWords, q = tid % kOutWords;
+    const unsigned* r0 = in + 2 * ty * kInWords + 2 * q;
+    const unsigned v = vf_box4(r0[0], r0[1], r0[kInWords], r0[kInWords + 1]);
+    out[tid] = v;
+    uint8_t* row = lv.data[K] + (size_t)((y0 >> K) + ty) * lv.stride[K];
+    *reinterpret_cast<unsigned*>(row + (x0 >> K) + 4 * q) = v;
+  }
+}
+
+template <int THREADS>
+__device__ __forceinline__ void vf_fast_pyramid(const uint8_t* src, size_t src_stride,
+                                                const vf_cuda_pyramid_levels& lv, int copy_level0,
+                                                int x0, int y0, unsigned* s_a, unsigned* s_b,
+                                                int tid) {
+  // Level 0: thread t takes word t & 7 of rows t >> 3, then THREADS / 8 rows on, and so on.
+  constexpr int kWords = kFastTile * kFastTile / 4 / THREADS, kRowStep = THREADS / 8;
+  const int c = tid & 7, r = tid >> 3;
+  const uint8_t* p = src + (size_t)(y0 + r) * src_stride + x0 + 4 * c;
+  const size_t step = kRowStep * src_stride;
+  unsigned v[kWords];
+#pragma unroll
+  for (int j = 0; j < kWords; ++j) v[j] = __ldg(reinterpret_cast<const unsigned*>(p + j * step));
+#pragma unroll
+  for (int j = 0; j < kWords; ++j) s_a[(r + kRowStep * j) * 8 + c] = v[j];
+  if (copy_level0) {
+    uint8_t* q = lv.data[0] + (size_t)(y0 + r) * lv.stride[0] + x0 + 4 * c;
+    const size_t qstep = kRowStep * lv.stride[0];
+#pragma unroll
+    for (int j = 0; j < kWords; ++j) *reinterpret_cast<unsigned*>(q + j * qstep) = v[j];
+  }
+  __syncthreads();
+  if (lv.levels < 2) return;
+  vf_fast_level<1>(s_a, s_b, lv, x0, y0, tid);
+  __syncthreads();
+  if (lv.levels < 3) return;
+  vf_fast_level<2>(s_b, s_a, lv, x0, y0, tid);
+  __syncthreads();
+  if (lv.levels < 4) return;
+  vf_fast_level<3>(s_a, s_b, lv, x0, y0, tid);
+}
+
 template <int TILE, bool QUAD>
 __global__ void __launch_bounds__(vf_pyramid_threads(TILE, QUAD))
     vf_pyramid_kernel(const uint8_t* __restrict__ src, size_t src_stride, vf_cuda_pyramid_levels lv,
@@ -68,6 +126,13 @@ __global__ void __launch_bounds__(vf_pyramid_threads(TILE, QUAD))
   const int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
   const int w0 = lv.width[0], h0 = lv.height[0];
   const int tid = threadIdx.x;
+  if (TILE == kFastTile && (int)blockIdx.x < lv.fast_cols && (int)blockIdx.y < lv.fast_rows) {
+    // (Other tiles never take it: any valid count instantiates it for them.)
+    vf_fast_pyramid<TILE == kFastTile ? kThreads : 64>(src, src_stride, lv, copy_level0, x0, y0,
+                                                       reinterpret_cast<unsigned*>(s_a),
+                                                       reinterpret_cast<unsigned*>(s_b), tid);
+    return;
+  }
 
   // The tile a word a thread; pixels outside the image read as 0 (they never feed an in-image
   // output because level sizes round down).
@@ -123,6 +188,27 @@ __global__ void __launch_bounds__(vf_pyramid_threads(TILE, QUAD))
   }
 }
 
+// How many tile columns and rows from the origin the fast path takes (vf_fast_pyramid): every
+// level's part of the tile inside the level, every row pointer and stride 4-byte aligned; 0 x 0
+// when the levels are more than it unrolls.
+static void vf_fast_extent(const uint8_t* src, size_t src_stride, int copy_level0,
+                           vf_cuda_pyramid_levels* lv) {
+  lv->fast_cols = lv->fast_rows = 0;
+  if (lv->levels > kFastLevels) return;
+  uintptr_t bits = (uintptr_t)src | src_stride;
+  for (int k = copy_level0 ? 0 : 1; k < lv->levels; ++k)
+    bits |= (uintptr_t)lv->data[k] | lv->stride[k];
+  if ((bits & 3u) != 0) return;
+  int cols = lv->width[0] / kFastTile, rows = lv->height[0] / kFastTile;
+  for (int k = 1; k < lv->levels; ++k) {
+    const int side = kFastTile >> k;  // a tile's part of level k, from (x0 >> k, y0 >> k)
+    cols = cols < lv->width[k] / side ? cols : lv->width[k] / side;
+    rows = rows < lv->height[k] / side ? rows : lv->height[k] / side;
+  }
+  lv->fast_cols = cols;
+  lv->fast_rows = rows;
+}
+
 // The launch below, one fault-injection site for all its instantiations.
 VF_CUDA_SITE(vf_launch_site);
 
@@ -153,7 +239,11 @@ extern "C" int vf_cuda_pyramid_build(const uint8_t* src, size_t src_stride,
                 : 0;
   }
   // The smallest tile that holds 2^(levels-1) pixels per side gives the most blocks.
-  if (lv->levels <= 6) return vf_launch<32>(src, src_stride, lv, copy, s);
+  if (lv->levels <= 6) {
+    vf_cuda_pyramid_levels fast = *lv;
+    vf_fast_extent(src, src_stride, copy, &fast);
+    return vf_launch<32>(src, src_stride, &fast, copy, s);
+  }
   if (lv->levels == 7) return vf_launch<64>(src, src_stride, lv, copy, s);
   return vf_launch<128>(src, src_stride, lv, copy, s);
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// CUDA remap: four output pixels of a row per thread (two 16-byte map loads, one 4-byte store
+// CUDA remap: four output pixels of a row per thread (two 16-byte plan loads, one 4-byte store
 // when aligned), bilinear with the integer weights of the CPU reference
-// (src/geometry/cpu/vf_remap_cpu.c), so both agree bit for bit.
+// (src/geometry/cpu/vf_remap_cpu.c), so both agree bit for bit. The plan is the map unpacked on
+// the host at create time (src/geometry/vf_remap_pack.c): a pixel's taps and weights without
+// shifts, masks or clamps on the device.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -10,51 +12,44 @@
 
 namespace {
 
-// OFF32: the source's offsets fit 31 bits (stride * height, checked on the host), so a tap's
-// offset is one multiply-add in 32 bits and the clamps one add-and-minimum each; the 64-bit
-// form (a row pointer a tap pair) took about 50 instructions a pixel on sm_90.
-template <bool OFF32>
-__device__ __forceinline__ uint32_t vf_sample(const uint8_t* __restrict__ src, size_t stride, int w,
-                                              int h, int32_t sx, int32_t sy, uint32_t fill) {
-  if (sx < 0) return fill;
-  const int x0 = sx >> 8, y0 = sy >> 8;
-  const uint32_t fx = (uint32_t)sx & 255u, fy = (uint32_t)sy & 255u;
-  const int x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1);
-  uint32_t a, b, c, d;
-  if (OFF32) {
-    const int o0 = y0 * (int)stride, o1 = y1 * (int)stride;
-    a = __ldg(src + (o0 + x0));
-    b = __ldg(src + (o0 + x1));
-    c = __ldg(src + (o1 + x0));
-    d = __ldg(src + (o1 + x1));
-  } else {
-    const uint8_t* r0 = src + (size_t)y0 * stride;
-    const uint8_t* r1 = src + (size_t)y1 * stride;
-    a = __ldg(r0 + x0);
-    b = __ldg(r0 + x1);
-    c = __ldg(r1 + x0);
-    d = __ldg(r1 + x1);
-  }
-  const uint32_t top = a * (256u - fx) + b * fx;
-  const uint32_t bot = c * (256u - fx) + d * fx;
-  return (top * (256u - fy) + bot * fy + 32768u) >> 16;
+// One output pixel from its plan entry (vf_cuda_remap_pack: source pixel x0 | y0 << 16, weights
+// fx | fy << 16, the top bit of the weights set for the fill value). The plan moved the map's last
+// column and row onto the one before with weight 256 (the sample the old clamp read twice), so
+// the four taps are always p, p + 1, p + stride, p + stride + 1 when the source is at least 2x2
+// (UNIT); a 1-pixel-wide or -high source steps 0 instead (col, row). The pairs of taps go as
+// 16-bit halves of one word, so a horizontal blend of both rows is two multiply-adds (each half
+// at most 255 * 256, no carry between them). The same integers as the CPU reference.
+template <bool OFF32, bool UNIT>
+__device__ __forceinline__ uint32_t vf_sample(const uint8_t* __restrict__ src, size_t stride,
+                                              uint32_t col, size_t row, uint32_t pos, uint32_t wts,
+                                              uint32_t fill) {
+  if ((int32_t)wts < 0) return fill;
+  const uint32_t x0 = pos & 0xffffu, y0 = pos >> 16;
+  const uint32_t fx = wts & 0xffffu, fy = wts >> 16;
+  // OFF32: the source's offsets fit 31 bits (stride * height, checked on the host).
+  const uint8_t* p = OFF32 ? src + (y0 * (uint32_t)stride + x0) : src + ((size_t)y0 * stride + x0);
+  const uint8_t* q = p + (UNIT ? stride : row);
+  const uint32_t a = __ldg(p), b = __ldg(p + (UNIT ? 1u : col));
+  const uint32_t c = __ldg(q), d = __ldg(q + (UNIT ? 1u : col));
+  const uint32_t tb = __byte_perm(a, c, 0x5410u) * (256u - fx) + __byte_perm(b, d, 0x5410u) * fx;
+  return ((tb & 0xffffu) * (256u - fy) + (tb >> 16) * fy + 32768u) >> 16;
 }
 
-template <bool OFF32>
-__global__ void vf_remap_kernel(const uint8_t* __restrict__ src, size_t src_stride, int src_w,
-                                int src_h, const int4* __restrict__ map, int map_stride,
+template <bool OFF32, bool UNIT>
+__global__ void vf_remap_kernel(const uint8_t* __restrict__ src, size_t src_stride, uint32_t col,
+                                size_t row, const uint4* __restrict__ plan, int plan_stride,
                                 uint8_t* __restrict__ dst, size_t dst_stride, int dst_w, int dst_h,
                                 uint32_t fill) {
   const int x = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= dst_w || y >= dst_h) return;
-  // Entries x..x+3 of row y: 32 bytes, 16-byte aligned (map_stride is a multiple of 4).
-  const int4* m = map + ((size_t)y * map_stride + x) / 2;
-  const int4 a = __ldg(m), b = __ldg(m + 1);
-  uint32_t v0 = vf_sample<OFF32>(src, src_stride, src_w, src_h, a.x, a.y, fill);
-  uint32_t v1 = vf_sample<OFF32>(src, src_stride, src_w, src_h, a.z, a.w, fill);
-  uint32_t v2 = vf_sample<OFF32>(src, src_stride, src_w, src_h, b.x, b.y, fill);
-  uint32_t v3 = vf_sample<OFF32>(src, src_stride, src_w, src_h, b.z, b.w, fill);
+  // Entries x..x+3 of row y: 32 bytes, 16-byte aligned (plan_stride is a multiple of 4).
+  const uint4* m = plan + ((size_t)y * plan_stride + x) / 2;
+  const uint4 a = __ldg(m), b = __ldg(m + 1);
+  const uint32_t v0 = vf_sample<OFF32, UNIT>(src, src_stride, col, row, a.x, a.y, fill);
+  const uint32_t v1 = vf_sample<OFF32, UNIT>(src, src_stride, col, row, a.z, a.w, fill);
+  const uint32_t v2 = vf_sample<OFF32, UNIT>(src, src_stride, col, row, b.x, b.y, fill);
+  const uint32_t v3 = vf_sample<OFF32, UNIT>(src, src_stride, col, row, b.z, b.w, fill);
   uint8_t* out = dst + (size_t)y * dst_stride + x;
   if (x + 3 < dst_w && ((uintptr_t)out & 3) == 0) {
     *reinterpret_cast<uint32_t*>(out) = v0 | (v1 << 8) | (v2 << 16) | (v3 << 24);
@@ -66,20 +61,36 @@ __global__ void vf_remap_kernel(const uint8_t* __restrict__ src, size_t src_stri
   }
 }
 
+template <bool OFF32>
+void vf_launch(const dim3& grid, const dim3& block, cudaStream_t stream, const uint8_t* src,
+               size_t src_stride, int src_w, int src_h, const uint4* plan, int plan_stride,
+               uint8_t* dst, size_t dst_stride, int dst_w, int dst_h, uint32_t fill) {
+  if (src_w >= 2 && src_h >= 2) {
+    vf_remap_kernel<OFF32, true><<<grid, block, 0, stream>>>(
+        src, src_stride, 1u, src_stride, plan, plan_stride, dst, dst_stride, dst_w, dst_h, fill);
+  } else {
+    vf_remap_kernel<OFF32, false><<<grid, block, 0, stream>>>(
+        src, src_stride, src_w >= 2 ? 1u : 0u, src_h >= 2 ? src_stride : 0, plan, plan_stride, dst,
+        dst_stride, dst_w, dst_h, fill);
+  }
+}
+
 }  // namespace
 
 extern "C" int vf_cuda_remap_u8(const uint8_t* src, size_t src_stride, int src_w, int src_h,
-                                const int32_t* map, int map_stride, uint8_t* dst, size_t dst_stride,
-                                int dst_w, int dst_h, uint8_t fill, void* stream) {
+                                const uint32_t* plan, int plan_stride, uint8_t* dst,
+                                size_t dst_stride, int dst_w, int dst_h, uint8_t fill,
+                                void* stream) {
   const dim3 block(32, 8);
   const dim3 grid((unsigned)((dst_w + 4 * 32 - 1) / (4 * 32)), (unsigned)((dst_h + 7) / 8));
-  const int4* m = reinterpret_cast<const int4*>(map);
+  const uint4* m = reinterpret_cast<const uint4*>(plan);
+  cudaStream_t s = (cudaStream_t)stream;
   if ((unsigned long long)src_stride * (unsigned long long)src_h <= 0x7fffffffull) {
-    vf_remap_kernel<true><<<grid, block, 0, (cudaStream_t)stream>>>(
-        src, src_stride, src_w, src_h, m, map_stride, dst, dst_stride, dst_w, dst_h, fill);
+    vf_launch<true>(grid, block, s, src, src_stride, src_w, src_h, m, plan_stride, dst, dst_stride,
+                    dst_w, dst_h, fill);
   } else {
-    vf_remap_kernel<false><<<grid, block, 0, (cudaStream_t)stream>>>(
-        src, src_stride, src_w, src_h, m, map_stride, dst, dst_stride, dst_w, dst_h, fill);
+    vf_launch<false>(grid, block, s, src, src_stride, src_w, src_h, m, plan_stride, dst, dst_stride,
+                     dst_w, dst_h, fill);
   }
   return VF_CUDA_LAUNCH_STATUS();
 }

@@ -81,6 +81,7 @@ extern "C" int vf_cuda_hsgm_compute(const vf_hsgm_params* hp, const vf_cuda_hsgm
   if (hp->levels > 1) {
     vf_cuda_pyramid_levels pl, pr;
     pl.levels = pr.levels = hp->levels;
+    pl.quad = pr.quad = 0;  // a word a thread (the layout was left unset)
     for (int l = 0; l < hp->levels; ++l) {
       pl.width[l] = pr.width[l] = hp->sgm.width >> l;
       pl.height[l] = pr.height[l] = hp->sgm.height >> l;

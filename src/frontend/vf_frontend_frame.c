@@ -36,6 +36,19 @@ static vf_status vf_frontend_queue_stereo(vf_frontend* fe) {
   return s == VF_OK ? VF_OK : vf_fail(&fe->err, s, "stereo: %s", vf_last_error_message());
 }
 
+/* On CUDA without a side stream (sparse stereo, or stereo off) the right image's rectification
+ * is queued after the tracking, whose host wait it would otherwise lengthen: nothing reads it
+ * before the detection's birth check and the matching. Its GPU time then counts in the track
+ * stage. The CPU keeps the order (the same work either way). */
+static int vf_frontend_right_late(const vf_frontend* fe) {
+  return fe->side == NULL && fe->ctx->backend == VF_BACKEND_CUDA && !fe->right_absent;
+}
+
+static vf_status vf_frontend_rectify_right(vf_frontend* fe, const vf_image* right) {
+  vf_status s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
+  return s == VF_OK ? VF_OK : vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
+}
+
 /* The steps on the main stream, each marked on the stage clock. */
 static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_image* left,
                                         const vf_image* right, int* lost, int* added) {
@@ -47,9 +60,12 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
     if (s != VF_OK) return s;
   }
   s = vf_remap_apply(fe->remap[0], left, &fe->rectified[0]);
-  if (s == VF_OK && fe->side == NULL && !fe->right_absent)
-    s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
+  const int right_late = vf_frontend_right_late(fe);
+  if (fe->side == NULL && !fe->right_absent && !right_late) {
+    s = vf_frontend_rectify_right(fe, right);
+    if (s != VF_OK) return s;
+  }
   if (fe->side != NULL) {
     s = vf_frontend_queue_stereo(fe);
     if (s != VF_OK) return s;
@@ -61,6 +77,7 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   if (s != VF_OK) return s;
   vf_stage_clock_mark(clk, VF_STAGE_TRACK);
   s = vf_frontend_track_all(fe, t_ns, lost);
+  if (s == VF_OK && right_late) s = vf_frontend_rectify_right(fe, right);
   vf_stage_clock_mark(clk, VF_STAGE_DETECT);
   int assessed = 0;
   if (s == VF_OK) s = vf_frontend_replenish(fe, added, &assessed);

@@ -13,6 +13,7 @@
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
 #include "geometry/kernels/vf_remap_cuda.h"
+#include "geometry/kernels/vf_remap_plan_cuda.h"
 #endif
 
 #define VF_REMAP_ONE (1 << VF_REMAP_FRAC_BITS)
@@ -21,9 +22,9 @@ struct vf_remap {
   vf_error err;
   vf_context* ctx;
   vf_remap_config config;
-  int map_stride;    /* entries per map row: out_width rounded up to 4 (16-byte GPU loads) */
-  int32_t* map_host; /* (sx, sy) per entry; kept on CUDA too, for vf_remap_lookup */
-  int32_t* map_dev;
+  int map_stride;     /* entries per map row: out_width rounded up to 4 (16-byte GPU loads) */
+  int32_t* map_host;  /* (sx, sy) per entry; kept on CUDA too, for vf_remap_lookup */
+  uint32_t* plan_dev; /* CUDA: the map's plan (vf_remap_plan_pack), the same size as the map */
   vf_remap_cpu_plan* cpu_plan; /* CPU backend: the map unpacked for the CPU kernel */
   vf_image stage_src; /* CUDA: device copies of host input and output, made at create time */
   vf_image stage_dst;
@@ -113,7 +114,7 @@ static vf_status vf_remap_validate(const vf_remap_config* c, double iKR[9]) {
 
 #ifdef VF_HAVE_CUDA
 static vf_status vf_remap_upload(vf_remap* r, size_t map_bytes) {
-  vf_status s = vf_device_alloc(NULL, (void**)&r->map_dev, map_bytes, "vf_remap_create: map");
+  vf_status s = vf_device_alloc(NULL, (void**)&r->plan_dev, map_bytes, "vf_remap_create: map");
   if (s == VF_OK) {
     s = vf_image_alloc(&r->stage_src, r->config.camera.width, r->config.camera.height, VF_PIXEL_U8,
                        VF_MEMORY_DEVICE);
@@ -123,8 +124,16 @@ static vf_status vf_remap_upload(vf_remap* r, size_t map_bytes) {
                        VF_MEMORY_DEVICE);
   }
   if (s != VF_OK) return s;
-  int rc = vf_cuda_copy_async(r->map_dev, r->map_host, map_bytes, r->ctx->stream);
+  uint32_t* plan = vf_aligned_alloc(64, map_bytes);
+  if (plan == NULL)
+    return vf_fail(NULL, VF_ERR_NOMEM, "vf_remap_create: plan of %zu bytes", map_bytes);
+  /* The entries the map holds; the rounding's tail is never read. */
+  const size_t entries = (size_t)r->map_stride * (size_t)r->config.out_height;
+  vf_remap_plan_pack(r->map_host, entries, r->config.camera.width, r->config.camera.height, plan);
+  memset(plan + 2 * entries, 0, map_bytes - entries * 2 * sizeof(uint32_t));
+  int rc = vf_cuda_copy_async(r->plan_dev, plan, map_bytes, r->ctx->stream);
   if (rc == 0) rc = vf_cuda_stream_synchronize(r->ctx->stream);
+  free(plan);
   return rc == 0 ? VF_OK : vf_cuda_fail(NULL, rc, "vf_remap_create: map upload");
 }
 #endif
@@ -173,7 +182,7 @@ vf_status vf_remap_create(vf_context* ctx, const vf_remap_config* config, vf_rem
 
 void vf_remap_destroy(vf_remap* r) {
   if (r == NULL) return;
-  vf_device_free(r->map_dev);
+  vf_device_free(r->plan_dev);
   vf_image_free(&r->stage_src);
   vf_image_free(&r->stage_dst);
   vf_cpu_remap_plan_destroy(r->cpu_plan);
@@ -193,7 +202,7 @@ static vf_status vf_remap_apply_cuda(vf_remap* r, const vf_image* src, vf_image*
     in = &r->stage_src;
   }
   if (rc == 0) {
-    rc = vf_cuda_remap_u8(in->data, in->stride_bytes, in->width, in->height, r->map_dev,
+    rc = vf_cuda_remap_u8(in->data, in->stride_bytes, in->width, in->height, r->plan_dev,
                           r->map_stride, target->data, target->stride_bytes, target->width,
                           target->height, r->config.fill, stream);
   }

@@ -70,9 +70,11 @@ int main(void) {
 
   static const int sizes[][3] = {{752, 480, 4},  {753, 481, 5}, {1920, 1080, 6}, {31, 17, 5},
                                  {1, 1, 1},      {2, 2, 2},     {640, 480, 7},   {255, 129, 8},
-                                 {1024, 768, 8}, {65, 33, 6}};
+                                 {1024, 768, 8}, {65, 33, 6},   {753, 481, 4},   {752, 480, 3},
+                                 {100, 70, 4},   {64, 32, 2}};
   /* Both block layouts of the CUDA kernel: a thread a word of the tile, and four words (the
-   * layout of small GPUs), pinned through VF_PYRAMID_QUAD (read when a pyramid is created). */
+   * layout of small GPUs), pinned through VF_PYRAMID_QUAD (read when a pyramid is created). Up to
+   * 4 levels the tiles inside the image take the unrolled path, the edge tiles the loop. */
   static const char* layouts[] = {"0", "1"};
   for (int q = 0; q < 2; ++q) {
     CHECK(setenv("VF_PYRAMID_QUAD", layouts[q], 1) == 0);

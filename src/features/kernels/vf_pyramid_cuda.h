@@ -18,6 +18,9 @@ typedef struct vf_cuda_pyramid_levels {
   size_t stride[8];
   uint8_t* data[8];
   int quad; /* a thread for four words of a tile instead of one (fewer instructions) */
+  /* Set by vf_cuda_pyramid_build (callers leave them): the tiles of the first fast_cols columns
+   * and fast_rows rows take the quad layout's unrolled path. */
+  int fast_cols, fast_rows;
 } vf_cuda_pyramid_levels;
 
 /* Builds levels 1.. from `src` (which may be level 0 itself); copies src to level 0 unless

@@ -11,12 +11,13 @@
 extern "C" {
 #endif
 
-/* Same arguments and result as vf_cpu_remap_u8 (src/geometry/kernels/vf_remap_cpu.h), all pointers
- * in device memory; map_stride must be a multiple of 4 and the map 16-byte aligned. One launch
- * queued on `stream`. */
+/* The result of vf_cpu_remap_u8 (src/geometry/kernels/vf_remap_cpu.h) from the map's plan
+ * (vf_remap_plan_pack, src/geometry/kernels/vf_remap_plan_cuda.h, for this src_w x src_h), all
+ * pointers in device memory; plan_stride (entries a row) must be a multiple of 4 and the plan
+ * 16-byte aligned. One launch queued on `stream`. */
 int vf_cuda_remap_u8(const uint8_t* src, size_t src_stride, int src_w, int src_h,
-                     const int32_t* map, int map_stride, uint8_t* dst, size_t dst_stride, int dst_w,
-                     int dst_h, uint8_t fill, void* stream);
+                     const uint32_t* plan, int plan_stride, uint8_t* dst, size_t dst_stride,
+                     int dst_w, int dst_h, uint8_t fill, void* stream);
 
 #ifdef __cplusplus
 }
