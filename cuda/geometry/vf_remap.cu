@@ -23,16 +23,18 @@ template <bool OFF32, bool UNIT>
 __device__ __forceinline__ uint32_t vf_sample(const uint8_t* __restrict__ src, size_t stride,
                                               uint32_t col, size_t row, uint32_t pos, uint32_t wts,
                                               uint32_t fill) {
-  if ((int32_t)wts < 0) return fill;
+  // No branch for the fill value: its entry names pixel (0, 0), read like any other, and the
+  // select at the end drops what its weights make of it.
   const uint32_t x0 = pos & 0xffffu, y0 = pos >> 16;
-  const uint32_t fx = wts & 0xffffu, fy = wts >> 16;
+  const uint32_t fx = wts & 0xffffu, fy = (wts >> 16) & 0x1ffu;
   // OFF32: the source's offsets fit 31 bits (stride * height, checked on the host).
   const uint8_t* p = OFF32 ? src + (y0 * (uint32_t)stride + x0) : src + ((size_t)y0 * stride + x0);
   const uint8_t* q = p + (UNIT ? stride : row);
   const uint32_t a = __ldg(p), b = __ldg(p + (UNIT ? 1u : col));
   const uint32_t c = __ldg(q), d = __ldg(q + (UNIT ? 1u : col));
   const uint32_t tb = __byte_perm(a, c, 0x5410u) * (256u - fx) + __byte_perm(b, d, 0x5410u) * fx;
-  return ((tb & 0xffffu) * (256u - fy) + (tb >> 16) * fy + 32768u) >> 16;
+  const uint32_t v = ((tb & 0xffffu) * (256u - fy) + (tb >> 16) * fy + 32768u) >> 16;
+  return (int32_t)wts < 0 ? fill : v;
 }
 
 template <bool OFF32, bool UNIT>
