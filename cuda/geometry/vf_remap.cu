@@ -2,8 +2,8 @@
 // CUDA remap: four output pixels of a row per thread (two 16-byte plan loads, one 4-byte store
 // when aligned), bilinear with the integer weights of the CPU reference
 // (src/geometry/cpu/vf_remap_cpu.c), so both agree bit for bit. The plan is the map unpacked on
-// the host at create time (src/geometry/vf_remap_pack.c): a pixel's taps and weights without
-// shifts, masks or clamps on the device.
+// the host at create time (vf_remap_plan_pack, src/geometry/kernels/vf_remap_plan_cuda.h): a
+// pixel's taps and weights without shifts, masks or clamps on the device.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -12,7 +12,7 @@
 
 namespace {
 
-// One output pixel from its plan entry (vf_cuda_remap_pack: source pixel x0 | y0 << 16, weights
+// One output pixel from its plan entry (vf_remap_plan_pack: source pixel x0 | y0 << 16, weights
 // fx | fy << 16, the top bit of the weights set for the fill value). The plan moved the map's last
 // column and row onto the one before with weight 256 (the sample the old clamp read twice), so
 // the four taps are always p, p + 1, p + stride, p + stride + 1 when the source is at least 2x2
