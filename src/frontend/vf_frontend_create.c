@@ -232,8 +232,13 @@ static vf_context* vf_frontend_stereo_context(vf_frontend* fe) {
  * Orin's 8-16 multiprocessors) pays in time: there the detection waits for the tracking. */
 static int vf_frontend_detects_early(const vf_frontend* fe) {
   enum { kMinMultiprocessors = 32 };
+  if (fe->ctx->backend != VF_BACKEND_CUDA || fe->side != NULL) return 0;
+  /* VF_FRONTEND_EARLY_DETECT=0 or 1 fixes the choice (measurements: a small GPU's frame counted
+   * on a large one, docs/perf/tx2.md). */
+  const char* fixed = getenv("VF_FRONTEND_EARLY_DETECT");
+  if (fixed != NULL && (strcmp(fixed, "0") == 0 || strcmp(fixed, "1") == 0)) return fixed[0] == '1';
   vf_device_info info;
-  return fe->ctx->backend == VF_BACKEND_CUDA && fe->side == NULL &&
+  return
          vf_context_device_info(fe->ctx, &info) == VF_OK &&
          info.multiprocessors >= kMinMultiprocessors;
 }
