@@ -34,9 +34,8 @@ namespace {
 // a block repeats, is then paid once a feature instead of four times (docs/perf/refinement.md).
 // Its lane l stands for lane l of each of the wide block's four warps in turn ("virtual warps":
 // the same samples, sums and rounding, so both shapes give the same bits), and the four warps'
-// totals meet in registers instead of shared memory. Its window is the wide one's: a smaller one
-// sends more patches to the smoothed sampler, whose values round differently (the CPU twin
-// decides by the same 64).
+// totals meet in registers instead of shared memory. Its smaller window (a 21 px patch stretched
+// to the re-anchoring limit and turned fits in 48) keeps a block's shared memory small.
 // A thread's samples: j = v K + k for virtual warp v and its k-th sample, the wide block's sample
 // 32 (warp or v) + lane + 128 k (sample()).
 struct vf_wide {
@@ -44,7 +43,7 @@ struct vf_wide {
   __device__ static __forceinline__ int sample(int tid, int j, int) { return tid + 128 * j; }
 };
 struct vf_narrow {
-  static constexpr int warps = 1, virt = 4, threads = 32, win = 64, min_blocks = 8;
+  static constexpr int warps = 1, virt = 4, threads = 32, win = 48, min_blocks = 8;
   __device__ static __forceinline__ int sample(int tid, int j, int k_count) {
     return 32 * (j / k_count) + tid + 128 * (j % k_count);
   }
