@@ -20,36 +20,9 @@
 
 namespace {
 
-// A block's shape: its warps, and the side of its smoothed window (up to win x win pixels, raw rows
-// one more each side in the staging buffer; a warped patch that does not fit falls back to the
-// smoothed sampler in global memory, whose values are the window's).
-// Wide (what a large GPU runs): four warps share a feature's samples, so that an iteration's
-// latency (a chain of dependent steps per sample) is a quarter of one warp's; their sums meet in
-// shared memory. Three blocks a multiprocessor: the compiler otherwise takes 254 registers a
-// thread, which leaves room for two, and 1000 or 4000 features then queue in waves (measured on
-// the H100: 1000 features 112 -> 104 us, 4000 291 -> 249 us with 168 registers; four blocks spill
-// and lose at 200 features).
-// Narrow: one warp a feature, where a launch fills the multiprocessors several times over (a TX2,
-// an Orin, a partition) and the instructions decide: the step's arithmetic, which every thread of
-// a block repeats, is then paid once a feature instead of four times (docs/perf/refinement.md).
-// Its lane l stands for lane l of each of the wide block's four warps in turn ("virtual warps":
-// the same samples, sums and rounding, so both shapes give the same bits), and the four warps'
-// totals meet in registers instead of shared memory. Its smaller window (a 21 px patch stretched
-// to the re-anchoring limit and turned fits in 48) keeps a block's shared memory small.
-// A thread's samples: j = v K + k for virtual warp v and its k-th sample, the wide block's sample
-// 32 (warp or v) + lane + 128 k (sample()).
-struct vf_wide {
-  static constexpr int warps = 4, virt = 1, threads = 32 * warps, win = 64, min_blocks = 3;
-  __device__ static __forceinline__ int sample(int tid, int j, int) { return tid + 128 * j; }
-};
-struct vf_narrow {
-  static constexpr int warps = 1, virt = 4, threads = 32, win = 48, min_blocks = 8;
-  __device__ static __forceinline__ int sample(int tid, int j, int k_count) {
-    return 32 * (j / k_count) + tid + 128 * (j % k_count);
-  }
-};
-// Samples a feature spreads over: the wide block's threads (the narrow one stands for them).
-constexpr int kVirtualThreads = 128;
+// The smoothed window: up to kWin x kWin pixels (raw rows one more each side in the staging
+// buffer). A warped patch that does not fit falls back to the smoothed sampler in global memory.
+constexpr int kWin = 64;
 
 // The parameter block is read in place by the helpers that take it by reference; without
 // __grid_constant__ (before CUDA 11.7, e.g. JetPack 4's 10.2, and below sm_70, e.g. the TX2's
@@ -66,7 +39,18 @@ __device__ __forceinline__ float* vf_slot_samples(const vf_affine_params& p, int
   return p.samples + (size_t)slot * 3 * (size_t)(p.patch * p.patch);
 }
 
-// The smoothed current image over [x0, x0 + w) x [y0, y0 + h) in shared memory, row stride S::win:
+// Threads per feature: four warps share a feature's samples, so that an iteration's latency (a
+// chain of dependent steps per sample) is a quarter of one warp's; their sums meet in shared
+// memory.
+constexpr int kWarps = 4;
+constexpr int kThreads = 32 * kWarps;
+// Three blocks a multiprocessor: the compiler otherwise takes 254 registers a thread, which
+// leaves room for two, and 1000 or 4000 features then queue in waves (measured on the H100:
+// 1000 features 112 -> 104 us, 4000 291 -> 249 us with 168 registers; four blocks spill and
+// lose at 200 features).
+constexpr int kMinBlocks = 3;
+
+// The smoothed current image over [x0, x0 + w) x [y0, y0 + h) in shared memory, row stride kWin:
 // the [1 2 1] / 4 binomial along rows into the staging rows (one more each side), then down
 // the columns, as the smoothed sampler weighs them.
 struct vf_window {
@@ -104,17 +88,15 @@ struct vf_pixel_walk {
   }
 };
 
-template <class S>
 __device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, float* stage,
                                 float* win, int tid) {
-  constexpr int kWin = S::win;
   const int rows = wd.h + 2;
-  for (vf_pixel_walk i(tid, S::threads, wd.w); i.r < rows; i.next()) {
+  for (vf_pixel_walk i(tid, kThreads, wd.w); i.r < rows; i.next()) {
     stage[i.r * kWin + i.c] =
         vf_row_binomial(p.cur + (size_t)(wd.y0 - 1 + i.r) * p.cur_stride + (size_t)(wd.x0 + i.c));
   }
   __syncthreads();
-  for (vf_pixel_walk i(tid, S::threads, wd.w); i.r < wd.h; i.next()) {
+  for (vf_pixel_walk i(tid, kThreads, wd.w); i.r < wd.h; i.next()) {
     const float* q = stage + (i.r + 1) * kWin + i.c;
     win[i.r * kWin + i.c] = vf_binomial3(q[-kWin], q[kWin], q[0]);
   }
@@ -125,10 +107,8 @@ __device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, 
 // barrier, for the warps that work while the block's first warp tracks: each pixel takes its
 // three row passes itself (three times the loads of vf_block_window, the same values). The caller
 // synchronises the block before the window is read.
-template <class S>
 __device__ void vf_window_unstaged(const vf_affine_params& p, const vf_window& wd, float* win,
                                    int tid, int threads) {
-  constexpr int kWin = S::win;
   const size_t stride = p.cur_stride;
   for (vf_pixel_walk i(tid, threads, wd.w); i.r < wd.h; i.next()) {
     const uint8_t* q = p.cur + (size_t)(wd.y0 + i.r) * stride + (size_t)(wd.x0 + i.c);
@@ -138,8 +118,7 @@ __device__ void vf_window_unstaged(const vf_affine_params& p, const vf_window& w
 }
 
 // The window for the patch warped by st, with `margin` pixels to spare each side; w = 0 when
-// it would exceed S::win.
-template <class S>
+// it would exceed kWin.
 __device__ vf_window vf_window_for(const vf_affine_params& p, const vf_affine_state& st,
                                    int margin) {
   float rx, ry;
@@ -152,7 +131,7 @@ __device__ vf_window vf_window_for(const vf_affine_params& p, const vf_affine_st
   const int y1 = min(p.height - 1, (int)floorf(st.py + ry) + 2 + margin);
   wd.w = x1 - wd.x0;
   wd.h = y1 - wd.y0;
-  if (wd.w > S::win || wd.h > S::win) wd.w = 0;
+  if (wd.w > kWin || wd.h > kWin) wd.w = 0;
   return wd;
 }
 
@@ -165,10 +144,8 @@ __device__ __forceinline__ int vf_window_holds(const vf_affine_params& p, const 
          st.px + rx < (float)(wd.x0 + wd.w - 1) && st.py + ry < (float)(wd.y0 + wd.h - 1);
 }
 
-template <class S>
 __device__ __forceinline__ float vf_window_sample(const float* win, const vf_window& wd, float x,
                                                   float y) {
-  constexpr int kWin = S::win;
   x -= (float)wd.x0;
   y -= (float)wd.y0;
   const float fx = floorf(x), fy = floorf(y);
@@ -179,11 +156,11 @@ __device__ __forceinline__ float vf_window_sample(const float* win, const vf_win
   return top + ay * (bot - top);
 }
 
-// After the barrier, v[k] = the warps' rows of red (S::warps x N, each warp's totals) added in the
+// After the barrier, v[k] = the warps' rows of red (kWarps x N, each warp's totals) added in the
 // same order by every thread, which all end with the same bits.
 // Lane l adds the rows' values l and l + 32, and the others get them by shuffles: a few loads a
-// thread instead of S::warps x N.
-template <class S, int N>
+// thread instead of kWarps x N.
+template <int N>
 __device__ __forceinline__ void vf_block_add_rows(float* v, const float* red) {
   static_assert(N <= 64, "two values a lane");
   __syncthreads();
@@ -195,7 +172,7 @@ __device__ __forceinline__ void vf_block_add_rows(float* v, const float* red) {
     if (k < N) {
       t[h] = red[k];
 #pragma unroll
-      for (int w = 1; w < S::warps; ++w) t[h] += red[w * N + k];
+      for (int w = 1; w < kWarps; ++w) t[h] += red[w * N + k];
     }
   }
 #pragma unroll
@@ -216,11 +193,12 @@ __device__ __forceinline__ void vf_scatter_step(float (&a)[32], int lane) {
 
 // Sums v[0..N-1] (33 <= N <= 64) over the block: a reduce-scatter inside each warp (64 slots
 // halved five times: 61 shuffles where a butterfly takes 5 N), so that lane l ends with the
-// warp's totals of two slots, then the warps' rows in shared memory (red, S::warps x N, one of two
+// warp's totals of two slots, then the warps' rows in shared memory (red, kWarps x N, one of two
 // buffers alternated by the caller so that one barrier suffices).
 template <int N>
-__device__ __forceinline__ void vf_warp_scatter(const float* v, int lane, float (&out)[2]) {
+__device__ __forceinline__ void vf_block_sums_scatter(float* v, float* red, int tid) {
   static_assert(N > 32 && N <= 64, "64 slots, more than one a lane");
+  const int lane = tid & 31;
   float a[32];
   {
     const bool hi = lane & 16;
@@ -234,44 +212,11 @@ __device__ __forceinline__ void vf_warp_scatter(const float* v, int lane, float 
   vf_scatter_step<4, 8>(a, lane);
   vf_scatter_step<2, 4>(a, lane);
   vf_scatter_step<1, 2>(a, lane);
-  out[0] = a[0];  // the warp's total of slot 2 lane
-  out[1] = a[1];  // and of slot 2 lane + 1
-}
-
-template <class S, int N>
-__device__ __forceinline__ void vf_block_sums_scatter(float* v, float* red, int tid) {
-  const int lane = tid & 31, slot = 2 * lane;
-  float a[2];
-  vf_warp_scatter<N>(v, lane, a);
+  const int slot = (lane & 16 ? 32 : 0) + (lane & 8 ? 16 : 0) + (lane & 4 ? 8 : 0) +
+                   (lane & 2 ? 4 : 0) + (lane & 1 ? 2 : 0);
   if (slot < N) red[(tid >> 5) * N + slot] = a[0];
   if (slot + 1 < N) red[(tid >> 5) * N + slot + 1] = a[1];
-  vf_block_add_rows<S, N>(v, red);
-}
-
-// Sums over the block of N (33..64) values that fill(v, h) gives for each of the thread's virtual
-// warps v: wide, the block's reduce-scatter above; narrow, each virtual warp's reduce-scatter in
-// turn with the totals added in registers in warp order (the wide block's additions), then every
-// lane takes each total from its holder.
-template <class S, int N, class Fill>
-__device__ __forceinline__ void vf_block_sums_virtual(float (&h)[N], float* red, int tid,
-                                                      Fill fill) {
-  if (S::virt == 1) {
-    fill(0, h);
-    vf_block_sums_scatter<S, N>(h, red, tid);
-    return;
-  }
-  const int lane = tid & 31;
-  float total[2] = {0.0f, 0.0f};
-#pragma unroll 1
-  for (int v = 0; v < S::virt; ++v) {
-    float a[2];
-    fill(v, h);
-    vf_warp_scatter<N>(h, lane, a);
-    total[0] = v == 0 ? a[0] : total[0] + a[0];
-    total[1] = v == 0 ? a[1] : total[1] + a[1];
-  }
-#pragma unroll
-  for (int k = 0; k < N; ++k) h[k] = __shfl_sync(0xffffffffu, total[k & 1], k >> 1);
+  vf_block_add_rows<N>(v, red);
 }
 
 // The 12 sums of an iteration (VF_AFFINE_SUMS and the count) over the block. Within each warp a
@@ -279,8 +224,9 @@ __device__ __forceinline__ void vf_block_sums_virtual(float (&h)[N], float* red,
 // values a lane still holds and keeps the other half, so that after five exchanges each lane pair
 // {2j, 2j + 1} holds the warp's total of one value; those go to shared memory (red, as
 // vf_block_sums_scatter).
-__device__ __forceinline__ float vf_warp_scatter12(const float (&v)[12], int lane) {
+__device__ __forceinline__ void vf_block_sums12(float (&v)[12], float* red, int tid) {
   constexpr unsigned kAll = 0xffffffffu;
+  const int lane = tid & 31;
   const bool h16 = lane & 16, h8 = lane & 8, h4 = lane & 4, h2 = lane & 2;
   float a[6], b[3];
 #pragma unroll
@@ -298,36 +244,13 @@ __device__ __forceinline__ float vf_warp_scatter12(const float (&v)[12], int lan
   const float c0 = (h4 ? b[2] : b[0]) + __shfl_xor_sync(kAll, h4 ? b[0] : b[2], 4);
   const float c1 = (h4 ? 0.0f : b[1]) + __shfl_xor_sync(kAll, h4 ? b[1] : 0.0f, 4);
   float d = (h2 ? c1 : c0) + __shfl_xor_sync(kAll, h2 ? c0 : c1, 2);
-  return d + __shfl_xor_sync(kAll, d, 1);
+  d += __shfl_xor_sync(kAll, d, 1);
+  const int off = (h4 ? 2 : 0) + (h2 ? 1 : 0);
+  if (!(lane & 1) && off < 3) red[(tid >> 5) * 12 + (h16 ? 6 : 0) + (h8 ? 3 : 0) + off] = d;
+  vf_block_add_rows<12>(v, red);
 }
 
-// The lane of vf_warp_scatter12 that holds value k's total.
-__host__ __device__ constexpr int vf_scatter12_holder(int k) {
-  return (k >= 6 ? 16 : 0) + (k % 6 >= 3 ? 8 : 0) + (k % 3 == 2 ? 4 : 0) + (k % 3 == 1 ? 2 : 0);
-}
-
-// The 12 sums of an iteration over the block, from each virtual warp's values v[0..S::virt-1]:
-// each warp's reduce-scatter, then the warps' totals added in warp order (wide: their rows in
-// shared memory, red; narrow: in registers), the same additions either way.
-template <class S>
-__device__ __forceinline__ void vf_block_sums12(float (&v)[S::virt][12], float* red, int tid) {
-  const int lane = tid & 31;
-  if (S::virt == 1) {
-    const float d = vf_warp_scatter12(v[0], lane);
-    const bool h16 = lane & 16, h8 = lane & 8, h4 = lane & 4, h2 = lane & 2;
-    const int off = (h4 ? 2 : 0) + (h2 ? 1 : 0);
-    if (!(lane & 1) && off < 3) red[(tid >> 5) * 12 + (h16 ? 6 : 0) + (h8 ? 3 : 0) + off] = d;
-    vf_block_add_rows<S, 12>(v[0], red);
-  } else {
-    float t = vf_warp_scatter12(v[0], lane);
-#pragma unroll
-    for (int w = 1; w < S::virt; ++w) t += vf_warp_scatter12(v[w], lane);
-#pragma unroll
-    for (int k = 0; k < 12; ++k) v[0][k] = __shfl_sync(0xffffffffu, t, vf_scatter12_holder(k));
-  }
-}
-
-// The thread's reference samples (S::sample), held for all iterations: t = T - mu
+// The thread's reference samples (tid, tid + kThreads, ...), held for all iterations: t = T - mu
 // (-inf marks an unused sample) and the gradients.
 template <int K>
 struct vf_thread_ref {
@@ -335,15 +258,15 @@ struct vf_thread_ref {
   float ox[K], oy[K];  // the samples' offsets from the patch centre, fixed for the call
 };
 
-// The thread's reference samples of a slot whose mean is mu (K a virtual thread).
-template <class S, int K>
+// The thread's reference samples of a slot whose mean is mu.
+template <int K>
 __device__ __forceinline__ void vf_load_ref(const float* t, int patch, float mu, int tid,
-                                            vf_thread_ref<S::virt * K>& ref) {
+                                            vf_thread_ref<K>& ref) {
   const int n = patch * patch;
   const float half = VF_AFFINE_HALF(patch), inv_patch = 1.0f / (float)patch;
 #pragma unroll
-  for (int k = 0; k < S::virt * K; ++k) {
-    const int i = S::sample(tid, k, K);
+  for (int k = 0; k < K; ++k) {
+    const int i = tid + kThreads * k;
     const int row = (int)(((float)i + 0.5f) * inv_patch);
     ref.oy[k] = (float)row - half;
     ref.ox[k] = (float)(i - row * patch) - half;
@@ -356,32 +279,29 @@ __device__ __forceinline__ void vf_load_ref(const float* t, int patch, float mu,
 
 // The sums of one iteration (VF_AFFINE_SUMS, order in the header) over the block, skipping the
 // thread's samples in out_mask; those that saturate in the current image now go to *fresh (bit
-// j: sample S::sample(tid, j, K)). Returns the samples used.
-template <class S, int K>
+// k: sample tid + kThreads k). Returns the samples used.
+template <int K>
 __device__ __forceinline__ int vf_block_iteration(const vf_affine_params& p,
-                                                  const vf_thread_ref<S::virt * K>& ref,
+                                                  const vf_thread_ref<K>& ref,
                                                   const vf_affine_state& st, const vf_window& wd,
                                                   const float* win, int tid, unsigned out_mask,
                                                   float* red, float (&sums)[VF_AFFINE_SUMS],
                                                   unsigned* fresh_out) {
   const float inv_half = 1.0f / VF_AFFINE_HALF(p.patch);
   const float inv_gain = VF_LK_RCP(st.gain);
-  float sum[S::virt][VF_AFFINE_SUMS + 1];
+  float acc[VF_AFFINE_SUMS + 1];
 #pragma unroll
-  for (int v = 0; v < S::virt; ++v)
-#pragma unroll
-    for (int k = 0; k < VF_AFFINE_SUMS + 1; ++k) sum[v][k] = 0.0f;
+  for (int k = 0; k < VF_AFFINE_SUMS + 1; ++k) acc[k] = 0.0f;
   unsigned fresh = 0u;
 #pragma unroll
-  for (int k = 0; k < S::virt * K; ++k) {
-    float* acc = sum[k / K];
+  for (int k = 0; k < K; ++k) {
     // Samples past the patch hold t = -inf, like unused ones.
     if (!(ref.t[k] > -1e30f) || ((out_mask >> k) & 1u)) continue;
     const float ox = ref.ox[k], oy = ref.oy[k];
     float x, y;
     vf_affine_warp_point(&st, ox, oy, &x, &y);
     const float v =
-        wd.w > 0 ? vf_window_sample<S>(win, wd, x, y) : vf_affine_sample(p.cur, p.cur_stride, x, y);
+        wd.w > 0 ? vf_window_sample(win, wd, x, y) : vf_affine_sample(p.cur, p.cur_stride, x, y);
     if (!vf_lk_unsaturated(v)) {
       fresh |= 1u << k;
       continue;
@@ -398,39 +318,35 @@ __device__ __forceinline__ int vf_block_iteration(const vf_affine_params& p,
     acc[VF_AFFINE_SUMS] += 1.0f;
   }
   static_assert(VF_AFFINE_SUMS + 1 == 12, "vf_block_sums12 takes the iteration's sums");
-  vf_block_sums12<S>(sum, red, tid);
+  vf_block_sums12(acc, red, tid);
 #pragma unroll
-  for (int k = 0; k < VF_AFFINE_SUMS; ++k) sums[k] = sum[0][k];
+  for (int k = 0; k < VF_AFFINE_SUMS; ++k) sums[k] = acc[k];
   *fresh_out = fresh;
-  return (int)sum[0][VF_AFFINE_SUMS];
+  return (int)acc[VF_AFFINE_SUMS];
 }
 
 // When more samples saturate (rare, so not inlined, and reading the reference again from global
 // memory): their terms join the running total of left-out terms in shared memory (h_total), and
 // the inverse of H less that total goes to inv_out (shared memory). Returns 0 when what is left is
 // singular (the same answer in every thread).
-template <class S, int K>
 __device__ __noinline__ int vf_block_downdate(const vf_affine_params& p, const float* t,
                                               const vf_affine_slot* s, int tid, unsigned fresh,
                                               float* red, float* h_total, float* inv_out) {
   const float half = VF_AFFINE_HALF(p.patch), inv_half = 1.0f / half;
   const int n = p.patch * p.patch;
   float h_new[VF_AFFINE_PACKED];
-  // Virtual warp v's fresh samples: bits v K .. v K + K - 1.
-  vf_block_sums_virtual<S, VF_AFFINE_PACKED>(
-      h_new, red, tid, [&](int v, float(&h)[VF_AFFINE_PACKED]) {
 #pragma unroll
-        for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = 0.0f;
-        for (int k = 0; k < K; ++k) {
-          if (!((fresh >> (v * K + k)) & 1u)) continue;
-          const int i = S::sample(tid, v * K + k, K);
-          float ox, oy, j[8];
-          vf_affine_offset(i, p.patch, &ox, &oy);
-          vf_affine_jacobian(__ldg(t + i) - s->mu, __ldg(t + n + i), __ldg(t + 2 * n + i),
-                             ox * inv_half, oy * inv_half, j);
-          vf_affine_outer(j, h);
-        }
-      });
+  for (int k = 0; k < VF_AFFINE_PACKED; ++k) h_new[k] = 0.0f;
+  for (int k = 0; fresh != 0u; ++k, fresh >>= 1) {
+    if (!(fresh & 1u)) continue;
+    const int i = tid + kThreads * k;
+    float ox, oy, j[8];
+    vf_affine_offset(i, p.patch, &ox, &oy);
+    vf_affine_jacobian(__ldg(t + i) - s->mu, __ldg(t + n + i), __ldg(t + 2 * n + i), ox * inv_half,
+                       oy * inv_half, j);
+    vf_affine_outer(j, h_new);
+  }
+  vf_block_sums_scatter<VF_AFFINE_PACKED>(h_new, red, tid);
   float total[VF_AFFINE_PACKED], inv[VF_AFFINE_PACKED];
 #pragma unroll
   for (int k = 0; k < VF_AFFINE_PACKED; ++k) total[k] = h_total[k] + h_new[k];
@@ -452,9 +368,8 @@ __device__ __noinline__ int vf_block_downdate(const vf_affine_params& p, const f
 // ones it reads again). Its two totals use the two halves of red (the count and sum first,
 // then H), so each needs one barrier. The caller synchronises the block before the slot is read.
 // Not inlined: its 36-term sums would crowd the registers of the iterations.
-template <class S>
 __device__ __noinline__ void vf_block_capture(const vf_affine_params& p, const vf_track_request& r,
-                                              int tid, float (*red)[S::warps * VF_AFFINE_PACKED]) {
+                                              int tid, float (*red)[kWarps * VF_AFFINE_PACKED]) {
   vf_affine_slot* s = p.slot + r.slot;
   const float identity[4] = {1.0f, 0.0f, 0.0f, 1.0f};
   const int n = p.patch * p.patch;
@@ -464,55 +379,41 @@ __device__ __noinline__ void vf_block_capture(const vf_affine_params& p, const v
   float mu = 0.0f, h[VF_AFFINE_PACKED], l[VF_AFFINE_PACKED], prior[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   int used = 0;
   if (vf_affine_inside(r.x, r.y, identity, p.patch, 1, p.width, p.height)) {
-    // A virtual thread's samples: its first, then every kVirtualThreads.
-    const int lane = tid & 31;
     float m[2] = {0.0f, 0.0f};  // sum T, count
-#pragma unroll 1
-    for (int w = 0; w < S::virt; ++w) {
-      float mw[2] = {0.0f, 0.0f};
-      for (int i = S::virt == 1 ? tid : 32 * w + lane; i < n; i += kVirtualThreads) {
-        float ox, oy, v, gx, gy;
-        vf_affine_offset(i, p.patch, &ox, &oy);
-        vf_affine_pixel(p.prev, p.prev_stride, r.x + ox, r.y + oy, &v, &gx, &gy);
-        if (!vf_lk_unsaturated(v)) v = -1.0f;
-        t[i] = v;
-        tx[i] = gx;
-        ty[i] = gy;
-        if (v >= 0.0f) {
-          mw[0] += v;
-          mw[1] += 1.0f;
-        }
+    for (int i = tid; i < n; i += kThreads) {
+      float ox, oy, v, gx, gy;
+      vf_affine_offset(i, p.patch, &ox, &oy);
+      vf_affine_pixel(p.prev, p.prev_stride, r.x + ox, r.y + oy, &v, &gx, &gy);
+      if (!vf_lk_unsaturated(v)) v = -1.0f;
+      t[i] = v;
+      tx[i] = gx;
+      ty[i] = gy;
+      if (v >= 0.0f) {
+        m[0] += v;
+        m[1] += 1.0f;
       }
-      vf_warp_sums<2>(mw);
-      m[0] = w == 0 ? mw[0] : m[0] + mw[0];
-      m[1] = w == 0 ? mw[1] : m[1] + mw[1];
     }
-    if (S::virt == 1) {
-      if (lane == 0) {
-        red[0][(tid >> 5) * 2] = m[0];
-        red[0][(tid >> 5) * 2 + 1] = m[1];
-      }
-      vf_block_add_rows<S, 2>(m, red[0]);
-    } else {
-      __syncwarp();  // the lane's samples are read again below by the same lane; order the warp
+    vf_warp_sums<2>(m);
+    if ((tid & 31) == 0) {
+      red[0][(tid >> 5) * 2] = m[0];
+      red[0][(tid >> 5) * 2 + 1] = m[1];
     }
+    vf_block_add_rows<2>(m, red[0]);
     used = (int)m[1];
     valid = VF_AFFINE_FLAT;
     if (used >= 8) {
       mu = m[0] / m[1];
-      const float inv_half = 1.0f / VF_AFFINE_HALF(p.patch);
-      vf_block_sums_virtual<S, VF_AFFINE_PACKED>(
-          h, red[1], tid, [&](int w, float(&hw)[VF_AFFINE_PACKED]) {
 #pragma unroll
-            for (int k = 0; k < VF_AFFINE_PACKED; ++k) hw[k] = 0.0f;
-            for (int i = S::virt == 1 ? tid : 32 * w + lane; i < n; i += kVirtualThreads) {
-              if (t[i] < 0.0f) continue;
-              float ox, oy, j[8];
-              vf_affine_offset(i, p.patch, &ox, &oy);
-              vf_affine_jacobian(t[i] - mu, tx[i], ty[i], ox * inv_half, oy * inv_half, j);
-              vf_affine_outer(j, hw);
-            }
-          });
+      for (int k = 0; k < VF_AFFINE_PACKED; ++k) h[k] = 0.0f;
+      const float inv_half = 1.0f / VF_AFFINE_HALF(p.patch);
+      for (int i = tid; i < n; i += kThreads) {
+        if (t[i] < 0.0f) continue;
+        float ox, oy, j[8];
+        vf_affine_offset(i, p.patch, &ox, &oy);
+        vf_affine_jacobian(t[i] - mu, tx[i], ty[i], ox * inv_half, oy * inv_half, j);
+        vf_affine_outer(j, h);
+      }
+      vf_block_sums_scatter<VF_AFFINE_PACKED>(h, red[1], tid);
       vf_affine_add_prior(h, p.shape_prior, prior);
       if (vf_affine_factor(h, l)) valid = VF_AFFINE_USABLE;
     }
@@ -540,16 +441,14 @@ __device__ __noinline__ void vf_block_capture(const vf_affine_params& p, const v
 // One feature on the block. FUSED: the frame-to-frame result is computed here first, by the first
 // warp (vf_lk_warp::vf_warp_feature, lp), and written to results[f] as the tracker's kernel
 // writes it; else it is read from that kernel's output. Then the refinement.
-template <class S, int K, bool FUSED>
+template <int K, bool FUSED>
 __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, const vf_lk_params* lp,
                                                   const vf_track_request* __restrict__ requests,
                                                   vf_track_result* __restrict__ results, int f) {
-  static_assert(!FUSED || S::warps > 1,
-                "the one-launch kernel tracks with one warp, refines with all");
-  __shared__ float stage[(S::win + 2) * S::win];
-  __shared__ float win[S::win * S::win];
+  __shared__ float stage[(kWin + 2) * kWin];
+  __shared__ float win[kWin * kWin];
   __shared__ float h_total[VF_AFFINE_PACKED], inv_sat[VF_AFFINE_PACKED];
-  __shared__ float red[2][S::warps * VF_AFFINE_PACKED];
+  __shared__ float red[2][kWarps * VF_AFFINE_PACKED];
   __shared__ vf_track_result lk_out;
   __shared__ vf_window early;  // FUSED: the window the other warps built meanwhile (w 0: none)
   const int tid = threadIdx.x;
@@ -572,12 +471,12 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
   const int kept = !r.new_template;
   int valid = 0, slot_used = 0;
   float mu = 0.0f;
-  vf_thread_ref<S::virt * K> ref;
+  vf_thread_ref<K> ref;
   if (kept) {
     valid = s->valid;
     mu = s->mu;
     slot_used = s->used;
-    if (valid == VF_AFFINE_USABLE) vf_load_ref<S, K>(t, p.patch, mu, tid, ref);
+    if (valid == VF_AFFINE_USABLE) vf_load_ref<K>(t, p.patch, mu, tid, ref);
   }
   if (FUSED && tid >= 32) {
     // While the first warp tracks, the others build the window at the request's guess, with two
@@ -588,9 +487,9 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
     if (kept && valid == VF_AFFINE_USABLE) {
       vf_affine_state g;
       vf_affine_state_init(&p, s, r.x, r.y, r.guess_x, r.guess_y, &g);
-      wd = vf_window_for<S>(p, g, 4);
+      wd = vf_window_for(p, g, 4);
       if (!vf_window_holds(p, wd, g)) wd.w = 0;
-      if (wd.w > 0) vf_window_unstaged<S>(p, wd, win, tid - 32, S::threads - 32);
+      if (wd.w > 0) vf_window_unstaged(p, wd, win, tid - 32, kThreads - 32);
     }
     if (tid == 32) early = wd;
   }
@@ -607,7 +506,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
     out = p.lk_results != nullptr ? p.lk_results[f] : results[f];
   }
   if (r.new_template && out.status != VF_TRACK_INVALID) {
-    vf_block_capture<S>(p, r, tid, red);
+    vf_block_capture(p, r, tid, red);
     __syncthreads();
   }
   if (out.status != VF_TRACK_CONVERGED) return;
@@ -620,7 +519,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
     if (tid == 0) results[f].status = (vf_track_status)vf_affine_unusable_status(valid);
     return;
   }
-  if (!kept) vf_load_ref<S, K>(t, p.patch, mu, tid, ref);
+  if (!kept) vf_load_ref<K>(t, p.patch, mu, tid, ref);
   if (tid < VF_AFFINE_PACKED) h_total[tid] = 0.0f;
   vf_affine_state st;
   vf_affine_state_init(&p, s, r.x, r.y, out.x, out.y, &st);
@@ -642,18 +541,18 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
     }
     // A window with two pixels to spare each side usually serves every iteration.
     if (!have_window || !vf_window_holds(p, wd, st)) {
-      wd = vf_window_for<S>(p, st, 2);
+      wd = vf_window_for(p, st, 2);
       if (!vf_window_holds(p, wd, st)) wd.w = 0;  // the smoothed sampler in global memory
       __syncthreads();                            // nobody still reads the old window
-      if (wd.w > 0) vf_block_window<S>(p, wd, stage, win, tid);
+      if (wd.w > 0) vf_block_window(p, wd, stage, win, tid);
       have_window = 1;
     }
     unsigned fresh = 0u;
-    used = vf_block_iteration<S, K>(p, ref, st, wd, win, tid, out_mask, red[it & 1], sums, &fresh);
+    used = vf_block_iteration<K>(p, ref, st, wd, win, tid, out_mask, red[it & 1], sums, &fresh);
     ++out.iterations;
     if (used < slot_used / 2) break;  // mostly saturated now: not a match to trust
     if (__syncthreads_or(fresh != 0u)) {
-      if (!vf_block_downdate<S, K>(p, t, s, tid, fresh, red[(it + 1) & 1], h_total, inv_sat)) break;
+      if (!vf_block_downdate(p, t, s, tid, fresh, red[(it + 1) & 1], h_total, inv_sat)) break;
       out_mask |= fresh;
       any_out = 1;
     }
@@ -675,43 +574,38 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
   results[f] = out;
 }
 
-template <class S, int K>
-__global__ void __launch_bounds__(S::threads, S::min_blocks)
+template <int K>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     vf_affine_kernel(const VF_GRID_CONSTANT vf_affine_params p,
                      const vf_track_request* __restrict__ requests,
                      vf_track_result* __restrict__ results, int count) {
   if ((int)blockIdx.x < count)
-    vf_affine_feature<S, K, false>(p, nullptr, requests, results, blockIdx.x);
+    vf_affine_feature<K, false>(p, nullptr, requests, results, blockIdx.x);
 }
 
 template <int K>
-__global__ void __launch_bounds__(vf_wide::threads, vf_wide::min_blocks)
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     vf_track_refine_kernel(const VF_GRID_CONSTANT vf_lk_params lp,
                            const VF_GRID_CONSTANT vf_affine_params p,
                            const vf_track_request* __restrict__ requests,
                            vf_track_result* __restrict__ results, int count) {
-  if ((int)blockIdx.x < count)
-    vf_affine_feature<vf_wide, K, true>(p, &lp, requests, results, blockIdx.x);
+  if ((int)blockIdx.x < count) vf_affine_feature<K, true>(p, &lp, requests, results, blockIdx.x);
 }
 
 // A thread's samples live in registers: the kernels are compiled for a few patch ranges.
 template <template <int> class Pick>
 typename Pick<2>::type vf_pick(const vf_affine_params* params) {
-  // (Both picks are of the wide block.)
-  const int per_thread = (params->patch * params->patch + vf_wide::threads - 1) / vf_wide::threads;
+  const int per_thread = (params->patch * params->patch + kThreads - 1) / kThreads;
   return per_thread <= 2   ? Pick<2>::get()
          : per_thread <= 4 ? Pick<4>::get()
          : per_thread <= 6 ? Pick<6>::get()
                            : Pick<8>::get();
 }
 
-typedef void (*vf_refine_kernel_fn)(const vf_affine_params, const vf_track_request*,
-                                    vf_track_result*, int);
-
 template <int K>
 struct vf_pick_refine {
-  typedef vf_refine_kernel_fn type;
-  static type get() { return vf_affine_kernel<vf_wide, K>; }
+  typedef void (*type)(const vf_affine_params, const vf_track_request*, vf_track_result*, int);
+  static type get() { return vf_affine_kernel<K>; }
 };
 
 template <int K>
@@ -721,35 +615,20 @@ struct vf_pick_fused {
   static type get() { return vf_track_refine_kernel<K>; }
 };
 
-// The block shape of a call of `count` features: narrow from params->narrow_from features on,
-// where the patch allows it.
-vf_refine_kernel_fn vf_refine_kernel_for(const vf_affine_params* params, int count, int* threads) {
-  // The narrow block holds four virtual threads' samples a lane: up to 4 each (patches up to
-  // 21 px), beyond which its registers would spill.
-  const int per_thread = (params->patch * params->patch + kVirtualThreads - 1) / kVirtualThreads;
-  if (params->narrow_from > 0 && count >= params->narrow_from && per_thread <= 4) {
-    *threads = vf_narrow::threads;
-    return per_thread <= 2 ? vf_affine_kernel<vf_narrow, 2> : vf_affine_kernel<vf_narrow, 4>;
-  }
-  *threads = vf_wide::threads;
-  return vf_pick<vf_pick_refine>(params);
-}
-
 }  // namespace
 
 extern "C" int vf_cuda_affine_refine(const vf_affine_params* params,
                                      const vf_track_request* requests, vf_track_result* results,
                                      int count, void* stream) {
   if (count <= 0) return 0;
-  int threads = 0;
-  const vf_refine_kernel_fn kernel = vf_refine_kernel_for(params, count, &threads);
+  const auto kernel = vf_pick<vf_pick_refine>(params);
 #if CUDART_VERSION >= 11080
   // On Hopper the launch may overlap the end of the frame-to-frame kernel (programmatic
   // dependent launch; the kernel waits for its results before reading them). Elsewhere the
   // attribute is ignored and the launch is an ordinary one.
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3((unsigned)count);
-  cfg.blockDim = dim3((unsigned)threads);
+  cfg.blockDim = dim3(kThreads);
   cfg.stream = (cudaStream_t)stream;
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -762,7 +641,7 @@ extern "C" int vf_cuda_affine_refine(const vf_affine_params* params,
     return rc;
   }
 #else
-  kernel<<<count, threads, 0, (cudaStream_t)stream>>>(*params, requests, results, count);
+  kernel<<<count, kThreads, 0, (cudaStream_t)stream>>>(*params, requests, results, count);
 #endif
   return VF_CUDA_LAUNCH_STATUS();
 }
@@ -772,8 +651,7 @@ extern "C" int vf_cuda_track_refine(const vf_lk_params* lk, const vf_affine_para
                                     int count, void* stream) {
   if (count <= 0) return 0;
   const auto kernel = vf_pick<vf_pick_fused>(params);
-  kernel<<<count, vf_wide::threads, 0, (cudaStream_t)stream>>>(*lk, *params, requests, results,
-                                                               count);
+  kernel<<<count, kThreads, 0, (cudaStream_t)stream>>>(*lk, *params, requests, results, count);
   return VF_CUDA_LAUNCH_STATUS();
 }
 
@@ -782,8 +660,7 @@ extern "C" int vf_cuda_track_refine_capacity(const vf_affine_params* params) {
   const auto kernel = vf_pick<vf_pick_fused>(params);
   if (cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, vf_wide::threads, 0) !=
-          cudaSuccess) {
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, 0) != cudaSuccess) {
     cudaGetLastError();  // a query's error is not the context's
     return 0;
   }

@@ -179,23 +179,6 @@ static size_t vf_tracker_ref_floats(const vf_affine_params* a) {
   return (size_t)a->slots * 3 * (size_t)a->patch * (size_t)a->patch;
 }
 
-#ifdef VF_HAVE_CUDA
-/* From how many features a refinement call takes one warp a feature (vf_affine_params.narrow_from):
- * where the four-warp blocks of a call would fill the multiprocessors three times over (three
- * resident a multiprocessor), the instructions decide, not each feature's latency: 200 features
- * on a TX2, an Orin or an 8-SM partition, 1188 on an H200. VF_AFFINE_WARPS=1 or 4 fixes the
- * choice (measurements; the GPU test takes both). */
-static int vf_tracker_narrow_from(const vf_tracker* t) {
-  enum { kWaves = 3, kWideBlocksPerSm = 3 };
-  const char* fixed = getenv("VF_AFFINE_WARPS");
-  if (fixed != NULL && strcmp(fixed, "1") == 0) return 1;
-  if (fixed != NULL && strcmp(fixed, "4") == 0) return 0;
-  vf_device_info info;
-  if (vf_context_device_info(t->ctx, &info) != VF_OK || info.multiprocessors < 1) return 0;
-  return kWaves * kWideBlocksPerSm * info.multiprocessors;
-}
-#endif
-
 /* Template slots (first-observation mode) and, on CUDA, the request/result buffers. */
 static vf_status vf_tracker_alloc(vf_tracker* t) {
   vf_lk_params* p = &t->params;
@@ -266,7 +249,6 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
     if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: clearing reference slots");
     /* 0 when the runtime cannot say: then the two kernels, which give the same results. */
     if (s == VF_OK) t->fused_limit = vf_cuda_track_refine_capacity(&t->refine);
-    t->refine.narrow_from = vf_tracker_narrow_from(t);
   }
   return s;
 #else

@@ -86,10 +86,6 @@ typedef struct vf_affine_params {
   /* CUDA: the frame-to-frame results in device memory (vf_lk_params.result_copy), read instead
    * of the results in mapped host memory; NULL: those. The CPU backend ignores it. */
   const vf_track_result* lk_results;
-  /* CUDA: calls of at least this many features take one warp a feature instead of four (fewer
-   * instructions, where a launch fills the GPU several times over); 0 = never. The CPU backend
-   * ignores it; the results are the same either way up to the sums' rounding. */
-  int narrow_from;
 } vf_affine_params;
 
 /* Iterations that run out with a last step below this many min_update have settled (the shape
