@@ -238,8 +238,7 @@ static int vf_frontend_detects_early(const vf_frontend* fe) {
   const char* fixed = getenv("VF_FRONTEND_EARLY_DETECT");
   if (fixed != NULL && (strcmp(fixed, "0") == 0 || strcmp(fixed, "1") == 0)) return fixed[0] == '1';
   vf_device_info info;
-  return
-         vf_context_device_info(fe->ctx, &info) == VF_OK &&
+  return vf_context_device_info(fe->ctx, &info) == VF_OK &&
          info.multiprocessors >= kMinMultiprocessors;
 }
 
