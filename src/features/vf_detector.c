@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_env.h"
 #include "core/vf_fault.h"
 #include "features/kernels/vf_fast_cpu.h"
 #include "viofront/vf_detector.h"
@@ -100,14 +101,6 @@ static void vf_detector_mark_empty(vf_keypoint* cells, int n) {
 }
 
 #ifdef VF_HAVE_CUDA
-/* The digit an environment variable holds when it is exactly one digit in lo..hi, else 0 (unset
- * or anything else): the measurement switches below. */
-static int vf_detector_env_digit(const char* name, int lo, int hi) {
-  const char* v = getenv(name);
-  if (v == NULL || v[0] < '0' + lo || v[0] > '0' + hi || v[1] != '\0') return 0;
-  return v[0] - '0';
-}
-
 /* Two cells a block execute a fifth fewer instructions (a chunk's fixed costs are paid half as
  * often: docs/perf/detector.md) but give the GPU half as many blocks. Where the blocks of one
  * cell each would fill fewer than kPairWaves rounds of the multiprocessors (4 resident blocks
@@ -117,8 +110,8 @@ static int vf_detector_env_digit(const char* name, int lo, int hi) {
 static int vf_detector_cells_per_block(const vf_detector* d) {
   enum { kPairWaves = 3, kBlocksPerSm = 4 };
   /* VF_DETECTOR_CELLS_PER_BLOCK=1 or 2 fixes the choice (measurements; the tests take both). */
-  const int fixed = vf_detector_env_digit("VF_DETECTOR_CELLS_PER_BLOCK", 1, 2);
-  if (fixed != 0) return fixed;
+  const int fixed = vf_env_digit("VF_DETECTOR_CELLS_PER_BLOCK", 1, 2);
+  if (fixed > 0) return fixed;
   vf_device_info info;
   if (vf_context_device_info(d->ctx, &info) != VF_OK || info.multiprocessors < 1) return 1;
   const long groups =
@@ -134,8 +127,8 @@ static int vf_detector_cells_per_block(const vf_detector* d) {
 static int vf_detector_rows_per_block(const vf_detector* d) {
   const int fit = 32 / d->config.cell_height;
   const int rows = fit < 1 ? 1 : fit > 4 ? 4 : fit;
-  const int fixed = vf_detector_env_digit("VF_DETECTOR_ROWS_PER_BLOCK", 1, 4);
-  return fixed != 0 && fixed < rows ? fixed : rows;
+  const int fixed = vf_env_digit("VF_DETECTOR_ROWS_PER_BLOCK", 1, 4);
+  return fixed > 0 && fixed < rows ? fixed : rows;
 }
 
 /* Device buffers, page-locked staging, and the arc table uploaded once. */

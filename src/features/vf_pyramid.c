@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/vf_context_internal.h"
+#include "core/vf_env.h"
 #include "core/vf_fault.h"
 #include "features/kernels/vf_pyramid_cpu.h"
 #include "viofront/vf_pyramid.h"
@@ -53,8 +54,8 @@ static vf_status vf_pyramid_validate(const vf_pyramid_config* c) {
  * rounds. VF_PYRAMID_QUAD=0 or 1 fixes it (measurements; the GPU test takes both). */
 static int vf_pyramid_quad(const vf_pyramid* p) {
   enum { kQuadTilesPerSm = 16 };
-  const char* fixed = getenv("VF_PYRAMID_QUAD");
-  if (fixed != NULL && (strcmp(fixed, "0") == 0 || strcmp(fixed, "1") == 0)) return fixed[0] == '1';
+  const int fixed = vf_env_digit("VF_PYRAMID_QUAD", 0, 1);
+  if (fixed >= 0) return fixed;
   vf_device_info info;
   if (vf_context_device_info(p->ctx, &info) != VF_OK || info.multiprocessors < 1) return 0;
   /* The kernel's tile side (vf_cuda_pyramid_build): 32 up to 6 levels, then 64 and 128. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vf_env.h"
 #include "core/vf_fault.h"
 #include "frontend/vf_frontend_internal.h"
 
@@ -235,8 +236,8 @@ static int vf_frontend_detects_early(const vf_frontend* fe) {
   if (fe->ctx->backend != VF_BACKEND_CUDA || fe->side != NULL) return 0;
   /* VF_FRONTEND_EARLY_DETECT=0 or 1 fixes the choice (measurements: a small GPU's frame counted
    * on a large one, docs/perf/tx2.md). */
-  const char* fixed = getenv("VF_FRONTEND_EARLY_DETECT");
-  if (fixed != NULL && (strcmp(fixed, "0") == 0 || strcmp(fixed, "1") == 0)) return fixed[0] == '1';
+  const int fixed = vf_env_digit("VF_FRONTEND_EARLY_DETECT", 0, 1);
+  if (fixed >= 0) return fixed;
   vf_device_info info;
   return vf_context_device_info(fe->ctx, &info) == VF_OK &&
          info.multiprocessors >= kMinMultiprocessors;
