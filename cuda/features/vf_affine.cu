@@ -20,8 +20,8 @@
 
 namespace {
 
-// The smoothed window: up to kWin x kWin pixels (raw rows one more each side in the staging
-// buffer). A warped patch that does not fit falls back to the smoothed sampler in global memory.
+// The smoothed window: up to kWin x kWin pixels in shared memory. A warped patch that does not
+// fit falls back to the smoothed sampler in global memory.
 constexpr int kWin = 64;
 
 // The parameter block is read in place by the helpers that take it by reference; without
@@ -51,8 +51,8 @@ constexpr int kThreads = 32 * kWarps;
 constexpr int kMinBlocks = 3;
 
 // The smoothed current image over [x0, x0 + w) x [y0, y0 + h) in shared memory, row stride kWin:
-// the [1 2 1] / 4 binomial along rows into the staging rows (one more each side), then down
-// the columns, as the smoothed sampler weighs them.
+// the [1 2 1] / 4 binomial along the rows (one more each side), then down the columns, as the
+// smoothed sampler weighs them.
 struct vf_window {
   int x0, y0, w, h;
 };
@@ -88,27 +88,14 @@ struct vf_pixel_walk {
   }
 };
 
-__device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, float* stage,
-                                float* win, int tid) {
-  const int rows = wd.h + 2;
-  for (vf_pixel_walk i(tid, kThreads, wd.w); i.r < rows; i.next()) {
-    stage[i.r * kWin + i.c] =
-        vf_row_binomial(p.cur + (size_t)(wd.y0 - 1 + i.r) * p.cur_stride + (size_t)(wd.x0 + i.c));
-  }
-  __syncthreads();
-  for (vf_pixel_walk i(tid, kThreads, wd.w); i.r < wd.h; i.next()) {
-    const float* q = stage + (i.r + 1) * kWin + i.c;
-    win[i.r * kWin + i.c] = vf_binomial3(q[-kWin], q[kWin], q[0]);
-  }
-  __syncthreads();
-}
-
-// The same window built by `threads` threads (tid 0 .. threads - 1) that do not meet at a
-// barrier, for the warps that work while the block's first warp tracks: each pixel takes its
-// three row passes itself (three times the loads of vf_block_window, the same values). The caller
-// synchronises the block before the window is read.
-__device__ void vf_window_unstaged(const vf_affine_params& p, const vf_window& wd, float* win,
-                                   int tid, int threads) {
+// The window, built by `threads` threads (tid 0 .. threads - 1; the whole block, or the warps
+// that work while the first warp tracks): each pixel takes its three row passes itself. Rows
+// smoothed once into a staging buffer took a third of the loads but 17 KB more shared memory a
+// block, which on a TX2 (64 KB a multiprocessor) left room for one block instead of three, for
+// 0.4% fewer of the refinement's instructions (the window is mostly built once a feature). The
+// caller synchronises the block before the window is read.
+__device__ void vf_block_window(const vf_affine_params& p, const vf_window& wd, float* win, int tid,
+                                int threads) {
   const size_t stride = p.cur_stride;
   for (vf_pixel_walk i(tid, threads, wd.w); i.r < wd.h; i.next()) {
     const uint8_t* q = p.cur + (size_t)(wd.y0 + i.r) * stride + (size_t)(wd.x0 + i.c);
@@ -445,7 +432,6 @@ template <int K, bool FUSED>
 __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, const vf_lk_params* lp,
                                                   const vf_track_request* __restrict__ requests,
                                                   vf_track_result* __restrict__ results, int f) {
-  __shared__ float stage[(kWin + 2) * kWin];
   __shared__ float win[kWin * kWin];
   __shared__ float h_total[VF_AFFINE_PACKED], inv_sat[VF_AFFINE_PACKED];
   __shared__ float red[2][kWarps * VF_AFFINE_PACKED];
@@ -489,7 +475,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
       vf_affine_state_init(&p, s, r.x, r.y, r.guess_x, r.guess_y, &g);
       wd = vf_window_for(p, g, 4);
       if (!vf_window_holds(p, wd, g)) wd.w = 0;
-      if (wd.w > 0) vf_window_unstaged(p, wd, win, tid - 32, kThreads - 32);
+      if (wd.w > 0) vf_block_window(p, wd, win, tid - 32, kThreads - 32);
     }
     if (tid == 32) early = wd;
   }
@@ -544,7 +530,10 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
       wd = vf_window_for(p, st, 2);
       if (!vf_window_holds(p, wd, st)) wd.w = 0;  // the smoothed sampler in global memory
       __syncthreads();                            // nobody still reads the old window
-      if (wd.w > 0) vf_block_window(p, wd, stage, win, tid);
+      if (wd.w > 0) {
+        vf_block_window(p, wd, win, tid, kThreads);
+        __syncthreads();
+      }
       have_window = 1;
     }
     unsigned fresh = 0u;

@@ -25,6 +25,17 @@ namespace {
 constexpr int kPointsPerBlock = 4;
 constexpr unsigned kAll = 0xffffffffu;
 
+// The warp's share of the whole-pixel searches' costs: max_disparity - min_disparity + 1 a point
+// (every search lies within that range), in dynamic shared memory that the launch sizes
+// (vf_match_cost_bytes) rather than for the widest range the API allows (1025 a point, 16 KB a
+// block, which on a TX2's 64 KB a multiprocessor left room for one block instead of two).
+__device__ __forceinline__ int32_t* vf_warp_costs() {
+  extern __shared__ int32_t vf_match_costs[];
+  unsigned bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return vf_match_costs + (threadIdx.x / 32) * (bytes / (sizeof(int32_t) * kPointsPerBlock));
+}
+
 __device__ __forceinline__ int32_t vf_warp_min_i32(int32_t v) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(kAll, v, o));
@@ -222,8 +233,7 @@ __device__ __forceinline__ uint64_t vf_match_run_lanes(const uint8_t* f, size_t 
 __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const uint8_t* m,
                                              size_t ms, int width, int xf, int y, int sign, int lo,
                                              int hi, const vf_match_rect* w, int lane) {
-  __shared__ int32_t costs[kPointsPerBlock][VF_STEREO_MATCH_MAX_DISPARITY + 1];
-  int32_t* cost = costs[threadIdx.x / 32];
+  int32_t* cost = vf_warp_costs();
   vf_match_search s = vf_match_begin(width, xf, sign, lo, hi, w);
   lo = s.lo;
   hi = s.hi;
@@ -400,7 +410,13 @@ extern "C" int vf_cuda_match_stereo(const uint8_t* left, size_t left_stride, con
                                     void* stream) {
   if (count <= 0) return 0;
   const int blocks = (count + kPointsPerBlock - 1) / kPointsPerBlock;
-  vf_match_kernel<<<blocks, 32 * kPointsPerBlock, 0, (cudaStream_t)stream>>>(
+  // The searches' costs (vf_warp_costs): the configured range a point, within the API's.
+  int range = config->max_disparity - config->min_disparity + 1;
+  range = range < 1                                   ? 1
+          : range > VF_STEREO_MATCH_MAX_DISPARITY + 1 ? VF_STEREO_MATCH_MAX_DISPARITY + 1
+                                                      : range;
+  const size_t cost_bytes = (size_t)kPointsPerBlock * (size_t)range * sizeof(int32_t);
+  vf_match_kernel<<<blocks, 32 * kPointsPerBlock, cost_bytes, (cudaStream_t)stream>>>(
       left, left_stride, right, right_stride, width, height, (const float2*)xy, prior, count,
       *config, out);
   return VF_CUDA_LAUNCH_STATUS();
