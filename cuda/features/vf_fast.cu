@@ -542,8 +542,21 @@ __device__ __forceinline__ void vf_cell_result(const vf_fast_job& job, int parts
 // 32x8), so that a chunk's fixed costs (tile, barriers, set-up: a third of the instructions with
 // one 32x32 cell a block) are paid for several cells: 32x32 cells in pairs fill one 64x32
 // chunk, as do 32x8 ones in pairs of columns four rows high.
-template <int SCORE>
-__global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job job) {
+//
+// Blocks a multiprocessor the registers must allow. Two cells a block is the choice of GPUs with
+// few multiprocessors, where a detection's blocks come in several waves: on 8 SMs of an H200, 8
+// blocks (64 registers, a few bytes spilled) took 48.3-48.8 us against 54.4-55.4 with 4 (92
+// registers, 5 resident) and 50.6-50.9 with 6. One cell a block (a large GPU, one wave) keeps 4.
+// Below sm_70 (a TX2) shared memory allows 3 blocks whatever the registers: 4 there.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+constexpr int kPairMinBlocks = 4;
+#else
+constexpr int kPairMinBlocks = 8;
+#endif
+
+template <int SCORE, bool PAIRS>
+__global__ void __launch_bounds__(kThreads, PAIRS ? kPairMinBlocks : 4)
+    vf_fast_detect_kernel(vf_fast_job job) {
   __shared__ __align__(4) uint8_t s_img[kImgW * kImgH];
   __shared__ __align__(16) float s_resp[kRespW * kRespH];
   __shared__ uint16_t s_queue[2 * kQueue];  // the candidates, then the corners (phase 2b)
@@ -597,6 +610,15 @@ __global__ void __launch_bounds__(kThreads, 4) vf_fast_detect_kernel(vf_fast_job
   if (in_grid && tid < kMaxCells) vf_cell_result(job, parts, g.c0 + tc, g.r0 + tr, s_key[tid]);
 }
 
+template <int SCORE>
+void vf_fast_launch(const vf_fast_job* job, dim3 grid, cudaStream_t s) {
+  if (job->cells_per_block == 2) {
+    vf_fast_detect_kernel<SCORE, true><<<grid, kThreads, 0, s>>>(*job);
+  } else {
+    vf_fast_detect_kernel<SCORE, false><<<grid, kThreads, 0, s>>>(*job);
+  }
+}
+
 }  // namespace
 
 extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
@@ -607,11 +629,11 @@ extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
                   job->levels > 1 ? 2u : 1u);
   cudaStream_t s = (cudaStream_t)stream;
   if (job->score == VF_FAST_SCORE_SAD_CIRCLE) {
-    vf_fast_detect_kernel<VF_FAST_SCORE_SAD_CIRCLE><<<grid, kThreads, 0, s>>>(*job);
+    vf_fast_launch<VF_FAST_SCORE_SAD_CIRCLE>(job, grid, s);
   } else if (job->score == VF_FAST_SCORE_SAD_ARC) {
-    vf_fast_detect_kernel<VF_FAST_SCORE_SAD_ARC><<<grid, kThreads, 0, s>>>(*job);
+    vf_fast_launch<VF_FAST_SCORE_SAD_ARC>(job, grid, s);
   } else {
-    vf_fast_detect_kernel<VF_FAST_SCORE_MAX_THRESHOLD><<<grid, kThreads, 0, s>>>(*job);
+    vf_fast_launch<VF_FAST_SCORE_MAX_THRESHOLD>(job, grid, s);
   }
   return VF_CUDA_LAUNCH_STATUS();
 }
