@@ -14,6 +14,7 @@
  * bytes blended are the same, so is the result. With AVX2 (asked at run time) two groups go
  * through one 32-byte pass. */
 #include "geometry/kernels/vf_remap_cpu.h"
+#include "geometry/kernels/vf_remap_rules.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -342,12 +343,12 @@ static void vf_remap_plan_fill(vf_remap_cpu_plan* p, size_t src_stride) {
     for (int x = 0; x < p->stride; ++x) {
       int32_t sx = x < p->out_w ? m[2 * x] : -1, sy = x < p->out_w ? m[2 * x + 1] : -1;
       int x0 = sx >> VF_REMAP_FRAC_BITS, y0 = sy >> VF_REMAP_FRAC_BITS;
-      int32_t fx = sx & (VF_REMAP_UNIT - 1), fy = sy & (VF_REMAP_UNIT - 1);
+      int fx = sx & (VF_REMAP_UNIT - 1), fy = sy & (VF_REMAP_UNIT - 1);
       const int inside = sx >= 0 && sy >= 0 && x0 < p->src_w && y0 < p->src_h;
-      /* On the last column (row) the kernel reads that pixel alone: the same as weight 256 on
-       * it with its left (upper) neighbour as the first sample. */
-      if (x0 == p->src_w - 1) x0 = p->src_w - 2, fx = VF_REMAP_UNIT;
-      if (y0 == p->src_h - 1) y0 = p->src_h - 2, fy = VF_REMAP_UNIT;
+      if (inside) {
+        vf_remap_last_tap(&x0, &fx, p->src_w);
+        vf_remap_last_tap(&y0, &fy, p->src_h);
+      }
       p->offset[row + x] = inside ? (int32_t)((size_t)y0 * src_stride + (size_t)x0) : 0;
       p->wx[row + x] = (uint16_t)(inside ? fx : 0);
       p->wy[row + x] = (uint16_t)(inside ? fy : 0);

@@ -3,15 +3,16 @@
  * host at create time, so that the kernel spends no shift, mask or clamp on a pixel. Per output
  * pixel two words: the source pixel x0 | y0 << 16 and the weights fx | fy << 16 (0..256), or
  * pixel (0, 0) and VF_REMAP_PLAN_FILL (top bit set) for the fill value. As in the CPU plan, on a
- * source of at least 2 pixels a side the last column (row) becomes weight 256 on the one before,
- * the same integers as a read clamped to the last one, so the kernel reads p, p + 1, p + stride and
- * p + stride + 1 without a clamp. */
+ * source of at least 2 pixels a side the last column (row) becomes weight 256 on the one before
+ * (vf_remap_last_tap), so the kernel reads p, p + 1, p + stride and p + stride + 1 without a
+ * clamp. */
 #ifndef VF_REMAP_PLAN_CUDA_H
 #define VF_REMAP_PLAN_CUDA_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "geometry/kernels/vf_remap_rules.h"
 #include "viofront/vf_rectify.h"
 
 #define VF_REMAP_PLAN_FILL 0xffffffffu
@@ -24,13 +25,13 @@ static inline void vf_remap_plan_entry(int32_t sx, int32_t sy, int src_w, int sr
     out[1] = VF_REMAP_PLAN_FILL;
     return;
   }
-  const uint32_t unit = 1u << VF_REMAP_FRAC_BITS;
-  uint32_t x0 = (uint32_t)sx >> VF_REMAP_FRAC_BITS, y0 = (uint32_t)sy >> VF_REMAP_FRAC_BITS;
-  uint32_t fx = (uint32_t)sx & (unit - 1u), fy = (uint32_t)sy & (unit - 1u);
-  if (src_w >= 2 && x0 >= (uint32_t)src_w - 1u) x0 = (uint32_t)src_w - 2u, fx = unit;
-  if (src_h >= 2 && y0 >= (uint32_t)src_h - 1u) y0 = (uint32_t)src_h - 2u, fy = unit;
-  out[0] = x0 | y0 << 16;
-  out[1] = fx | fy << 16;
+  const int unit = 1 << VF_REMAP_FRAC_BITS;
+  int x0 = sx >> VF_REMAP_FRAC_BITS, y0 = sy >> VF_REMAP_FRAC_BITS;
+  int fx = sx & (unit - 1), fy = sy & (unit - 1);
+  if (src_w >= 2) vf_remap_last_tap(&x0, &fx, src_w);
+  if (src_h >= 2) vf_remap_last_tap(&y0, &fy, src_h);
+  out[0] = (uint32_t)x0 | (uint32_t)y0 << 16;
+  out[1] = (uint32_t)fx | (uint32_t)fy << 16;
 }
 
 /* `entries` map entries (pairs of int32) into as many plan entries (pairs of uint32). */
