@@ -26,9 +26,9 @@ constexpr int kPointsPerBlock = 4;
 constexpr unsigned kAll = 0xffffffffu;
 
 // The warp's share of the whole-pixel searches' costs: max_disparity - min_disparity + 1 a point
-// (every search lies within that range), in dynamic shared memory that the launch sizes
-// (vf_match_cost_bytes) rather than for the widest range the API allows (1025 a point, 16 KB a
-// block, which on a TX2's 64 KB a multiprocessor left room for one block instead of two).
+// (every search lies within that range), in dynamic shared memory that vf_cuda_match_stereo sizes
+// rather than for the widest range the API allows (1025 a point, 16 KB a block, which on a TX2's
+// 64 KB a multiprocessor left room for one block instead of two).
 __device__ __forceinline__ int32_t* vf_warp_costs() {
   extern __shared__ int32_t vf_match_costs[];
   unsigned bytes;

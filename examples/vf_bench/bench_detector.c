@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* vf_bench: FAST detection with grid NMS (levels 0..2, 32x32 cells, border 8, n 10, eps 10),
  * with and without building the pyramid first, results left in device memory or copied to the
- * host (on CUDA: device results, host results, device results with the pyramid, host results
- * with the pyramid). 752x480 uses the birds image of the shared data when --data is given (vilib's
- * test image, TARGETS.md), else a generated texture. On the CPU backend it also reports 2 threads.
- */
+ * host (on CUDA all four). 752x480 uses the birds image of the shared data when --data is given
+ * (vilib's test image, TARGETS.md), else a generated texture. On the CPU backend it also reports
+ * 2 threads. */
 #include <stdlib.h>
 
 #include "bench.h"
