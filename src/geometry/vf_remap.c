@@ -8,6 +8,7 @@
 #include "core/vf_context_internal.h"
 #include "core/vf_fault.h"
 #include "geometry/kernels/vf_remap_cpu.h"
+#include "geometry/kernels/vf_remap_rules.h"
 #include "geometry/vf_rectify_math.h"
 #include "viofront/vf_rectify.h"
 #ifdef VF_HAVE_CUDA
@@ -15,8 +16,6 @@
 #include "geometry/kernels/vf_remap_cuda.h"
 #include "geometry/kernels/vf_remap_plan_cuda.h"
 #endif
-
-#define VF_REMAP_ONE (1 << VF_REMAP_FRAC_BITS)
 
 struct vf_remap {
   vf_error err;
@@ -65,7 +64,7 @@ vf_status vf_remap_config_undistort(const vf_camera* cam, vf_remap_config* out) 
 /* Fills the map: output pixel -> ray (P[:3,:3] R)^-1 [x y 1] -> distort -> source pixel. */
 static void vf_remap_build(vf_remap* r, const double iKR[9]) {
   const vf_camera* cam = &r->config.camera;
-  const int32_t max_x = (cam->width - 1) * VF_REMAP_ONE, max_y = (cam->height - 1) * VF_REMAP_ONE;
+  const int32_t max_x = (cam->width - 1) * VF_REMAP_UNIT, max_y = (cam->height - 1) * VF_REMAP_UNIT;
   for (int y = 0; y < r->config.out_height; ++y) {
     int32_t* m = r->map_host + (size_t)y * r->map_stride * 2;
     for (int x = 0; x < r->map_stride; ++x) {
@@ -74,7 +73,7 @@ static void vf_remap_build(vf_remap* r, const double iKR[9]) {
       double q[3], p[3] = {x, y, 1.0}, uv[2];
       vf_m3_mulv(iKR, p, q);
       if (!(q[2] > 0) || vf_camera_project(cam, q, uv) != VF_OK) continue;
-      double sx = uv[0] * VF_REMAP_ONE, sy = uv[1] * VF_REMAP_ONE;
+      double sx = uv[0] * VF_REMAP_UNIT, sy = uv[1] * VF_REMAP_UNIT;
       /* Positions off the image (or absurdly far) stay -1, the fill value. */
       if (!(sx > -0.5 && sy > -0.5 && sx < max_x + 0.5 && sy < max_y + 0.5)) continue;
       m[2 * x] = (int32_t)lround(sx);
@@ -86,7 +85,7 @@ static void vf_remap_build(vf_remap* r, const double iKR[9]) {
 static vf_status vf_remap_validate(const vf_remap_config* c, double iKR[9]) {
   vf_status s = vf_camera_check(&c->camera);
   if (s != VF_OK) return s;
-  if (c->camera.width > 8000000 / VF_REMAP_ONE || c->camera.height > 8000000 / VF_REMAP_ONE) {
+  if (c->camera.width > 8000000 / VF_REMAP_UNIT || c->camera.height > 8000000 / VF_REMAP_UNIT) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_remap_create: camera %dx%d too large",
                    c->camera.width, c->camera.height);
   }

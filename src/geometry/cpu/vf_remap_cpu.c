@@ -26,8 +26,6 @@
 #include "core/vf_simd_bilinear.h"
 #include "viofront/vf_rectify.h"
 
-#define VF_REMAP_UNIT (1 << VF_REMAP_FRAC_BITS)
-
 struct vf_remap_cpu_plan {
   const int32_t* map;
   int map_stride;

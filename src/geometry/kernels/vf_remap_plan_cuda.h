@@ -25,9 +25,8 @@ static inline void vf_remap_plan_entry(int32_t sx, int32_t sy, int src_w, int sr
     out[1] = VF_REMAP_PLAN_FILL;
     return;
   }
-  const int unit = 1 << VF_REMAP_FRAC_BITS;
   int x0 = sx >> VF_REMAP_FRAC_BITS, y0 = sy >> VF_REMAP_FRAC_BITS;
-  int fx = sx & (unit - 1), fy = sy & (unit - 1);
+  int fx = sx & (VF_REMAP_UNIT - 1), fy = sy & (VF_REMAP_UNIT - 1);
   if (src_w >= 2) vf_remap_last_tap(&x0, &fx, src_w);
   if (src_h >= 2) vf_remap_last_tap(&y0, &fy, src_h);
   out[0] = (uint32_t)x0 | (uint32_t)y0 << 16;

@@ -8,12 +8,15 @@
 
 #include "viofront/vf_rectify.h"
 
+/* One source pixel in the map's fixed point (1/256 pixel): a tap's full weight. */
+#define VF_REMAP_UNIT (1 << VF_REMAP_FRAC_BITS)
+
 /* A tap's first sample *p (a column or a row, 0 <= *p, of a source n >= 2 pixels long) and its
  * weight *f (1/256) moved off the last pixel. */
 static inline void vf_remap_last_tap(int* p, int* f, int n) {
   if (*p >= n - 1) {
     *p = n - 2;
-    *f = 1 << VF_REMAP_FRAC_BITS;
+    *f = VF_REMAP_UNIT;
   }
 }
 
