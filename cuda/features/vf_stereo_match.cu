@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Sparse stereo: the right-image match of points of a rectified pair. The control flow is the CPU
-// reference's (vf_match_point_whole, src/features/kernels/vf_stereo_match_point.h), in two
-// layouts with the same results: one warp a point (four points a block) runs its steps one after
-// another; four warps a point (vf_match_split_kernel, for a GPU with more room than points) run an
-// attempt's correlation, left-right search, depth step and sub-pixel step at once, since each
-// depends on the attempt's search alone, so that a point takes its search and its longest step
-// (the sub-pixel one) instead of the sum of all five; a step whose result the checks then discard
-// (a refused match) costs its instructions there. Its whole-pixel searches, correlations and
+// Sparse stereo: the right-image match of points of a rectified pair, one warp per point. The
+// control flow is the CPU reference's own (vf_match_point_whole,
+// src/features/kernels/vf_stereo_match_point.h); its whole-pixel searches, correlations and
 // texture tests run here on the warp with every lane busy: a search gives each disparity a
 // group of lanes (a power of two, so many that the disparities of a prior's window or a cell
 // fill the warp in one round), each lane a share of the window's rows, and keeps the costs in
@@ -27,22 +22,18 @@
 
 namespace {
 
-// A block's four warps: four points, or one point's four steps (vf_match_split_kernel: warp 0
-// searches and then correlates, 1 runs the left-right search, 2 the depth step's cells, 3 the
-// sub-pixel step). Shared memory is a warp's own either way.
-constexpr int kWarpsPerBlock = 4;
-enum { kSearchWarp = 0, kLeftRightWarp = 1, kCellsWarp = 2, kRefineWarp = 3 };
+constexpr int kPointsPerBlock = 4;
 constexpr unsigned kAll = 0xffffffffu;
 
-// The warp's share of the whole-pixel searches' costs: max_disparity - min_disparity + 1 (every
-// search lies within that range), in dynamic shared memory that vf_cuda_match_stereo sizes
-// rather than for the widest range the API allows (1025 a warp, 16 KB a block, which on a TX2's
+// The warp's share of the whole-pixel searches' costs: max_disparity - min_disparity + 1 a point
+// (every search lies within that range), in dynamic shared memory that vf_cuda_match_stereo sizes
+// rather than for the widest range the API allows (1025 a point, 16 KB a block, which on a TX2's
 // 64 KB a multiprocessor left room for one block instead of two).
 __device__ __forceinline__ int32_t* vf_warp_costs() {
   extern __shared__ int32_t vf_match_costs[];
   unsigned bytes;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
-  return vf_match_costs + (threadIdx.x / 32) * (bytes / (sizeof(int32_t) * kWarpsPerBlock));
+  return vf_match_costs + (threadIdx.x / 32) * (bytes / (sizeof(int32_t) * kPointsPerBlock));
 }
 
 __device__ __forceinline__ int32_t vf_warp_min_i32(int32_t v) {
@@ -259,8 +250,8 @@ __device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const 
   // More disparities than half a warp (the whole range): a lane a disparity, every row.
   const bool square = w->x0 == -w->x1 && w->y0 == -w->x1 && w->y1 == w->x1;
   if (group == 1 && square) {
-    __shared__ __align__(16) int32_t zero_mean[kWarpsPerBlock][kMaxSide][16];
-    __shared__ int32_t columns[kWarpsPerBlock][32 + 2 * VF_STEREO_MATCH_MAX_RADIUS];
+    __shared__ __align__(16) int32_t zero_mean[kPointsPerBlock][kMaxSide][16];
+    __shared__ int32_t columns[kPointsPerBlock][32 + 2 * VF_STEREO_MATCH_MAX_RADIUS];
     int32_t(*zf)[16] = zero_mean[threadIdx.x / 32];
     int32_t* col = columns[threadIdx.x / 32];
     __syncwarp();  // the previous search's costs, window terms and columns are read
@@ -364,7 +355,7 @@ __device__ void vf_match_cells_warp(const uint8_t* left, size_t ls, const uint8_
                                     int width, int xi, int yi, int d, int cr, float cell[9],
                                     int valid[9], int lane) {
   constexpr int kSpan = 2 * VF_STEREO_MATCH_STEP_REACH + 1;
-  __shared__ int32_t costs[kWarpsPerBlock][9 * kSpan];
+  __shared__ int32_t costs[kPointsPerBlock][9 * kSpan];
   int32_t* cost = costs[threadIdx.x / 32];
   __syncwarp();  // a previous point's costs are read
   for (int q = lane; q < 9 * kSpan; q += 32) {
@@ -387,14 +378,14 @@ __device__ void vf_match_cells_warp(const uint8_t* left, size_t ls, const uint8_
 
 using namespace vf_refine_warp_ns;
 
-__global__ void __launch_bounds__(32 * kWarpsPerBlock)
+__global__ void __launch_bounds__(32 * kPointsPerBlock)
     vf_match_kernel(const uint8_t* __restrict__ left, size_t left_stride,
                     const uint8_t* __restrict__ right, size_t right_stride, int width, int height,
                     const float2* __restrict__ xy, const float* __restrict__ prior, int count,
                     vf_stereo_match_config config, vf_stereo_match* __restrict__ out) {
-  __shared__ vf_refine_smem sm[kWarpsPerBlock];
+  __shared__ vf_refine_smem sm[kPointsPerBlock];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int i = blockIdx.x * kWarpsPerBlock + warp;
+  const int i = blockIdx.x * kPointsPerBlock + warp;
   if (i >= count) return;  // the whole warp
   const float2 p = xy[i];
   const float pr = prior != nullptr ? prior[i] : NAN;
@@ -410,108 +401,22 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   if (lane == 0) out[i] = res;
 }
 
-// What the warps of a point hand each other.
-struct vf_match_share {
-  vf_match_search s, b;   // the attempt's search and its left-right search
-  float zncc, spread, d;  // correlation, depth step, sub-pixel disparity
-};
-
-__global__ void __launch_bounds__(32 * kWarpsPerBlock)
-    vf_match_split_kernel(const uint8_t* __restrict__ left, size_t left_stride,
-                          const uint8_t* __restrict__ right, size_t right_stride, int width,
-                          int height, const float2* __restrict__ xy,
-                          const float* __restrict__ prior, int count, vf_stereo_match_config config,
-                          vf_stereo_match* __restrict__ out) {
-  __shared__ vf_refine_smem sm;
-  __shared__ vf_match_share share;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int i = blockIdx.x;
-  if (i >= count) return;  // the whole block
-  const float2 p = xy[i];
-  const float pr = prior != nullptr ? prior[i] : NAN;
-  const vf_stereo_match_config* c = &config;
-  vf_stereo_match res;
-  vf_match_point_clear(&res);
-  int xi, yi, verdict = VF_MATCH_STOP;
-  float spread = NAN, d = NAN;
-  if (vf_match_point_place(width, height, p.x, p.y, c, &xi, &yi)) {
-    const int r = c->search_radius;
-    const vf_match_rect w = {-r, r, -r, r};
-    for (int attempt = vf_match_first_attempt(c, pr); attempt < 2; ++attempt) {
-      int lo, hi;
-      vf_match_attempt_range(c, pr, attempt, &lo, &hi);
-      __syncthreads();  // the last attempt's shares are read
-      if (warp == kSearchWarp) {
-        const vf_match_search s = vf_match_run_warp(left, left_stride, right, right_stride, width,
-                                                    xi, yi, 1, lo, hi, &w, lane);
-        if (lane == 0) share.s = s;
-      }
-      __syncthreads();  // the search is shared
-      const vf_match_search s = share.s;
-      verdict = vf_match_search_verdict(c, attempt, &s, lo, hi);
-      if (verdict == VF_MATCH_NEXT) continue;
-      if (verdict == VF_MATCH_STOP) {
-        res.result = VF_STEREO_MATCH_NONE;
-        break;
-      }
-      if (warp == kSearchWarp) {
-        const float z =
-            vf_match_zncc_warp(left, left_stride, xi, right, right_stride, xi - s.d, yi, &w, lane);
-        if (lane == 0) share.zncc = z;
-      } else if (warp == kLeftRightWarp) {
-        if (c->max_lr_diff >= 0) {
-          const vf_match_search b = vf_match_run_warp(right, right_stride, left, left_stride, width,
-                                                      xi - s.d, yi, -1, s.lo, s.hi, &w, lane);
-          if (lane == 0) share.b = b;
-        }
-      } else if (warp == kCellsWarp) {
-        const float e = c->step_radius > 0
-                            ? vf_match_cells_step(left, left_stride, right, right_stride, width,
-                                                  height, xi, yi, s.d, c->step_radius, lane)
-                            : NAN;
-        if (lane == 0) share.spread = e;
-      } else {
-        const float e = vf_refine_warp(left, left_stride, right, right_stride, width, height, p.x,
-                                       p.y, vf_match_start(&s), c->refine, sm, lane);
-        if (lane == 0) share.d = e;
-      }
-      __syncthreads();  // every step's result is shared
-      const float zncc = share.zncc;
-      if (vf_match_judge_zncc(c, attempt, &s, zncc, &res) == VF_MATCH_STOP) {
-        verdict = VF_MATCH_STOP;
-        break;
-      }
-      const vf_match_search b = share.b;
-      verdict = vf_match_judge_rest(c, attempt, &s, zncc, c->max_lr_diff >= 0 ? &b : nullptr, &res);
-      spread = share.spread;
-      d = share.d;
-      if (verdict != VF_MATCH_NEXT) break;
-    }
-  }
-  if (verdict == VF_MATCH_DONE) {
-    res.spread = spread;
-    vf_match_point_finish(d, &res);
-  }
-  if (threadIdx.x == 0) out[i] = res;
-}
-
 }  // namespace
 
 extern "C" int vf_cuda_match_stereo(const uint8_t* left, size_t left_stride, const uint8_t* right,
                                     size_t right_stride, int width, int height, const float* xy,
                                     const float* prior, int count,
                                     const vf_stereo_match_config* config, vf_stereo_match* out,
-                                    int split, void* stream) {
+                                    void* stream) {
   if (count <= 0) return 0;
-  // The searches' costs (vf_warp_costs): the configured range a warp, within the API's.
+  const int blocks = (count + kPointsPerBlock - 1) / kPointsPerBlock;
+  // The searches' costs (vf_warp_costs): the configured range a point, within the API's.
   int range = config->max_disparity - config->min_disparity + 1;
   range = range < 1                                   ? 1
           : range > VF_STEREO_MATCH_MAX_DISPARITY + 1 ? VF_STEREO_MATCH_MAX_DISPARITY + 1
                                                       : range;
-  const size_t cost_bytes = (size_t)kWarpsPerBlock * (size_t)range * sizeof(int32_t);
-  const auto kernel = split ? vf_match_split_kernel : vf_match_kernel;
-  const int blocks = split ? count : (count + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  kernel<<<blocks, 32 * kWarpsPerBlock, cost_bytes, (cudaStream_t)stream>>>(
+  const size_t cost_bytes = (size_t)kPointsPerBlock * (size_t)range * sizeof(int32_t);
+  vf_match_kernel<<<blocks, 32 * kPointsPerBlock, cost_bytes, (cudaStream_t)stream>>>(
       left, left_stride, right, right_stride, width, height, (const float2*)xy, prior, count,
       *config, out);
   return VF_CUDA_LAUNCH_STATUS();

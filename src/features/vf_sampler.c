@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/vf_context_internal.h"
-#include "core/vf_env.h"
 #include "core/vf_fault.h"
 #include "features/kernels/vf_disparity_rules.h"
 #include "features/kernels/vf_sample_cpu.h"
@@ -39,7 +38,6 @@ struct vf_sampler {
   int match_pending;            /* a sparse match is submitted, not yet collected */
   vf_stereo_match* match_out;   /* its destination */
   int match_count;              /* and its points (0: nothing left to copy) */
-  int multiprocessors;          /* CUDA: the device's, for the matcher's layout (0: unknown) */
   uint16_t* dev_values;         /* CUDA: the values read */
   float* dev_disparities;       /* CUDA: the refinement's starts, then its results */
 };
@@ -82,9 +80,6 @@ vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
       st = vf_device_alloc(NULL, (void**)&s->dev_disparities,
                            sizeof(float) * 2 * (size_t)max_points, "vf_sampler_create");
     }
-    vf_device_info info;
-    if (st == VF_OK && vf_context_device_info(ctx, &info) == VF_OK)
-      s->multiprocessors = info.multiprocessors;
     if (st != VF_OK) {
       vf_sampler_destroy(s);
       return st;
@@ -395,29 +390,15 @@ vf_status vf_stereo_match_config_check(const vf_stereo_match_config* config) {
 }
 
 #ifdef VF_HAVE_CUDA
-/* Four warps a point (a point's steps at once, vf_cuda_match_stereo) shorten each point's match
- * to its search and its longest step, but spend the steps that the checks then discard and keep
- * three warps idle during each search: they pay where the GPU holds every point's four warps with
- * room to spare (the H200's 132 multiprocessors and a frame's few hundred features), not where the
- * points fill the multiprocessors already (a TX2, an Orin). VF_MATCH_SPLIT=0 or 1 fixes the
- * choice (measurements; the tests take both). */
-static int vf_sampler_match_split(const vf_sampler* s, int count) {
-  enum { kWarpsPerPoint = 4, kWarpsPerSm = 16 };
-  const int fixed = vf_env_digit("VF_MATCH_SPLIT", 0, 1);
-  if (fixed >= 0) return fixed;
-  return (long)count * kWarpsPerPoint <= (long)kWarpsPerSm * s->multiprocessors;
-}
-
 /* Points, priors and matches in mapped memory: one launch, one wait, no copy. */
 static vf_status vf_sampler_match_cuda(vf_sampler* s, const vf_image* left, const vf_image* right,
                                        const float* xy, const float* prior, int count,
                                        const vf_stereo_match_config* c) {
   memcpy(s->h_xy, xy, sizeof(float) * 2 * (size_t)count);
   if (prior != NULL) memcpy(s->h_matched, prior, sizeof(float) * (size_t)count);
-  int rc =
-      vf_cuda_match_stereo(left->data, left->stride_bytes, right->data, right->stride_bytes,
-                           left->width, left->height, s->m_xy, prior != NULL ? s->m_matched : NULL,
-                           count, c, s->m_match, vf_sampler_match_split(s, count), s->ctx->stream);
+  int rc = vf_cuda_match_stereo(
+      left->data, left->stride_bytes, right->data, right->stride_bytes, left->width, left->height,
+      s->m_xy, prior != NULL ? s->m_matched : NULL, count, c, s->m_match, s->ctx->stream);
   return rc == 0 ? VF_OK : vf_cuda_fail(&s->err, rc, "vf_sampler_match_stereo");
 }
 #endif

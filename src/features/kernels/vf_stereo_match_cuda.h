@@ -16,13 +16,11 @@ extern "C" {
 /* out[i] = the match of point xy[i] from prior[i] (src/features/kernels/vf_stereo_match_rules.h;
  * prior may be NULL: none). Images in device memory; xy, prior and out in device or mapped pinned
  * memory; config by value. The whole-pixel fields (result, zncc, spread) equal the CPU's bit for
- * bit; the disparity agrees within the refinement's tolerance. split: four warps a point, each
- * running one of a point's steps at once (shorter per point, for a GPU with room to spare), else
- * one warp a point; the same results. */
+ * bit; the disparity agrees within the refinement's tolerance. */
 int vf_cuda_match_stereo(const uint8_t* left, size_t left_stride, const uint8_t* right,
                          size_t right_stride, int width, int height, const float* xy,
                          const float* prior, int count, const vf_stereo_match_config* config,
-                         vf_stereo_match* out, int split, void* stream);
+                         vf_stereo_match* out, void* stream);
 
 #ifdef __cplusplus
 }

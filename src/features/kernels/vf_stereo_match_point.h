@@ -125,142 +125,77 @@ VF_MATCH_FN float vf_match_cells_step(const uint8_t* left, size_t ls, const uint
   return worst < 0.0f ? NAN : worst;
 }
 
-/* A point's whole-pixel part in steps that both backends compose: the CPU one after another
- * (vf_match_point_whole), the CUDA matcher with the checks, the depth step and the sub-pixel
- * step of an attempt on separate warps at once (they depend on the attempt's search alone). */
-
-/* The rounded point (*xi, *yi), 0 when it or its search window leaves the image (no match). */
-VF_LK_FN int vf_match_point_place(int width, int height, float x, float y,
-                                  const vf_stereo_match_config* c, int* xi, int* yi) {
-  if (!(x > -0.5f && x < (float)width - 0.5f && y > -0.5f && y < (float)height - 0.5f)) return 0;
-  *xi = (int)floorf(x + 0.5f);
-  *yi = (int)floorf(y + 0.5f);
-  return vf_match_inside(width, height, *xi, *yi, c->search_radius);
-}
-
-/* Two attempts: the prior's window first where there is a prior (attempt 0), then, when its
- * minimum lies at an end of the window (the disparity may have moved farther) or it fails a check
- * (a false minimum inside the window), the whole range (attempt 1). The first attempt. */
-VF_LK_FN int vf_match_first_attempt(const vf_stereo_match_config* c, float prior) {
-  const int has_prior = prior == prior && prior > (float)(c->min_disparity - c->prior_range) &&
-                        prior < (float)(c->max_disparity + c->prior_range);
-  return has_prior ? 0 : 1;
-}
-
-/* The disparities an attempt searches. */
-VF_LK_FN void vf_match_attempt_range(const vf_stereo_match_config* c, float prior, int attempt,
-                                     int* lo, int* hi) {
-  *lo = c->min_disparity;
-  *hi = c->max_disparity;
-  if (attempt == 0) {
-    const int p = (int)floorf(prior + 0.5f);
-    *lo = p - c->prior_range > *lo ? p - c->prior_range : *lo;
-    *hi = p + c->prior_range < *hi ? p + c->prior_range : *hi;
-  }
-}
-
-enum { VF_MATCH_CHECK = 0, VF_MATCH_NEXT = 1, VF_MATCH_STOP = 2, VF_MATCH_DONE = 3 };
-
-/* An attempt's search lo..hi gave s: VF_MATCH_NEXT (the prior's window found nothing or its
- * minimum lies at an end: the whole range next), VF_MATCH_STOP (a minimum where the image cut the
- * range short may lie beyond the image: no match), else VF_MATCH_CHECK. */
-VF_LK_FN int vf_match_search_verdict(const vf_stereo_match_config* c, int attempt,
-                                     const vf_match_search* s, int lo, int hi) {
-  if (attempt == 0 && (s->lo > s->hi || (s->d == s->lo && s->lo > c->min_disparity) ||
-                       (s->d == s->hi && s->hi < c->max_disparity)))
-    return VF_MATCH_NEXT;
-  if (s->lo > s->hi || (s->d == s->lo && s->lo > lo) || (s->d == s->hi && s->hi < hi))
-    return VF_MATCH_STOP;
-  return VF_MATCH_CHECK;
-}
-
-/* The refinement's start: the best whole pixel and its parabola's vertex. */
-VF_LK_FN float vf_match_start(const vf_match_search* s) {
-  return (float)s->d + vf_match_vertex(s->cm, s->cost, s->cp);
-}
-
-/* The checks before the left-right search: out's correlation, and VF_MATCH_STOP (out->result
- * set) for a window without contrast or an ambiguous whole-range match, else VF_MATCH_CHECK. */
-VF_LK_FN int vf_match_judge_zncc(const vf_stereo_match_config* c, int attempt,
-                                 const vf_match_search* s, float zncc, vf_stereo_match* out) {
-  out->result = VF_STEREO_MATCH_NONE;
-  out->zncc = zncc;
-  if (!(zncc == zncc)) return VF_MATCH_STOP;
-  /* Repeated texture is a risk of the whole range; a prior's window lies inside the basin the
-   * previous frame's unique match left. */
-  /* <=: two exact copies (both costs 0) are ambiguous too; uniqueness 0 turns the test off. */
-  if (attempt == 1 && c->uniqueness > 0 && s->second >= 0 &&
-      (int64_t)s->second * (100 - c->uniqueness) <= (int64_t)s->cost * 100) {
-    out->result = VF_STEREO_MATCH_AMBIGUOUS;
-    return VF_MATCH_STOP;
-  }
-  return VF_MATCH_CHECK;
-}
-
-/* The rest of the checks, with b the right window's own best match in the left image over the
- * same disparities (NULL when max_lr_diff < 0 turns the left-right check off): out->result, and
- * VF_MATCH_DONE (a match), VF_MATCH_NEXT (the whole range decides) or VF_MATCH_STOP. */
-VF_LK_FN int vf_match_judge_rest(const vf_stereo_match_config* c, int attempt,
-                                 const vf_match_search* s, float zncc, const vf_match_search* b,
-                                 vf_stereo_match* out) {
-  if (b != NULL) {
-    const int diff = b->d > s->d ? b->d - s->d : s->d - b->d;
-    out->result =
-        b->lo > b->hi || diff > c->max_lr_diff ? VF_STEREO_MATCH_LEFT_RIGHT : VF_STEREO_MATCH_OK;
-  } else {
-    out->result = VF_STEREO_MATCH_OK;
-  }
-  /* The prior's window skips the uniqueness test and its left-right check sees only the
-   * window: a false minimum inside it (a prior far off) must correlate as a true match does,
-   * else the whole range decides. */
-  const float least = attempt == 0 && c->min_zncc < VF_STEREO_MATCH_NEAR_ZNCC
-                          ? VF_STEREO_MATCH_NEAR_ZNCC
-                          : c->min_zncc;
-  if (out->result == VF_STEREO_MATCH_OK && zncc < least) out->result = VF_STEREO_MATCH_CORRELATION;
-  if (out->result == VF_STEREO_MATCH_OK) return VF_MATCH_DONE;
-  return attempt == 0 ? VF_MATCH_NEXT : VF_MATCH_STOP;
-}
-
-VF_LK_FN void vf_match_point_clear(vf_stereo_match* out) {
-  out->disparity = NAN;
-  out->zncc = NAN;
-  out->spread = NAN;
-  out->result = VF_STEREO_MATCH_NONE;
-}
-
-/* The steps one after another (the CPU's order). */
 VF_MATCH_FN void vf_match_point_whole(const uint8_t* left, size_t ls, const uint8_t* right,
                                       size_t rs, int width, int height, float x, float y,
                                       float prior, const vf_stereo_match_config* c,
                                       vf_stereo_match* out, float* start, int lane) {
-  vf_match_point_clear(out);
+  out->disparity = NAN;
+  out->zncc = NAN;
+  out->spread = NAN;
+  out->result = VF_STEREO_MATCH_NONE;
   *start = NAN;
-  int xi, yi;
-  if (!vf_match_point_place(width, height, x, y, c, &xi, &yi)) return;
-  const int r = c->search_radius;
+  if (!(x > -0.5f && x < (float)width - 0.5f && y > -0.5f && y < (float)height - 0.5f)) return;
+  const int xi = (int)floorf(x + 0.5f), yi = (int)floorf(y + 0.5f), r = c->search_radius;
+  if (!vf_match_inside(width, height, xi, yi, r)) return;
   const vf_match_rect w = {-r, r, -r, r};
   vf_match_search s;
-  int verdict = VF_MATCH_STOP;
-  for (int attempt = vf_match_first_attempt(c, prior); attempt < 2; ++attempt) {
-    int lo, hi;
-    vf_match_attempt_range(c, prior, attempt, &lo, &hi);
+  s.d = 0;
+  s.lo = 1;
+  s.hi = 0;
+  /* Two attempts: the prior's window first where there is a prior, then, when its minimum lies
+   * at an end of the window (the disparity may have moved farther) or it fails a check (a false
+   * minimum inside the window), the whole range. */
+  const int has_prior = prior == prior && prior > (float)(c->min_disparity - c->prior_range) &&
+                        prior < (float)(c->max_disparity + c->prior_range);
+  for (int attempt = has_prior ? 0 : 1; attempt < 2; ++attempt) {
+    const int near = attempt == 0;
+    int lo = c->min_disparity, hi = c->max_disparity;
+    if (near) {
+      const int p = (int)floorf(prior + 0.5f);
+      lo = p - c->prior_range > lo ? p - c->prior_range : lo;
+      hi = p + c->prior_range < hi ? p + c->prior_range : hi;
+    }
     s = VF_MATCH_RUN(left, ls, right, rs, width, xi, yi, 1, lo, hi, &w, lane);
-    verdict = vf_match_search_verdict(c, attempt, &s, lo, hi);
-    if (verdict == VF_MATCH_NEXT) continue;
-    if (verdict == VF_MATCH_STOP) {
-      out->result = VF_STEREO_MATCH_NONE;
+    if (near && (s.lo > s.hi || (s.d == s.lo && s.lo > c->min_disparity) ||
+                 (s.d == s.hi && s.hi < c->max_disparity)))
+      continue;
+    out->result = VF_STEREO_MATCH_NONE;
+    /* A minimum where the image cut the range short may lie beyond the image: no match. */
+    if (s.lo > s.hi || (s.d == s.lo && s.lo > lo) || (s.d == s.hi && s.hi < hi)) return;
+    const float zncc = VF_MATCH_ZNCC(left, ls, xi, right, rs, xi - s.d, yi, &w, lane);
+    out->zncc = zncc;
+    if (!(zncc == zncc)) return; /* a window without contrast */
+    /* Repeated texture is a risk of the whole range; a prior's window lies inside the basin the
+     * previous frame's unique match left. */
+    /* <=: two exact copies (both costs 0) are ambiguous too; uniqueness 0 turns the test off. */
+    if (!near && c->uniqueness > 0 && s.second >= 0 &&
+        (int64_t)s.second * (100 - c->uniqueness) <= (int64_t)s.cost * 100) {
+      out->result = VF_STEREO_MATCH_AMBIGUOUS;
       return;
     }
-    const float zncc = VF_MATCH_ZNCC(left, ls, xi, right, rs, xi - s.d, yi, &w, lane);
-    if (vf_match_judge_zncc(c, attempt, &s, zncc, out) == VF_MATCH_STOP) return;
-    vf_match_search b;
-    if (c->max_lr_diff >= 0)
-      b = VF_MATCH_RUN(right, rs, left, ls, width, xi - s.d, yi, -1, s.lo, s.hi, &w, lane);
-    verdict = vf_match_judge_rest(c, attempt, &s, zncc, c->max_lr_diff >= 0 ? &b : NULL, out);
-    if (verdict != VF_MATCH_NEXT) break;
+    if (c->max_lr_diff >= 0) {
+      /* The right window's own best match in the left image, over the same disparities. */
+      const vf_match_search b =
+          VF_MATCH_RUN(right, rs, left, ls, width, xi - s.d, yi, -1, s.lo, s.hi, &w, lane);
+      const int diff = b.d > s.d ? b.d - s.d : s.d - b.d;
+      out->result =
+          b.lo > b.hi || diff > c->max_lr_diff ? VF_STEREO_MATCH_LEFT_RIGHT : VF_STEREO_MATCH_OK;
+    } else {
+      out->result = VF_STEREO_MATCH_OK;
+    }
+    /* The prior's window skips the uniqueness test and its left-right check sees only the
+     * window: a false minimum inside it (a prior far off) must correlate as a true match does,
+     * else the whole range decides. */
+    const float least =
+        near && c->min_zncc < VF_STEREO_MATCH_NEAR_ZNCC ? VF_STEREO_MATCH_NEAR_ZNCC : c->min_zncc;
+    if (out->result == VF_STEREO_MATCH_OK && zncc < least)
+      out->result = VF_STEREO_MATCH_CORRELATION;
+    if (out->result == VF_STEREO_MATCH_OK) break;
+    if (!near) return;
   }
-  if (verdict != VF_MATCH_DONE) return;
-  *start = vf_match_start(&s);
+  if (out->result != VF_STEREO_MATCH_OK) return;
+  out->result = VF_STEREO_MATCH_OK;
+  *start = (float)s.d + vf_match_vertex(s.cm, s.cost, s.cp);
   if (c->step_radius > 0)
     out->spread =
         vf_match_cells_step(left, ls, right, rs, width, height, xi, yi, s.d, c->step_radius, lane);
