@@ -89,8 +89,9 @@ typedef enum vf_frontend_stereo_mode {
 /** Wall or GPU time of each stage of the frame, milliseconds. On CUDA the stages are timed with
  * events on the frontend's streams: with stereo on, the right image's rectification and the
  * stereo stage run on a second stream of the frontend's own, overlapping the pyramid, tracking
- * and detection, so the stages add up to more than the frame; total_ms is the host time of
- * vf_frontend_process. */
+ * and detection, so the stages add up to more than the frame; the features stage, the frame's
+ * last and the host's work, is host time from its start to the records built (reading the
+ * times then waits for no event); total_ms is the host time of vf_frontend_process. */
 typedef struct vf_stage_times {
   double rectify_ms;                      /**< upload of host images included */
   double pyramid_ms, track_ms, detect_ms; /**< the stages */

@@ -38,6 +38,7 @@ void vf_stage_clock_release(vf_stage_clock* c) {
 
 void vf_stage_clock_reset(vf_stage_clock* c) {
   c->recorded = 0;
+  c->host = 0;
   c->err.status = VF_OK;
 }
 
@@ -53,6 +54,8 @@ vf_status vf_stage_clock_mark(vf_stage_clock* c, int mark) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stage_clock_mark: mark %d", mark);
   }
   c->recorded |= 1u << mark;
+  /* The host's time too, for a host mark after this one. */
+  clock_gettime(CLOCK_MONOTONIC, &c->time[mark]);
 #ifdef VF_HAVE_CUDA
   if (c->event[mark] != NULL) {
     int rc = vf_cuda_event_record(c->event[mark], c->ctx->stream);
@@ -62,8 +65,22 @@ vf_status vf_stage_clock_mark(vf_stage_clock* c, int mark) {
     return vf_cuda_fail(c->err.status == VF_OK ? &c->err : NULL, rc, "vf_stage_clock_mark");
   }
 #endif
+  return VF_OK;
+}
+
+vf_status vf_stage_clock_mark_host(vf_stage_clock* c, int mark) {
+  if (mark < 0 || mark >= c->marks) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_stage_clock_mark_host: mark %d", mark);
+  }
+  c->recorded |= 1u << mark;
+  c->host |= 1u << mark;
   clock_gettime(CLOCK_MONOTONIC, &c->time[mark]);
   return VF_OK;
+}
+
+static double vf_stage_clock_host_ms(const vf_stage_clock* c, int i, int j) {
+  return (double)(c->time[j].tv_sec - c->time[i].tv_sec) * 1e3 +
+         (double)(c->time[j].tv_nsec - c->time[i].tv_nsec) * 1e-6;
 }
 
 static int vf_next_mark(const vf_stage_clock* c, int i) {
@@ -75,14 +92,20 @@ static int vf_next_mark(const vf_stage_clock* c, int i) {
 vf_status vf_stage_clock_read(vf_stage_clock* c, double* ms) {
   for (int i = 0; i < c->marks; ++i) ms[i] = 0.0;
 #ifdef VF_HAVE_CUDA
+  /* The last event: host marks have none. */
   int last = -1;
   for (int i = 0; i < c->marks; ++i)
-    if (c->recorded & (1u << i)) last = i;
+    if ((c->recorded & ~c->host) & (1u << i)) last = i;
   if (last >= 0 && c->event[last] != NULL) {
     int rc = vf_cuda_event_synchronize(c->event[last]);
     for (int i = 0; rc == 0 && i < c->marks; ++i) {
       int j = (c->recorded & (1u << i)) ? vf_next_mark(c, i) : -1;
       float f = 0.0f;
+      if (j >= 0 && (c->host & (1u << j))) {
+        ms[i] = vf_stage_clock_host_ms(c, i, j);
+        continue;
+      }
+      if (c->host & (1u << i)) continue; /* the clocks do not compare: no time */
       if (j >= 0) rc = vf_cuda_event_elapsed_ms(c->event[i], c->event[j], &f);
       ms[i] = f;
     }
@@ -92,9 +115,7 @@ vf_status vf_stage_clock_read(vf_stage_clock* c, double* ms) {
 #endif
   for (int i = 0; i < c->marks; ++i) {
     int j = (c->recorded & (1u << i)) ? vf_next_mark(c, i) : -1;
-    if (j < 0) continue;
-    ms[i] = (double)(c->time[j].tv_sec - c->time[i].tv_sec) * 1e3 +
-            (double)(c->time[j].tv_nsec - c->time[i].tv_nsec) * 1e-6;
+    if (j >= 0) ms[i] = vf_stage_clock_host_ms(c, i, j);
   }
   return vf_stage_clock_result(c, VF_OK);
 }

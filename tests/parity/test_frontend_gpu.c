@@ -2,7 +2,7 @@
 /* The frontend on CUDA against the CPU backend on the same generated scene: the first frame's
  * detections are identical (integer stages agree bit for bit), later frames keep the same
  * tracks at the same positions within the tracker's float tolerance, and the disparities read
- * at them agree. Skips without a device. */
+ * at them agree; every frame's stage times lie within the frame. Skips without a device. */
 #include <stdint.h>
 #include <viofront/viofront.h>
 
@@ -15,6 +15,7 @@ enum { FRAMES = 10, MAX_REC = 4096 };
 typedef struct run {
   int count[FRAMES];
   vf_feature rec[FRAMES][MAX_REC];
+  vf_stage_times times[FRAMES];
   int frames;
 } run;
 
@@ -23,7 +24,21 @@ static void on_features(const vf_feature_frame* fr, void* user) {
   if (r->frames >= FRAMES) return;
   int n = fr->count < MAX_REC ? fr->count : MAX_REC;
   memcpy(r->rec[r->frames], fr->features, sizeof(vf_feature) * (size_t)n);
+  r->times[r->frames] = fr->times;
   r->count[r->frames++] = n;
+}
+
+/* Every stage timed, none longer than the frame (total_ms, the host's time of the call) by more
+ * than the clocks' rounding; the features stage, the frame's last (on CUDA timed on the host's
+ * clock from the last event's mark), is never 0 (it builds the records). */
+static void check_times(const run* r) {
+  for (int f = 0; f < r->frames; ++f) {
+    const vf_stage_times* t = &r->times[f];
+    const double stage[6] = {t->rectify_ms, t->pyramid_ms, t->track_ms,
+                             t->detect_ms,  t->stereo_ms,  t->features_ms};
+    for (int k = 0; k < 6; ++k) CHECK(stage[k] >= 0.0 && stage[k] <= t->total_ms + 0.01);
+    CHECK(t->features_ms > 0.0);
+  }
 }
 
 /* Where the frames come from: ordinary host memory, device memory, page-locked host memory. */
@@ -122,6 +137,10 @@ int main(void) {
   replay(VF_BACKEND_CUDA, tex, &gpu_pinned, INPUT_PINNED);
   compare(&cpu, &gpu);
   compare(&cpu, &gpu_dev);
+  check_times(&cpu);
+  check_times(&gpu);
+  check_times(&gpu_dev);
+  check_times(&gpu_pinned);
   /* Page-locked frames are uploaded asynchronously; what the frontend computes from them is
    * what it computes from ordinary host memory, record for record. */
   CHECK(gpu_pinned.frames == gpu.frames);
