@@ -35,7 +35,8 @@ vf_status vf_stage_clock_mark(vf_stage_clock* c, int mark);
  * stage from a host mark to an event mark has no time (0). */
 vf_status vf_stage_clock_mark_host(vf_stage_clock* c, int mark);
 /* ms[i] = time from mark i to the next recorded mark after it (0 when either is missing).
- * Waits for the last recorded mark on CUDA; fails when a mark of this frame failed. */
+ * Waits for the last recorded event mark on CUDA (a host mark has no event); fails when a mark
+ * of this frame failed. */
 vf_status vf_stage_clock_read(vf_stage_clock* c, double* ms);
 
 #endif
