@@ -378,18 +378,35 @@ __device__ void vf_match_cells_warp(const uint8_t* left, size_t ls, const uint8_
 
 using namespace vf_refine_warp_ns;
 
+// The points: plain positions, or the tracker's results, where a track that did not converge
+// gets no match (its position means nothing).
+__device__ __forceinline__ bool vf_match_at(const float2* xy, int i, float2* p) {
+  *p = xy[i];
+  return true;
+}
+
+__device__ __forceinline__ bool vf_match_at(const vf_track_result* r, int i, float2* p) {
+  *p = make_float2(r[i].x, r[i].y);
+  return r[i].status == VF_TRACK_CONVERGED;
+}
+
+template <typename Point>
 __global__ void __launch_bounds__(32 * kPointsPerBlock)
     vf_match_kernel(const uint8_t* __restrict__ left, size_t left_stride,
                     const uint8_t* __restrict__ right, size_t right_stride, int width, int height,
-                    const float2* __restrict__ xy, const float* __restrict__ prior, int count,
+                    const Point* __restrict__ points, const float* __restrict__ prior, int count,
                     vf_stereo_match_config config, vf_stereo_match* __restrict__ out) {
   __shared__ vf_refine_smem sm[kPointsPerBlock];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int i = blockIdx.x * kPointsPerBlock + warp;
   if (i >= count) return;  // the whole warp
-  const float2 p = xy[i];
-  const float pr = prior != nullptr ? prior[i] : NAN;
+  float2 p;
   vf_stereo_match res;
+  if (!vf_match_at(points, i, &p)) {
+    if (lane == 0) out[i] = vf_stereo_match{NAN, NAN, NAN, VF_STEREO_MATCH_NONE};
+    return;
+  }
+  const float pr = prior != nullptr ? prior[i] : NAN;
   float start;
   vf_match_point_whole(left, left_stride, right, right_stride, width, height, p.x, p.y, pr, &config,
                        &res, &start, lane);
@@ -401,13 +418,11 @@ __global__ void __launch_bounds__(32 * kPointsPerBlock)
   if (lane == 0) out[i] = res;
 }
 
-}  // namespace
-
-extern "C" int vf_cuda_match_stereo(const uint8_t* left, size_t left_stride, const uint8_t* right,
-                                    size_t right_stride, int width, int height, const float* xy,
-                                    const float* prior, int count,
-                                    const vf_stereo_match_config* config, vf_stereo_match* out,
-                                    void* stream) {
+template <typename Point>
+int vf_match_launch(const uint8_t* left, size_t left_stride, const uint8_t* right,
+                    size_t right_stride, int width, int height, const Point* points,
+                    const float* prior, int count, const vf_stereo_match_config* config,
+                    vf_stereo_match* out, void* stream) {
   if (count <= 0) return 0;
   const int blocks = (count + kPointsPerBlock - 1) / kPointsPerBlock;
   // The searches' costs (vf_warp_costs): the configured range a point, within the API's.
@@ -416,8 +431,28 @@ extern "C" int vf_cuda_match_stereo(const uint8_t* left, size_t left_stride, con
           : range > VF_STEREO_MATCH_MAX_DISPARITY + 1 ? VF_STEREO_MATCH_MAX_DISPARITY + 1
                                                       : range;
   const size_t cost_bytes = (size_t)kPointsPerBlock * (size_t)range * sizeof(int32_t);
-  vf_match_kernel<<<blocks, 32 * kPointsPerBlock, cost_bytes, (cudaStream_t)stream>>>(
-      left, left_stride, right, right_stride, width, height, (const float2*)xy, prior, count,
-      *config, out);
+  vf_match_kernel<Point><<<blocks, 32 * kPointsPerBlock, cost_bytes, (cudaStream_t)stream>>>(
+      left, left_stride, right, right_stride, width, height, points, prior, count, *config, out);
   return VF_CUDA_LAUNCH_STATUS();
+}
+
+}  // namespace
+
+extern "C" int vf_cuda_match_stereo(const uint8_t* left, size_t left_stride, const uint8_t* right,
+                                    size_t right_stride, int width, int height, const float* xy,
+                                    const float* prior, int count,
+                                    const vf_stereo_match_config* config, vf_stereo_match* out,
+                                    void* stream) {
+  return vf_match_launch(left, left_stride, right, right_stride, width, height, (const float2*)xy,
+                         prior, count, config, out, stream);
+}
+
+extern "C" int vf_cuda_match_stereo_tracked(const uint8_t* left, size_t left_stride,
+                                            const uint8_t* right, size_t right_stride, int width,
+                                            int height, const vf_track_result* tracked,
+                                            const float* prior, int count,
+                                            const vf_stereo_match_config* config,
+                                            vf_stereo_match* out, void* stream) {
+  return vf_match_launch(left, left_stride, right, right_stride, width, height, tracked, prior,
+                         count, config, out, stream);
 }

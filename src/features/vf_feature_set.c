@@ -8,7 +8,8 @@
 
 #include "core/vf_error.h"
 #include "core/vf_fault.h"
-#include "viofront/vf_feature_set.h"
+#include "features/vf_feature_set_internal.h"
+#include "features/vf_tracker_internal.h"
 
 typedef struct vf_candidate {
   float score;
@@ -39,6 +40,7 @@ struct vf_feature_set {
   uint64_t add_calls;       /* vf_feature_set_add calls so far */
   uint64_t* cell_added;     /* per cell: the add call that last put a feature there, + 1 */
   uint64_t* cell_resume;    /* per cell: the first add call that may refill it again */
+  int track_pending;        /* a tracking is submitted, its finish not yet called */
 };
 
 /* With periodic detection (detect_every > 0), a cell whose new feature is gone by the next
@@ -234,10 +236,10 @@ static void vf_feature_set_check_backward(vf_feature_set* s) {
   }
 }
 
-vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyramid* prev,
-                               const vf_pyramid* cur, const float* predicted_xy,
-                               vf_track_stats* stats) {
+vf_status vf_feature_set_track_submit(vf_feature_set* s, vf_tracker* t, const vf_pyramid* prev,
+                                      const vf_pyramid* cur, const float* predicted_xy) {
   if (s == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_feature_set_track: set is NULL");
+  s->track_pending = 0;
   if (t == NULL || prev == NULL || cur == NULL) {
     return vf_fail(&s->err, VF_ERR_INVALID_ARG, "vf_feature_set_track: %s is NULL",
                    t == NULL      ? "tracker"
@@ -251,17 +253,34 @@ vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyrami
                    "vf_feature_set_track: the tracker holds %d features, the set up to %d",
                    tc.max_features, s->config.max_features);
   }
-  vf_track_stats local;
-  vf_track_stats* out = stats != NULL ? stats : &local;
-  memset(out, 0, sizeof *out);
   const int first_obs = tc.template_mode == VF_TEMPLATE_FIRST_OBSERVATION;
   vf_feature_set_requests(s, first_obs, predicted_xy);
   /* With the forward-backward check both directions go in one call (one launch on CUDA). */
   const int checked = s->config.fb_threshold > 0.0f;
+  vf_status st = checked ? vf_tracker_submit_checked(t, prev, cur, s->requests, s->count,
+                                                     s->config.fb_from_prediction)
+                         : vf_tracker_submit(t, prev, cur, s->requests, s->count);
+  if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
+  s->track_pending = 1;
+  return VF_OK;
+}
+
+vf_status vf_feature_set_track_finish(vf_feature_set* s, vf_tracker* t, vf_track_stats* stats) {
+  if (s == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_feature_set_track: set is NULL");
+  if (t == NULL)
+    return vf_fail(&s->err, VF_ERR_INVALID_ARG, "vf_feature_set_track: tracker is NULL");
+  if (!s->track_pending) {
+    return vf_fail(&s->err, VF_ERR_STATE, "vf_feature_set_track: nothing submitted");
+  }
+  s->track_pending = 0;
+  vf_track_stats local;
+  vf_track_stats* out = stats != NULL ? stats : &local;
+  memset(out, 0, sizeof *out);
+  const int checked = s->config.fb_threshold > 0.0f;
   vf_status st =
-      checked ? vf_tracker_track_checked(t, prev, cur, s->requests, s->count,
-                                         s->config.fb_from_prediction, s->results, s->back_results)
-              : vf_tracker_track(t, prev, cur, s->requests, s->count, s->results);
+      checked ? vf_tracker_collect_checked(t, s->requests, s->count, s->config.fb_from_prediction,
+                                           s->results, s->back_results)
+              : vf_tracker_collect(t, s->results);
   if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
   for (int i = 0; i < s->count; ++i) {
     const vf_track_result* r = &s->results[i];
@@ -295,6 +314,14 @@ vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyrami
   }
   vf_feature_set_compact(s);
   return VF_OK;
+}
+
+vf_status vf_feature_set_track(vf_feature_set* s, vf_tracker* t, const vf_pyramid* prev,
+                               const vf_pyramid* cur, const float* predicted_xy,
+                               vf_track_stats* stats) {
+  if (stats != NULL) memset(stats, 0, sizeof *stats);
+  vf_status st = vf_feature_set_track_submit(s, t, prev, cur, predicted_xy);
+  return st == VF_OK ? vf_feature_set_track_finish(s, t, stats) : st;
 }
 
 /* Rebuilds the per-cell buckets from the live features. */

@@ -38,6 +38,7 @@ struct vf_sampler {
   int match_pending;            /* a sparse match is submitted, not yet collected */
   vf_stereo_match* match_out;   /* its destination */
   int match_count;              /* and its points (0: nothing left to copy) */
+  float* host_xy;               /* CPU: the points of a match at tracked positions */
   uint16_t* dev_values;         /* CUDA: the values read */
   float* dev_disparities;       /* CUDA: the refinement's starts, then its results */
 };
@@ -54,6 +55,13 @@ vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_sampler_create: out of memory");
   s->ctx = ctx;
   s->max_points = max_points;
+  if (ctx->backend == VF_BACKEND_CPU) {
+    s->host_xy = vf_calloc(2 * (size_t)max_points, sizeof *s->host_xy);
+    if (s->host_xy == NULL) {
+      vf_sampler_destroy(s);
+      return vf_fail(NULL, VF_ERR_NOMEM, "vf_sampler_create: out of memory");
+    }
+  }
   if (ctx->backend == VF_BACKEND_CUDA) {
     vf_status st = vf_device_alloc(NULL, (void**)&s->dev_values,
                                    sizeof(uint16_t) * (size_t)max_points, "vf_sampler_create");
@@ -97,6 +105,7 @@ void vf_sampler_destroy(vf_sampler* s) {
   if (s->h_matched != NULL) vf_cuda_host_free(s->h_matched);
   if (s->h_match != NULL) vf_cuda_host_free(s->h_match);
 #endif
+  free(s->host_xy);
   vf_device_free(s->dev_values);
   vf_device_free(s->dev_disparities);
   free(s);
@@ -403,22 +412,33 @@ static vf_status vf_sampler_match_cuda(vf_sampler* s, const vf_image* left, cons
 }
 #endif
 
-vf_status vf_sampler_match_stereo_submit(vf_sampler* s, const vf_image* left, const vf_image* right,
-                                         const float* xy, const float* prior, int count,
-                                         const vf_stereo_match_config* config,
-                                         vf_stereo_match* out) {
+/* A match's checks, then it is pending with its destination (points: the caller's, for the
+ * NULL check). */
+static vf_status vf_sampler_match_begin(vf_sampler* s, const vf_image* left, const vf_image* right,
+                                        const void* points, int count,
+                                        const vf_stereo_match_config* config, vf_stereo_match* out,
+                                        const char* fn) {
   VF_CHECK_ARG_NOT_NULL(NULL, s);
   s->match_pending = 0;
   VF_CHECK_ARG_NOT_NULL(&s->err, config);
-  const char* fn = "vf_sampler_match_stereo";
   vf_status st = vf_sampler_match_config_check(&s->err, config, fn);
   if (st == VF_OK)
-    st = vf_sampler_refine_check(s, left, right, xy, count, (const float*)out, &config->refine, fn);
+    st = vf_sampler_refine_check(s, left, right, (const float*)points, count, (const float*)out,
+                                 &config->refine, fn);
   if (st != VF_OK) return st;
   s->match_out = out;
   s->match_count = 0;
   s->match_pending = 1;
-  if (count == 0) return VF_OK;
+  return VF_OK;
+}
+
+vf_status vf_sampler_match_stereo_submit(vf_sampler* s, const vf_image* left, const vf_image* right,
+                                         const float* xy, const float* prior, int count,
+                                         const vf_stereo_match_config* config,
+                                         vf_stereo_match* out) {
+  vf_status st =
+      vf_sampler_match_begin(s, left, right, xy, count, config, out, "vf_sampler_match_stereo");
+  if (st != VF_OK || count == 0) return st;
 #ifdef VF_HAVE_CUDA
   if (left->location == VF_MEMORY_DEVICE) {
     st = vf_sampler_match_cuda(s, left, right, xy, prior, count, config);
@@ -430,6 +450,39 @@ vf_status vf_sampler_match_stereo_submit(vf_sampler* s, const vf_image* left, co
   vf_cpu_match_stereo(left->data, left->stride_bytes, right->data, right->stride_bytes, left->width,
                       left->height, xy, prior, count, config, out, s->ctx->pool);
   return VF_OK; /* written: nothing left for the collect */
+}
+
+vf_status vf_sampler_match_tracked_submit(vf_sampler* s, const vf_image* left,
+                                          const vf_image* right, const vf_track_result* tracked,
+                                          const float* prior, int count,
+                                          const vf_stereo_match_config* config,
+                                          vf_stereo_match* out) {
+  const char* fn = "vf_sampler_match_tracked";
+  vf_status st = vf_sampler_match_begin(s, left, right, tracked, count, config, out, fn);
+  if (st != VF_OK || count == 0) return st;
+#ifdef VF_HAVE_CUDA
+  if (left->location == VF_MEMORY_DEVICE) {
+    if (prior != NULL) memcpy(s->h_matched, prior, sizeof(float) * (size_t)count);
+    int rc = vf_cuda_match_stereo_tracked(
+        left->data, left->stride_bytes, right->data, right->stride_bytes, left->width, left->height,
+        tracked, prior != NULL ? s->m_matched : NULL, count, config, s->m_match, s->ctx->stream);
+    if (rc != 0) {
+      s->match_pending = 0;
+      return vf_cuda_fail(&s->err, rc, fn);
+    }
+    s->match_count = count;
+    return VF_OK;
+  }
+#endif
+  /* The CPU twin: the converged tracks' positions, NaN (no match) for the others. */
+  for (int i = 0; i < count; ++i) {
+    const int ok = tracked[i].status == VF_TRACK_CONVERGED;
+    s->host_xy[2 * i] = ok ? tracked[i].x : NAN;
+    s->host_xy[2 * i + 1] = ok ? tracked[i].y : NAN;
+  }
+  vf_cpu_match_stereo(left->data, left->stride_bytes, right->data, right->stride_bytes, left->width,
+                      left->height, s->host_xy, prior, count, config, out, s->ctx->pool);
+  return VF_OK;
 }
 
 vf_status vf_sampler_match_stereo_collect(vf_sampler* s) {

@@ -10,6 +10,7 @@
 #include "features/kernels/vf_affine_cpu.h"
 #include "features/kernels/vf_lk_cpu.h"
 #include "features/kernels/vf_lk_rules.h"
+#include "features/vf_tracker_internal.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
 #include "features/kernels/vf_affine_cuda.h"
@@ -522,16 +523,18 @@ vf_status vf_tracker_request_buffer(vf_tracker* t, vf_track_request** out) {
   return VF_OK;
 }
 
-/* The wait of both collects: the latest submission finished (its results in h_results). */
+/* The wait of both collects: the latest submission finished (its results in h_results). On
+ * CUDA the wait is for the submission's own event, not the stream: work queued behind the
+ * tracking (the frontend's sparse stereo matches of the tracked points) goes on meanwhile. */
 static vf_status vf_tracker_wait(vf_tracker* t, const char* fn) {
   if (t->submitted < 0) {
     return vf_fail(&t->err, VF_ERR_STATE, "%s: nothing submitted (or the submission failed)", fn);
   }
 #ifdef VF_HAVE_CUDA
   if (t->ctx->backend == VF_BACKEND_CUDA && t->submitted > 0) {
-    int rc = vf_cuda_stream_synchronize(t->ctx->stream);
+    int rc = vf_cuda_event_synchronize(t->staging_free);
     if (rc != 0) return vf_cuda_fail(&t->err, rc, fn);
-    vf_context_note_drained(t->ctx);
+    t->staging_checked = t->uploads;
   }
 #endif
   return VF_OK;
@@ -576,18 +579,34 @@ vf_status vf_tracker_track(vf_tracker* t, const vf_pyramid* prev, const vf_pyram
   return s;
 }
 
-vf_status vf_tracker_track_checked(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
-                                   const vf_track_request* requests, int count, int from_guess,
-                                   vf_track_result* results, vf_track_result* back) {
+vf_status vf_tracker_submit_checked(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                                    const vf_track_request* requests, int count, int from_guess) {
+  const char* fn = "vf_tracker_track_checked";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  return vf_tracker_submit_any(t, prev, cur, requests, count, from_guess != 0, fn);
+}
+
+const vf_track_result* vf_tracker_kernel_results(const vf_tracker* t) {
+#ifdef VF_HAVE_CUDA
+  if (t->ctx->backend == VF_BACKEND_CUDA) return t->m_results;
+#endif
+  return t->h_results;
+}
+
+vf_status vf_tracker_collect_checked(vf_tracker* t, const vf_track_request* requests, int count,
+                                     int from_guess, vf_track_result* results,
+                                     vf_track_result* back) {
   const char* fn = "vf_tracker_track_checked";
   if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
   if (count > 0 && (results == NULL || back == NULL)) {
-    t->submitted = -1;
     return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
                    results == NULL ? "results" : "back");
   }
-  vf_status s = vf_tracker_submit_any(t, prev, cur, requests, count, from_guess != 0, fn);
-  if (s == VF_OK) s = vf_tracker_collect(t, results);
+  if (t->submitted >= 0 && count != t->submitted) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: count %d, but %d were submitted", fn, count,
+                   t->submitted);
+  }
+  vf_status s = vf_tracker_collect(t, results);
   if (s != VF_OK || count <= 0) return s;
   memcpy(back, t->h_back, (size_t)count * sizeof *back);
   /* Only converged results have a backward check: on CUDA the kernel checks every
@@ -598,6 +617,20 @@ vf_status vf_tracker_track_checked(vf_tracker* t, const vf_pyramid* prev, const 
     back[i] = vf_lk_result_init(&e);
   }
   return VF_OK;
+}
+
+vf_status vf_tracker_track_checked(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
+                                   const vf_track_request* requests, int count, int from_guess,
+                                   vf_track_result* results, vf_track_result* back) {
+  const char* fn = "vf_tracker_track_checked";
+  if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
+  if (count > 0 && (results == NULL || back == NULL)) {
+    t->submitted = -1;
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
+                   results == NULL ? "results" : "back");
+  }
+  vf_status s = vf_tracker_submit_checked(t, prev, cur, requests, count, from_guess);
+  return s == VF_OK ? vf_tracker_collect_checked(t, requests, count, from_guess, results, back) : s;
 }
 
 vf_track_request vf_track_request_make(float x, float y, int slot) {

@@ -256,11 +256,19 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
     if (s == VF_OK) s = vf_stream_link_init(&fe->stereo_done, fe->side, ctx);
     if (s == VF_OK) s = vf_stage_clock_init(&fe->side_clock, fe->side, VF_SIDE_COUNT + 1);
   }
+  /* Sparse stereo on CUDA: the right image's rectification and the births' matches on a stream
+   * beside the tracking (vf_frontend_frame.c). */
+  if (s == VF_OK && ctx->backend == VF_BACKEND_CUDA && vf_frontend_sparse(c)) {
+    s = vf_context_create_sibling(ctx, &fe->match_ctx);
+    if (s == VF_OK) s = vf_stream_link_init(&fe->right_ready, fe->match_ctx, ctx);
+  }
   for (int k = 0; k < 2 && s == VF_OK; ++k) {
     vf_remap_config rc;
     s = vf_remap_config_rectify(k == 0 ? &c->cam0 : &c->cam1, &fe->rect, k, &rc);
-    if (s == VF_OK)
-      s = vf_remap_create(k == 0 ? ctx : vf_frontend_stereo_context(fe), &rc, &fe->remap[k]);
+    vf_context* on = k == 0                  ? ctx
+                     : fe->match_ctx != NULL ? fe->match_ctx
+                                             : vf_frontend_stereo_context(fe);
+    if (s == VF_OK) s = vf_remap_create(on, &rc, &fe->remap[k]);
   }
   vf_pyramid_config pc = {w, h, c->pyramid_levels};
   for (int k = 0; k < 2 && s == VF_OK; ++k) s = vf_pyramid_create(ctx, &pc, &fe->pyramid[k]);
@@ -305,6 +313,9 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
     if (s != VF_OK) s = vf_fail(NULL, s, "frontend.sparse: %s", vf_last_error_message());
   }
   if (s == VF_OK) s = vf_sampler_create(ctx, vf_frontend_points(fe), &fe->sampler);
+  if (s == VF_OK && fe->match_ctx != NULL) {
+    s = vf_sampler_create(fe->match_ctx, vf_frontend_points(fe), &fe->birth_sampler);
+  }
   if (s == VF_OK) s = vf_imu_buffer_create(c->imu_capacity, c->imu_max_gap_ns, &fe->imu);
   fe->imu_offset_ns = (int64_t)llround(c->imu_timeshift_s * 1e9); /* to the nearest ns */
   if (s == VF_OK) s = vf_stage_clock_init(&fe->clock, ctx, VF_STAGE_COUNT + 1);
@@ -363,6 +374,7 @@ void vf_frontend_destroy(vf_frontend* fe) {
   vf_feature_set_destroy(fe->set);
   vf_stereo_destroy(fe->stereo);
   vf_sampler_destroy(fe->sampler);
+  vf_sampler_destroy(fe->birth_sampler);
   vf_imu_buffer_destroy(fe->imu);
   vf_stage_clock_release(&fe->clock);
   vf_image_free(&fe->disparity);
@@ -373,6 +385,8 @@ void vf_frontend_destroy(vf_frontend* fe) {
   vf_stream_link_release(&fe->left_ready);
   vf_stream_link_release(&fe->stereo_done);
   vf_context_destroy(fe->side);
+  vf_stream_link_release(&fe->right_ready);
+  vf_context_destroy(fe->match_ctx);
   free(fe->motion);
   free(fe->motion_next);
   free(fe->guess);

@@ -4,6 +4,10 @@
  * stream (fe->side, the greatest priority), the right image queued before the left one and SGM
  * right after the left image is rectified, so that SGM overlaps the pyramid, the tracking and the
  * detection with their host round trips; the records wait for the disparity map on the GPU.
+ * Sparse stereo on CUDA: the right image is rectified on a second stream (fe->match_ctx) beside
+ * the tracking, the tracked tracks' matches are queued behind the tracking on the main stream
+ * before the host waits for it, and the births' matches (known after the detection) run on the
+ * second stream beside them; the host waits for both once, before the records.
  * Everything else is queued in order on the main stream, and the host waits only where it needs
  * results (tracking, detection, the feature records). */
 #include <string.h>
@@ -37,15 +41,18 @@ static vf_status vf_frontend_queue_stereo(vf_frontend* fe) {
 }
 
 /* On CUDA without a side stream (sparse stereo, or stereo off) the right image's rectification
- * is queued after the tracking, whose host wait it would otherwise lengthen: nothing reads it
- * before the detection's birth check and the matching. Its GPU time then counts in the track
- * stage. The CPU keeps the order (the same work either way). */
+ * is queued after the tracking, whose launch it would otherwise delay: nothing reads it before
+ * the matching (sparse: on fe->match_ctx's stream, beside the tracking; stereo off: behind it,
+ * its GPU time then in the track stage). The CPU keeps the order (the same work either way). */
 static int vf_frontend_right_late(const vf_frontend* fe) {
   return fe->side == NULL && fe->ctx->backend == VF_BACKEND_CUDA && !fe->right_absent;
 }
 
 static vf_status vf_frontend_rectify_right(vf_frontend* fe, const vf_image* right) {
   vf_status s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
+  /* Sparse stereo on CUDA rectifies on the matches' stream (beside the tracking): the main
+   * stream's later work (the tracked tracks' matches, a dense map) waits for it there. */
+  if (s == VF_OK && fe->match_ctx != NULL) s = vf_stream_link_signal(&fe->right_ready);
   return s == VF_OK ? VF_OK : vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
 }
 
@@ -76,8 +83,15 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   s = vf_frontend_detect_early(fe);
   if (s != VF_OK) return s;
   vf_stage_clock_mark(clk, VF_STAGE_TRACK);
-  s = vf_frontend_track_all(fe, t_ns, lost);
+  s = vf_frontend_track_submit(fe, t_ns);
   if (s == VF_OK && right_late) s = vf_frontend_rectify_right(fe, right);
+  /* Sparse stereo on CUDA: the tracked tracks' matches right behind the tracking, so that the
+   * GPU matches while the host takes the tracking's results and detects (their GPU time then
+   * counts in the track stage). A tracking queued is finished even when this failed, so that
+   * the set matches the frame. */
+  if (s == VF_OK) s = vf_frontend_queue_tracked_matches(fe);
+  const vf_status tracked = vf_frontend_track_finish(fe, lost);
+  if (s == VF_OK) s = tracked;
   vf_stage_clock_mark(clk, VF_STAGE_DETECT);
   int assessed = 0;
   if (s == VF_OK) s = vf_frontend_replenish(fe, added, &assessed);
@@ -130,9 +144,9 @@ vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* l
      * write them first. A failure of these waits adds nothing to the frame's error. */
     if (fe->side != NULL) vf_context_synchronize(fe->side);
     if (fe->early_ctx != NULL) vf_context_synchronize(fe->early_ctx);
+    if (fe->match_ctx != NULL) vf_context_synchronize(fe->match_ctx);
     fe->early_pending = 0;
-    if (fe->match_pending) vf_sampler_match_stereo_collect(fe->sampler);
-    fe->match_pending = 0;
+    vf_frontend_drop_matches(fe);
     return s;
   }
   memset(times, 0, sizeof *times);

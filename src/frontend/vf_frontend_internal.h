@@ -88,6 +88,12 @@ struct vf_frontend {
   vf_image disparity_host; /* CUDA with host output: the map and the rectified left copied */
   vf_image rectified_host;
   vf_sampler* sampler;
+  /* Sparse stereo on CUDA: a sibling context whose stream rectifies the right image beside the
+   * tracking and matches the births beside the tracked tracks' matches on the main one
+   * (vf_frontend_frame.c); NULL otherwise. */
+  vf_context* match_ctx;
+  vf_sampler* birth_sampler;
+  vf_stream_link right_ready; /* match_ctx -> main: the rectified right image is written */
   vf_imu_buffer* imu;
   int64_t imu_offset_ns; /* cfg.imu_timeshift_s in ns: a frame's time on the IMU's clock */
   vf_stage_clock clock;
@@ -119,7 +125,11 @@ struct vf_frontend {
   int born_by_id;             /* in the set's order), then held candidates by position; */
   int born_count;             /* how many */
   int match_pending;          /* sparse stereo: the live tracks' matches wait for their collect */
+  int births_pending;         /* sparse stereo: the births' matches (birth_sampler) wait too */
+  int live_queued;            /* sparse stereo: the tracked tracks' matches were queued first */
+  int live_count;             /* and how many: the births' follow them in the list */
   int match_count;            /* sparse stereo: how many were queued */
+  int tracking;               /* a tracking is submitted, its finish not yet called */
   int* born_at;               /* per track its place among them, -1: matched anew */
   uint64_t* births;           /* ids of the tracks born this frame */
   uint8_t* occupancy;         /* one byte per detector cell */
@@ -203,9 +213,12 @@ float vf_frontend_depth(double f, double baseline_m, float disparity);
 /* The backend's pending predictions become the guesses (fe->guess) of the live tracks
  * (src/frontend/vf_frontend_inputs.c). */
 void vf_frontend_apply_predictions(vf_frontend* fe);
-/* The tracking step: guesses, tracking and its checks; `lost` counts the tracks it ended
- * (src/frontend/vf_frontend_track.c). */
-vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost);
+/* The tracking step in two parts (src/frontend/vf_frontend_track.c): submit computes the guesses
+ * and queues the tracking (nothing without a previous frame or tracks); finish waits for it and
+ * applies its checks, `lost` counting the tracks they ended. Between them the GPU's work behind
+ * the tracking is queued (the live tracks' sparse matches). */
+vf_status vf_frontend_track_submit(vf_frontend* fe, int64_t t_ns);
+vf_status vf_frontend_track_finish(vf_frontend* fe, int* lost);
 /* The rigid-motion check (frontend.slide_max, src/frontend/vf_frontend_rigid.c), in two parts
  * around the detection, so that the host computes while the GPU detects. assess (after tracking):
  * each tracked track's summed departure from the frame's rigid motion into fe->slide, and the
@@ -238,12 +251,20 @@ vf_status vf_frontend_match_points(vf_frontend* fe, int m, int priors);
  * list. */
 void vf_frontend_remember_births(vf_frontend* fe, int m);
 void vf_frontend_forget_births(vf_frontend* fe);
-/* Sparse stereo: every live track's match queued in one call (the births without a prior, the
- * others from their previous disparities, as the records would match them) into the remembered
- * list by id, where the birth check and the records take them (CUDA: one launch, one wait);
- * nothing in dense mode. vf_frontend_wait_matches waits for them (nothing when none is queued). */
+/* Sparse stereo on CUDA, between the tracking's submit and finish: every tracked track's match
+ * queued right behind the tracking on the GPU, at the tracker's results (the tracks the checks
+ * then end are matched for nothing), from its previous disparity, into the remembered list by
+ * id; nothing elsewhere (fe->live_queued says). */
+vf_status vf_frontend_queue_tracked_matches(vf_frontend* fe);
+/* Sparse stereo: every live track's match queued (the births without a prior, the others from
+ * their previous disparities, as the records would match them) into the remembered list by id,
+ * where the birth check and the records take them; after vf_frontend_queue_tracked_matches the
+ * births' alone, on a stream of their own (fe->match_ctx) beside the tracked tracks'. Nothing in
+ * dense mode. vf_frontend_wait_matches waits for them (nothing when none is queued). */
 vf_status vf_frontend_queue_matches(vf_frontend* fe);
 vf_status vf_frontend_wait_matches(vf_frontend* fe);
+/* After a failed frame: whatever is queued is waited for and forgotten. */
+void vf_frontend_drop_matches(vf_frontend* fe);
 /* Sparse stereo with the birth check: the queued matches, then the births' points, ids and
  * matches into fe->xy, fe->births and fe->matches; the births' count in *m. */
 vf_status vf_frontend_match_live(vf_frontend* fe, int* m);

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "features/vf_sampler_internal.h"
+#include "features/vf_tracker_internal.h"
 #include "frontend/vf_frontend_internal.h"
 
 /* No right image this frame: no match, and no depth step (no birth is refused). */
@@ -61,21 +62,76 @@ void vf_frontend_remember_births(vf_frontend* fe, int m) {
   }
 }
 
-vf_status vf_frontend_queue_matches(vf_frontend* fe) {
-  vf_frontend_forget_births(fe);
-  fe->match_pending = 0;
-  if (!vf_frontend_sparse(&fe->cfg)) return VF_OK;
+/* The set's tracks into the list to match: positions, ids and priors (their previous disparities;
+ * none for a birth, age 0, unless `tracked`: every track is being tracked). Returns the count. */
+static int vf_frontend_list_tracks(vf_frontend* fe, int tracked) {
   const int n = vf_feature_set_count(fe->set);
   const vf_track* tr = vf_feature_set_features(fe->set);
   int j = 0;
   for (int i = 0; i < n; ++i) {
     const vf_frontend_motion* mo =
-        tr[i].age != 0 ? vf_frontend_previous_motion(fe, &j, tr[i].id) : NULL;
+        tracked || tr[i].age != 0 ? vf_frontend_previous_motion(fe, &j, tr[i].id) : NULL;
     fe->xy[2 * i] = tr[i].x;
     fe->xy[2 * i + 1] = tr[i].y;
     fe->priors[i] = mo != NULL ? mo->disparity : NAN;
     fe->born_id[i] = tr[i].id;
   }
+  return n;
+}
+
+vf_status vf_frontend_queue_tracked_matches(vf_frontend* fe) {
+  fe->live_queued = 0;
+  if (fe->birth_sampler == NULL || !fe->tracking || fe->right_absent) return VF_OK;
+  vf_frontend_forget_births(fe);
+  fe->match_pending = 0;
+  /* The set is as before the tracking: its tracks are the tracker's requests, in order, and
+   * each (even one born last frame) is being tracked. */
+  const int n = vf_frontend_list_tracks(fe, 1);
+  vf_status s = vf_sampler_match_tracked_submit(fe->sampler, &fe->rectified[0], &fe->rectified[1],
+                                                vf_tracker_kernel_results(fe->tracker), fe->priors,
+                                                n, &fe->cfg.sparse, fe->born);
+  if (s != VF_OK)
+    return vf_fail(&fe->err, s, "sparse stereo: %s", vf_sampler_last_error(fe->sampler));
+  fe->match_pending = 1;
+  fe->live_queued = 1;
+  fe->live_count = fe->match_count = n;
+  return VF_OK;
+}
+
+/* After the tracked tracks' matches: the births' (the set's tracks of age 0, appended after the
+ * tracked ones) behind them in the list, on the births' stream, beside the tracked ones'. */
+static vf_status vf_frontend_queue_birth_matches(vf_frontend* fe) {
+  const int n = vf_feature_set_count(fe->set);
+  const vf_track* tr = vf_feature_set_features(fe->set);
+  const int first = fe->live_count;
+  int m = 0;
+  for (int i = 0; i < n; ++i) {
+    if (tr[i].age != 0) continue;
+    fe->xy[2 * m] = tr[i].x;
+    fe->xy[2 * m + 1] = tr[i].y;
+    fe->born_id[first + m++] = tr[i].id;
+  }
+  if (m == 0) return VF_OK;
+  vf_status s =
+      vf_sampler_match_stereo_submit(fe->birth_sampler, &fe->rectified[0], &fe->rectified[1],
+                                     fe->xy, NULL, m, &fe->cfg.sparse, fe->born + first);
+  if (s != VF_OK)
+    return vf_fail(&fe->err, s, "sparse stereo: %s", vf_sampler_last_error(fe->birth_sampler));
+  fe->births_pending = 1;
+  fe->match_count = first + m;
+  return VF_OK;
+}
+
+vf_status vf_frontend_queue_matches(vf_frontend* fe) {
+  if (!vf_frontend_sparse(&fe->cfg)) {
+    vf_frontend_forget_births(fe);
+    fe->match_pending = 0;
+    return VF_OK;
+  }
+  if (fe->live_queued) return vf_frontend_queue_birth_matches(fe);
+  vf_frontend_forget_births(fe);
+  fe->match_pending = 0;
+  const int n = vf_frontend_list_tracks(fe, 0);
   fe->match_count = n;
   if (n == 0) return VF_OK;
   if (fe->right_absent) {
@@ -92,13 +148,33 @@ vf_status vf_frontend_queue_matches(vf_frontend* fe) {
 }
 
 vf_status vf_frontend_wait_matches(vf_frontend* fe) {
-  if (!fe->match_pending) return VF_OK;
-  fe->match_pending = 0;
-  vf_status s = vf_sampler_match_stereo_collect(fe->sampler);
-  if (s != VF_OK)
-    return vf_fail(&fe->err, s, "sparse stereo: %s", vf_sampler_last_error(fe->sampler));
+  if (!fe->match_pending && !fe->births_pending) return VF_OK;
+  vf_status s = VF_OK;
+  const char* msg = "";
+  if (fe->match_pending) {
+    fe->match_pending = 0;
+    s = vf_sampler_match_stereo_collect(fe->sampler);
+    if (s != VF_OK) msg = vf_sampler_last_error(fe->sampler);
+  }
+  if (fe->births_pending) {
+    fe->births_pending = 0;
+    vf_status b = vf_sampler_match_stereo_collect(fe->birth_sampler);
+    if (s == VF_OK && b != VF_OK) {
+      s = b;
+      msg = vf_sampler_last_error(fe->birth_sampler);
+    }
+  }
+  fe->live_queued = 0;
+  if (s != VF_OK) return vf_fail(&fe->err, s, "sparse stereo: %s", msg);
   fe->born_count = fe->born_by_id = fe->match_count;
   return VF_OK;
+}
+
+void vf_frontend_drop_matches(vf_frontend* fe) {
+  /* A failure of these waits adds nothing to the frame's error. */
+  if (fe->match_pending) vf_sampler_match_stereo_collect(fe->sampler);
+  if (fe->births_pending) vf_sampler_match_stereo_collect(fe->birth_sampler);
+  fe->match_pending = fe->births_pending = fe->live_queued = 0;
 }
 
 vf_status vf_frontend_match_live(vf_frontend* fe, int* m) {

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "features/vf_feature_set_internal.h"
 #include "frontend/vf_frontend_internal.h"
 
 /* The initial guesses of this frame's tracks: the gyroscope's rotation when the IMU covers the
@@ -53,17 +54,30 @@ static const float* vf_frontend_guesses(vf_frontend* fe, int64_t t_ns) {
   return gyro || predicted ? fe->guess : NULL;
 }
 
-/* Tracking with the feature set: forward, backward check, border check, lost tracks dropped. */
-vf_status vf_frontend_track_all(vf_frontend* fe, int64_t t_ns, int* lost) {
-  *lost = 0;
+/* Tracking with the feature set, queued: the guesses, then the forward and backward passes. */
+vf_status vf_frontend_track_submit(vf_frontend* fe, int64_t t_ns) {
   fe->slide_count = 0;
   fe->frame_R_valid = 0;
+  fe->tracking = 0;
   if (!fe->have_previous || vf_feature_set_count(fe->set) == 0) return VF_OK;
   const float* guess = vf_frontend_guesses(fe, t_ns);
-  vf_track_stats st;
   fe->frame_committed = 1;
-  vf_status s = vf_feature_set_track(fe->set, fe->tracker, fe->pyramid[!fe->cur],
-                                     fe->pyramid[fe->cur], guess, &st);
+  vf_status s = vf_feature_set_track_submit(fe->set, fe->tracker, fe->pyramid[!fe->cur],
+                                            fe->pyramid[fe->cur], guess);
+  if (s != VF_OK) {
+    return vf_fail(&fe->err, s, "tracking: %s", vf_feature_set_last_error(fe->set));
+  }
+  fe->tracking = 1;
+  return VF_OK;
+}
+
+/* The tracking's results: backward check, border check, lost tracks dropped. */
+vf_status vf_frontend_track_finish(vf_frontend* fe, int* lost) {
+  *lost = 0;
+  if (!fe->tracking) return VF_OK;
+  fe->tracking = 0;
+  vf_track_stats st;
+  vf_status s = vf_feature_set_track_finish(fe->set, fe->tracker, &st);
   if (s != VF_OK) {
     return vf_fail(&fe->err, s, "tracking: %s", vf_feature_set_last_error(fe->set));
   }

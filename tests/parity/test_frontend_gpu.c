@@ -2,7 +2,10 @@
 /* The frontend on CUDA against the CPU backend on the same generated scene: the first frame's
  * detections are identical (integer stages agree bit for bit), later frames keep the same
  * tracks at the same positions within the tracker's float tolerance, and the disparities read
- * at them agree; every frame's stage times lie within the frame. Skips without a device. */
+ * at them agree (dense: the same map values; sparse stereo: the matches within the sub-pixel
+ * step's tolerance, 1e-3 px, CUDA matching the tracked tracks behind the tracking and the births
+ * on a stream of their own); every frame's stage times lie within the frame. Skips without a
+ * device. */
 #include <stdint.h>
 #include <viofront/viofront.h>
 
@@ -44,7 +47,7 @@ static void check_times(const run* r) {
 /* Where the frames come from: ordinary host memory, device memory, page-locked host memory. */
 enum { INPUT_HOST, INPUT_DEVICE, INPUT_PINNED };
 
-static void replay(vf_backend backend, const uint8_t* tex, run* r, int input) {
+static void replay(vf_backend backend, const uint8_t* tex, run* r, int input, int sparse) {
   const int device_input = input == INPUT_DEVICE;
   vf_context_config cc = vf_context_config_default();
   cc.backend = backend;
@@ -57,6 +60,7 @@ static void replay(vf_backend backend, const uint8_t* tex, run* r, int input) {
    * disparity map steps everywhere, and the birth check (on by default) would keep no track.
    * test_frontend_synth_gpu runs the check on a scene with true depth. */
   fc.birth_edge_radius = 0;
+  if (sparse) fc.stereo_mode = VF_FRONTEND_STEREO_SPARSE;
   vf_frontend_callbacks cb = {on_features, NULL, r};
   vf_frontend* fe = NULL;
   CHECK_OK(vf_frontend_create(ctx, &fc, &cb, &fe));
@@ -91,7 +95,8 @@ static const vf_feature* find(const run* r, int f, uint64_t id, int camera) {
   return NULL;
 }
 
-static void compare(const run* a, const run* b) {
+/* tolerance: how far the disparities of one track may differ (0: the same bits). */
+static void compare(const run* a, const run* b, float tolerance) {
   CHECK(a->frames == FRAMES && b->frames == FRAMES);
   /* Frame 0: detection only, bit for bit. */
   CHECK(a->count[0] == b->count[0]);
@@ -113,14 +118,15 @@ static void compare(const run* a, const run* b) {
       close += hypotf(p->u_rect - q->u_rect, p->v_rect - q->v_rect) < 0.02f;
       if (!isnan(p->disparity) && !isnan(q->disparity)) {
         ++both_disp;
-        same_disp += p->disparity == q->disparity;
+        same_disp += fabsf(p->disparity - q->disparity) <= tolerance;
       }
     }
   }
   printf(
-      "tracks compared %ld (%ld in one backend only), within 0.02 px %.2f%%, same disparity "
-      "%.2f%%\n",
-      pairs, only_one, 100.0 * close / pairs, 100.0 * same_disp / both_disp);
+      "tracks compared %ld (%ld in one backend only), within 0.02 px %.2f%%, %ld with a "
+      "disparity in both, %.2f%% of them within %g px\n",
+      pairs, only_one, 100.0 * close / pairs, both_disp, 100.0 * same_disp / both_disp,
+      (double)tolerance);
   CHECK(pairs > 1000);
   CHECK(only_one <= pairs / 50);
   CHECK(close >= pairs * 98 / 100);
@@ -130,13 +136,20 @@ static void compare(const run* a, const run* b) {
 int main(void) {
   VF_TEST_REQUIRE_CUDA();
   uint8_t* tex = scene_texture(5);
-  static run cpu, gpu, gpu_dev, gpu_pinned;
-  replay(VF_BACKEND_CPU, tex, &cpu, INPUT_HOST);
-  replay(VF_BACKEND_CUDA, tex, &gpu, INPUT_HOST);
-  replay(VF_BACKEND_CUDA, tex, &gpu_dev, INPUT_DEVICE);
-  replay(VF_BACKEND_CUDA, tex, &gpu_pinned, INPUT_PINNED);
-  compare(&cpu, &gpu);
-  compare(&cpu, &gpu_dev);
+  static run cpu, gpu, gpu_dev, gpu_pinned, cpu_sparse, gpu_sparse, gpu_dev_sparse;
+  replay(VF_BACKEND_CPU, tex, &cpu, INPUT_HOST, 0);
+  replay(VF_BACKEND_CUDA, tex, &gpu, INPUT_HOST, 0);
+  replay(VF_BACKEND_CUDA, tex, &gpu_dev, INPUT_DEVICE, 0);
+  replay(VF_BACKEND_CUDA, tex, &gpu_pinned, INPUT_PINNED, 0);
+  compare(&cpu, &gpu, 0.0f);
+  compare(&cpu, &gpu_dev, 0.0f);
+  replay(VF_BACKEND_CPU, tex, &cpu_sparse, INPUT_HOST, 1);
+  replay(VF_BACKEND_CUDA, tex, &gpu_sparse, INPUT_HOST, 1);
+  replay(VF_BACKEND_CUDA, tex, &gpu_dev_sparse, INPUT_DEVICE, 1);
+  compare(&cpu_sparse, &gpu_sparse, 1e-3f);
+  compare(&cpu_sparse, &gpu_dev_sparse, 1e-3f);
+  check_times(&gpu_sparse);
+  check_times(&gpu_dev_sparse);
   check_times(&cpu);
   check_times(&gpu);
   check_times(&gpu_dev);

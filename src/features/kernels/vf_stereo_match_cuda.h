@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "viofront/vf_sampler.h"
+#include "viofront/vf_tracker.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,6 +22,14 @@ int vf_cuda_match_stereo(const uint8_t* left, size_t left_stride, const uint8_t*
                          size_t right_stride, int width, int height, const float* xy,
                          const float* prior, int count, const vf_stereo_match_config* config,
                          vf_stereo_match* out, void* stream);
+/* The same at the tracked positions (x, y) of the tracker's results (device or mapped memory,
+ * written by work queued before on the stream); a result that did not converge gets
+ * VF_STEREO_MATCH_NONE. */
+int vf_cuda_match_stereo_tracked(const uint8_t* left, size_t left_stride, const uint8_t* right,
+                                 size_t right_stride, int width, int height,
+                                 const vf_track_result* tracked, const float* prior, int count,
+                                 const vf_stereo_match_config* config, vf_stereo_match* out,
+                                 void* stream);
 
 #ifdef __cplusplus
 }
