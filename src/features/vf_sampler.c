@@ -418,9 +418,9 @@ static vf_status vf_sampler_match_begin(vf_sampler* s, const vf_image* left, con
                                         const void* points, int count,
                                         const vf_stereo_match_config* config, vf_stereo_match* out,
                                         const char* fn) {
-  VF_CHECK_ARG_NOT_NULL(NULL, s);
+  if (s == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: s is NULL", fn);
   s->match_pending = 0;
-  VF_CHECK_ARG_NOT_NULL(&s->err, config);
+  if (config == NULL) return vf_fail(&s->err, VF_ERR_INVALID_ARG, "%s: config is NULL", fn);
   vf_status st = vf_sampler_match_config_check(&s->err, config, fn);
   if (st == VF_OK)
     st = vf_sampler_refine_check(s, left, right, (const float*)points, count, (const float*)out,
