@@ -95,9 +95,10 @@ typedef enum vf_frontend_stereo_mode {
 typedef struct vf_stage_times {
   double rectify_ms;                      /**< upload of host images included */
   double pyramid_ms, track_ms, detect_ms; /**< the stages */
-  double stereo_ms;                       /**< SGM (dense) or the features' matching (sparse) */
-  double features_ms;                     /**< the birth check and the feature records */
-  double total_ms;                        /**< host time of vf_frontend_process */
+  double stereo_ms;   /**< SGM (dense) or the features' matching (sparse; on CUDA the tracked
+                         tracks' matching runs behind the tracking and counts in track_ms) */
+  double features_ms; /**< the birth check and the feature records */
+  double total_ms;    /**< host time of vf_frontend_process */
 } vf_stage_times;
 
 /** The features of one frame (the on_features callback). */

@@ -41,6 +41,8 @@ struct vf_tracker {
   int fused_limit; /* CUDA with refinement: calls of up to this many features take the one-launch
                       kernel (vf_cuda_track_refine), larger ones the two kernels */
   int submitted;   /* features of the latest submission, -1 = none */
+  int work_behind; /* CUDA: work is queued behind the latest submission (its collect waits for
+                      the submission's event, not the stream) */
 };
 
 vf_tracker_config vf_tracker_config_default(void) {
@@ -429,6 +431,7 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
     }
   }
   if (rc == 0) rc = vf_cuda_event_record(t->staging_free, stream);
+  t->work_behind = 0;
   if (rc == 0) {
     t->uploads++;
     t->drains_at_upload = t->ctx->drains;
@@ -523,22 +526,32 @@ vf_status vf_tracker_request_buffer(vf_tracker* t, vf_track_request** out) {
   return VF_OK;
 }
 
-/* The wait of both collects: the latest submission finished (its results in h_results). On
- * CUDA the wait is for the submission's own event, not the stream: work queued behind the
- * tracking (the frontend's sparse stereo matches of the tracked points) goes on meanwhile. */
+/* The wait of both collects: the latest submission finished (its results in h_results). With
+ * work queued behind the tracking (vf_tracker_note_work_behind) the wait is for the submission's
+ * own event, so that the work goes on meanwhile; else for the stream (in the dense frame the
+ * event's wait measured slower: docs/perf/sparse_stereo.md). */
 static vf_status vf_tracker_wait(vf_tracker* t, const char* fn) {
   if (t->submitted < 0) {
     return vf_fail(&t->err, VF_ERR_STATE, "%s: nothing submitted (or the submission failed)", fn);
   }
 #ifdef VF_HAVE_CUDA
   if (t->ctx->backend == VF_BACKEND_CUDA && t->submitted > 0) {
-    int rc = vf_cuda_event_synchronize(t->staging_free);
+    const int behind = t->work_behind;
+    int rc = behind ? vf_cuda_event_synchronize(t->staging_free)
+                    : vf_cuda_stream_synchronize(t->ctx->stream);
     if (rc != 0) return vf_cuda_fail(&t->err, rc, fn);
-    t->staging_checked = t->uploads;
+    t->work_behind = 0;
+    if (behind) {
+      t->staging_checked = t->uploads;
+    } else {
+      vf_context_note_drained(t->ctx);
+    }
   }
 #endif
   return VF_OK;
 }
+
+void vf_tracker_note_work_behind(vf_tracker* t) { t->work_behind = 1; }
 
 vf_status vf_tracker_collect(vf_tracker* t, vf_track_result* results) {
   const char* fn = "vf_tracker_collect";

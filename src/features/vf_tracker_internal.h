@@ -18,5 +18,8 @@ vf_status vf_tracker_collect_checked(vf_tracker* t, const vf_track_request* requ
  * device address of the mapped results, valid for work queued on the tracker's stream after
  * the submit; CPU: host memory, written by the submit). Not for the host on CUDA. */
 const vf_track_result* vf_tracker_kernel_results(const vf_tracker* t);
+/* CUDA: work was queued on the tracker's stream behind the latest submission; its collect then
+ * waits for the submission alone, not for that work. */
+void vf_tracker_note_work_behind(vf_tracker* t);
 
 #endif

@@ -92,6 +92,7 @@ vf_status vf_frontend_queue_tracked_matches(vf_frontend* fe) {
                                                 n, &fe->cfg.sparse, fe->born);
   if (s != VF_OK)
     return vf_fail(&fe->err, s, "sparse stereo: %s", vf_sampler_last_error(fe->sampler));
+  vf_tracker_note_work_behind(fe->tracker);
   fe->match_pending = 1;
   fe->live_queued = 1;
   fe->live_count = fe->match_count = n;
