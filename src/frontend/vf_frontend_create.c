@@ -257,9 +257,10 @@ static vf_status vf_frontend_make_stages(vf_frontend* fe) {
     if (s == VF_OK) s = vf_stage_clock_init(&fe->side_clock, fe->side, VF_SIDE_COUNT + 1);
   }
   /* Sparse stereo on CUDA: the right image's rectification and the births' matches on a stream
-   * beside the tracking (vf_frontend_frame.c). */
+   * beside the tracking (vf_frontend_frame.c); a view of the context with a stream of its own
+   * (no worker threads of its own: the work is the GPU's). */
   if (s == VF_OK && ctx->backend == VF_BACKEND_CUDA && vf_frontend_sparse(c)) {
-    s = vf_context_create_sibling(ctx, &fe->match_ctx);
+    s = vf_context_create_stream_view(ctx, ctx->log_fn, ctx->log_user, &fe->match_ctx);
     if (s == VF_OK) s = vf_stream_link_init(&fe->right_ready, fe->match_ctx, ctx);
   }
   for (int k = 0; k < 2 && s == VF_OK; ++k) {
