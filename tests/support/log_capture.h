@@ -21,10 +21,11 @@ static void log_capture_fn(vf_log_level level, const char* message, void* user) 
 }
 
 /* A CPU context logging warnings into `c` (cleared). */
-static inline vf_context* log_capture_context(log_capture* c) {
+/* A context on `backend` whose warnings land in c. */
+static inline vf_context* log_capture_context_on(log_capture* c, vf_backend backend) {
   memset(c, 0, sizeof *c);
   vf_context_config cc = vf_context_config_default();
-  cc.backend = VF_BACKEND_CPU;
+  cc.backend = backend;
   cc.cpu_threads = 1;
   cc.log_fn = log_capture_fn;
   cc.log_user = c;
@@ -32,6 +33,10 @@ static inline vf_context* log_capture_context(log_capture* c) {
   vf_context* ctx = NULL;
   if (vf_context_create(&cc, &ctx) != VF_OK) return NULL;
   return ctx;
+}
+
+static inline vf_context* log_capture_context(log_capture* c) {
+  return log_capture_context_on(c, VF_BACKEND_CPU);
 }
 
 static inline void log_capture_clear(log_capture* c) {

@@ -4,7 +4,9 @@
  * every left feature counted as VF_RIGHT_NO_IMAGE with no disparity, no camera-1 record and no
  * disparity map that frame; the left tracks go on through it and the next full frame has
  * camera-1 records again. In dense mode the same frame is refused (VF_ERR_INVALID_ARG) and the
- * frontend is unchanged. */
+ * frontend is unchanged. With --gpu the same on CUDA (host images; the sparse frame then
+ * rectifies the right image and matches on a second stream, and its dense maps read that
+ * image), skipped (77) without a device. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -68,9 +70,9 @@ static vf_frontend_config scene_config(vf_frontend_stereo_mode mode) {
   return fc;
 }
 
-static void test_sparse(const uint8_t* tex) {
+static void test_sparse(const uint8_t* tex, vf_backend backend) {
   log_capture log;
-  vf_context* ctx = log_capture_context(&log);
+  vf_context* ctx = log_capture_context_on(&log, backend);
   CHECK(ctx != NULL);
   static run_log run;
   memset(&run, 0, sizeof run);
@@ -123,9 +125,9 @@ static void test_sparse(const uint8_t* tex) {
 
 /* Dense mode needs the right image for the map: the frame is refused and changes nothing (the
  * next full frame keeps the tracks of the one before). */
-static void test_dense(const uint8_t* tex) {
+static void test_dense(const uint8_t* tex, vf_backend backend) {
   log_capture log;
-  vf_context* ctx = log_capture_context(&log);
+  vf_context* ctx = log_capture_context_on(&log, backend);
   CHECK(ctx != NULL);
   static run_log run;
   memset(&run, 0, sizeof run);
@@ -155,13 +157,16 @@ static void test_dense(const uint8_t* tex) {
   vf_context_destroy(ctx);
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+  const int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
+  if (gpu) VF_TEST_REQUIRE_CUDA();
+  const vf_backend backend = gpu ? VF_BACKEND_CUDA : VF_BACKEND_CPU;
   uint8_t* tex = scene_texture(3);
   CHECK(tex != NULL);
   if (tex != NULL) {
-    test_sparse(tex);
-    test_dense(tex);
+    test_sparse(tex, backend);
+    test_dense(tex, backend);
   }
   free(tex);
-  VF_TEST_END("test_frontend_no_right");
+  VF_TEST_END(gpu ? "test_frontend_no_right --gpu" : "test_frontend_no_right");
 }
