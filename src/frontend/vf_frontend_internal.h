@@ -88,8 +88,8 @@ struct vf_frontend {
   vf_image disparity_host; /* CUDA with host output: the map and the rectified left copied */
   vf_image rectified_host;
   vf_sampler* sampler;
-  /* Sparse stereo on CUDA: a sibling context whose stream rectifies the right image beside the
-   * tracking and matches the births beside the tracked tracks' matches on the main one
+  /* Sparse stereo on CUDA: a stream view of the context whose stream rectifies the right image
+   * beside the tracking and matches the births beside the tracked tracks' matches on the main one
    * (vf_frontend_frame.c); NULL otherwise. */
   vf_context* match_ctx;
   vf_sampler* birth_sampler;
