@@ -592,6 +592,16 @@ vf_status vf_tracker_track(vf_tracker* t, const vf_pyramid* prev, const vf_pyram
   return s;
 }
 
+/* The checked tracking's output arrays (t not NULL). */
+static vf_status vf_tracker_check_outputs(vf_tracker* t, int count, const vf_track_result* results,
+                                          const vf_track_result* back, const char* fn) {
+  if (count > 0 && (results == NULL || back == NULL)) {
+    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
+                   results == NULL ? "results" : "back");
+  }
+  return VF_OK;
+}
+
 vf_status vf_tracker_submit_checked(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
                                     const vf_track_request* requests, int count, int from_guess) {
   const char* fn = "vf_tracker_track_checked";
@@ -611,15 +621,13 @@ vf_status vf_tracker_collect_checked(vf_tracker* t, const vf_track_request* requ
                                      vf_track_result* back) {
   const char* fn = "vf_tracker_track_checked";
   if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
-  if (count > 0 && (results == NULL || back == NULL)) {
-    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
-                   results == NULL ? "results" : "back");
-  }
+  vf_status s = vf_tracker_check_outputs(t, count, results, back, fn);
+  if (s != VF_OK) return s;
   if (t->submitted >= 0 && count != t->submitted) {
     return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: count %d, but %d were submitted", fn, count,
                    t->submitted);
   }
-  vf_status s = vf_tracker_collect(t, results);
+  s = vf_tracker_collect(t, results);
   if (s != VF_OK || count <= 0) return s;
   memcpy(back, t->h_back, (size_t)count * sizeof *back);
   /* Only converged results have a backward check: on CUDA the kernel checks every
@@ -637,12 +645,13 @@ vf_status vf_tracker_track_checked(vf_tracker* t, const vf_pyramid* prev, const 
                                    vf_track_result* results, vf_track_result* back) {
   const char* fn = "vf_tracker_track_checked";
   if (t == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: tracker is NULL", fn);
-  if (count > 0 && (results == NULL || back == NULL)) {
+  /* Refused before anything is queued. */
+  vf_status s = vf_tracker_check_outputs(t, count, results, back, fn);
+  if (s != VF_OK) {
     t->submitted = -1;
-    return vf_fail(&t->err, VF_ERR_INVALID_ARG, "%s: %s is NULL", fn,
-                   results == NULL ? "results" : "back");
+    return s;
   }
-  vf_status s = vf_tracker_submit_checked(t, prev, cur, requests, count, from_guess);
+  s = vf_tracker_submit_checked(t, prev, cur, requests, count, from_guess);
   return s == VF_OK ? vf_tracker_collect_checked(t, requests, count, from_guess, results, back) : s;
 }
 

@@ -20,8 +20,7 @@ static void log_capture_fn(vf_log_level level, const char* message, void* user) 
   c->count++;
 }
 
-/* A CPU context logging warnings into `c` (cleared). */
-/* A context on `backend` whose warnings land in c. */
+/* A context on `backend` logging warnings into `c` (cleared). */
 static inline vf_context* log_capture_context_on(log_capture* c, vf_backend backend) {
   memset(c, 0, sizeof *c);
   vf_context_config cc = vf_context_config_default();
@@ -35,6 +34,7 @@ static inline vf_context* log_capture_context_on(log_capture* c, vf_backend back
   return ctx;
 }
 
+/* The same on the CPU. */
 static inline vf_context* log_capture_context(log_capture* c) {
   return log_capture_context_on(c, VF_BACKEND_CPU);
 }
