@@ -38,7 +38,6 @@ struct vf_sampler {
   int match_pending;            /* a sparse match is submitted, not yet collected */
   vf_stereo_match* match_out;   /* its destination */
   int match_count;              /* and its points (0: nothing left to copy) */
-  float* host_xy;               /* CPU: the points of a match at tracked positions */
   uint16_t* dev_values;         /* CUDA: the values read */
   float* dev_disparities;       /* CUDA: the refinement's starts, then its results */
 };
@@ -55,13 +54,6 @@ vf_status vf_sampler_create(vf_context* ctx, int max_points, vf_sampler** out) {
   if (s == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_sampler_create: out of memory");
   s->ctx = ctx;
   s->max_points = max_points;
-  if (ctx->backend == VF_BACKEND_CPU) {
-    s->host_xy = vf_calloc(2 * (size_t)max_points, sizeof *s->host_xy);
-    if (s->host_xy == NULL) {
-      vf_sampler_destroy(s);
-      return vf_fail(NULL, VF_ERR_NOMEM, "vf_sampler_create: out of memory");
-    }
-  }
   if (ctx->backend == VF_BACKEND_CUDA) {
     vf_status st = vf_device_alloc(NULL, (void**)&s->dev_values,
                                    sizeof(uint16_t) * (size_t)max_points, "vf_sampler_create");
@@ -105,7 +97,6 @@ void vf_sampler_destroy(vf_sampler* s) {
   if (s->h_matched != NULL) vf_cuda_host_free(s->h_matched);
   if (s->h_match != NULL) vf_cuda_host_free(s->h_match);
 #endif
-  free(s->host_xy);
   vf_device_free(s->dev_values);
   vf_device_free(s->dev_disparities);
   free(s);
@@ -459,30 +450,30 @@ vf_status vf_sampler_match_tracked_submit(vf_sampler* s, const vf_image* left,
                                           vf_stereo_match* out) {
   const char* fn = "vf_sampler_match_tracked";
   vf_status st = vf_sampler_match_begin(s, left, right, tracked, count, config, out, fn);
-  if (st != VF_OK || count == 0) return st;
+  if (st != VF_OK) return st;
+  /* Only the CUDA frame queues the match behind its tracking; the CPU frame matches the tracked
+   * positions once it has them (vf_sampler_match_stereo_submit). */
+  if (left->location != VF_MEMORY_DEVICE) {
+    s->match_pending = 0;
+    return vf_fail(&s->err, VF_ERR_UNSUPPORTED, "%s: needs device images (CUDA backend)", fn);
+  }
+  if (count == 0) return VF_OK;
 #ifdef VF_HAVE_CUDA
-  if (left->location == VF_MEMORY_DEVICE) {
-    if (prior != NULL) memcpy(s->h_matched, prior, sizeof(float) * (size_t)count);
-    int rc = vf_cuda_match_stereo_tracked(
-        left->data, left->stride_bytes, right->data, right->stride_bytes, left->width, left->height,
-        tracked, prior != NULL ? s->m_matched : NULL, count, config, s->m_match, s->ctx->stream);
-    if (rc != 0) {
-      s->match_pending = 0;
-      return vf_cuda_fail(&s->err, rc, fn);
-    }
-    s->match_count = count;
-    return VF_OK;
+  if (prior != NULL) memcpy(s->h_matched, prior, sizeof(float) * (size_t)count);
+  int rc = vf_cuda_match_stereo_tracked(
+      left->data, left->stride_bytes, right->data, right->stride_bytes, left->width, left->height,
+      tracked, prior != NULL ? s->m_matched : NULL, count, config, s->m_match, s->ctx->stream);
+  if (rc != 0) {
+    s->match_pending = 0;
+    return vf_cuda_fail(&s->err, rc, fn);
   }
-#endif
-  /* The CPU twin: the converged tracks' positions, NaN (no match) for the others. */
-  for (int i = 0; i < count; ++i) {
-    const int ok = tracked[i].status == VF_TRACK_CONVERGED;
-    s->host_xy[2 * i] = ok ? tracked[i].x : NAN;
-    s->host_xy[2 * i + 1] = ok ? tracked[i].y : NAN;
-  }
-  vf_cpu_match_stereo(left->data, left->stride_bytes, right->data, right->stride_bytes, left->width,
-                      left->height, s->host_xy, prior, count, config, out, s->ctx->pool);
+  s->match_count = count;
   return VF_OK;
+#else
+  (void)prior;
+  s->match_pending = 0;
+  return vf_fail(&s->err, VF_ERR_UNSUPPORTED, "%s: built without CUDA", fn);
+#endif
 }
 
 vf_status vf_sampler_match_stereo_collect(vf_sampler* s) {

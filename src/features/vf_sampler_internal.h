@@ -16,7 +16,8 @@ vf_status vf_sampler_match_stereo_submit(vf_sampler* s, const vf_image* left, co
 /* The same at the tracked positions of a tracking's results as vf_tracker_kernel_results gives
  * them (CUDA: the device address; the tracking queued on this sampler's stream before): a
  * result that did not converge gets no match (VF_STEREO_MATCH_NONE). The GPU matches before
- * the host has the tracking's results; the CPU matches at once. */
+ * the host has the tracking's results. Device images only (VF_ERR_UNSUPPORTED otherwise): the
+ * CPU frame matches the tracked positions with vf_sampler_match_stereo_submit. */
 vf_status vf_sampler_match_tracked_submit(vf_sampler* s, const vf_image* left,
                                           const vf_image* right, const vf_track_result* tracked,
                                           const float* prior, int count,
