@@ -115,18 +115,19 @@ __device__ __forceinline__ void vf_fast_pyramid(const uint8_t* src, size_t src_s
   vf_fast_level<3>(s_a, s_b, lv, x0, y0, tid);
 }
 
+// The tile (bx, by) of every level (a block's work).
 template <int TILE, bool QUAD>
-__global__ void __launch_bounds__(vf_pyramid_threads(TILE, QUAD))
-    vf_pyramid_kernel(const uint8_t* __restrict__ src, size_t src_stride, vf_cuda_pyramid_levels lv,
-                      int copy_level0) {
+__device__ __forceinline__ void vf_pyramid_tile(const uint8_t* __restrict__ src, size_t src_stride,
+                                                const vf_cuda_pyramid_levels& lv, int copy_level0,
+                                                int bx, int by) {
   constexpr int kThreads = vf_pyramid_threads(TILE, QUAD);
   // Level 0 tile plus the level-1 tile; deeper levels reuse the level-0 space (ping-pong).
   __shared__ __align__(4) uint8_t s_a[TILE * TILE];
   __shared__ __align__(4) uint8_t s_b[(TILE / 2) * (TILE / 2)];
-  const int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
+  const int x0 = bx * TILE, y0 = by * TILE;
   const int w0 = lv.width[0], h0 = lv.height[0];
   const int tid = threadIdx.x;
-  if (TILE == kFastTile && (int)blockIdx.x < lv.fast_cols && (int)blockIdx.y < lv.fast_rows) {
+  if (TILE == kFastTile && bx < lv.fast_cols && by < lv.fast_rows) {
     // (Other tiles never take it: any valid count instantiates it for them.)
     vf_fast_pyramid<TILE == kFastTile ? kThreads : 64>(src, src_stride, lv, copy_level0, x0, y0,
                                                        reinterpret_cast<unsigned*>(s_a),
@@ -188,6 +189,29 @@ __global__ void __launch_bounds__(vf_pyramid_threads(TILE, QUAD))
   }
 }
 
+template <int TILE, bool QUAD>
+__global__ void __launch_bounds__(vf_pyramid_threads(TILE, QUAD))
+    vf_pyramid_kernel(const uint8_t* __restrict__ src, size_t src_stride, vf_cuda_pyramid_levels lv,
+                      int copy_level0) {
+  vf_pyramid_tile<TILE, QUAD>(src, src_stride, lv, copy_level0, (int)blockIdx.x, (int)blockIdx.y);
+}
+
+// Several pyramids of up to 6 levels (a 32-pixel tile) in one launch (a rig's cameras): grid.z
+// picks the job; a job's tiles beyond its own image return. The same pixels as their own launches.
+struct vf_pyramid_jobs {
+  vf_cuda_pyramid_job job[VF_CUDA_PYRAMID_BATCH_MAX];
+  int copy[VF_CUDA_PYRAMID_BATCH_MAX];
+};
+
+template <bool QUAD>
+__global__ void __launch_bounds__(vf_pyramid_threads(32, QUAD))
+    vf_pyramid_batch_kernel(const vf_pyramid_jobs jobs) {
+  const vf_cuda_pyramid_job& j = jobs.job[blockIdx.z];
+  const int bx = (int)blockIdx.x, by = (int)blockIdx.y;
+  if (bx * 32 >= j.levels.width[0] || by * 32 >= j.levels.height[0]) return;
+  vf_pyramid_tile<32, QUAD>(j.src, j.src_stride, j.levels, jobs.copy[blockIdx.z], bx, by);
+}
+
 // How many tile columns and rows from the origin the fast path takes (vf_fast_pyramid): every
 // level's part of the tile inside the level, every row pointer and stride 4-byte aligned; 0 x 0
 // when the levels are more than it unrolls.
@@ -246,4 +270,56 @@ extern "C" int vf_cuda_pyramid_build(const uint8_t* src, size_t src_stride,
   }
   if (lv->levels == 7) return vf_launch<64>(src, src_stride, lv, copy, s);
   return vf_launch<128>(src, src_stride, lv, copy, s);
+}
+
+// Jobs of one layout into launches of up to VF_CUDA_PYRAMID_BATCH_MAX.
+VF_CUDA_SITE(vf_batch_site);
+
+static int vf_launch_batch(vf_pyramid_jobs* b, int count, int cols, int rows, bool quad,
+                           cudaStream_t stream) {
+  const dim3 grid((unsigned)cols, (unsigned)rows, (unsigned)count);
+  if (quad) {
+    vf_pyramid_batch_kernel<true><<<grid, vf_pyramid_threads(32, true), 0, stream>>>(*b);
+  } else {
+    vf_pyramid_batch_kernel<false><<<grid, vf_pyramid_threads(32, false), 0, stream>>>(*b);
+  }
+  return VF_CUDA_LAUNCH_STATUS_AT(vf_batch_site);
+}
+
+extern "C" int vf_cuda_pyramid_build_batch(const vf_cuda_pyramid_job* jobs, int n, void* stream) {
+  cudaStream_t s = (cudaStream_t)stream;
+  for (int layout = 0; layout < 2; ++layout) {
+    vf_pyramid_jobs b;
+    int count = 0, cols = 0, rows = 0;
+    for (int i = 0; i < n; ++i) {
+      const vf_cuda_pyramid_job& j = jobs[i];
+      const int levels = j.levels.levels;
+      // One level, or more than a 32-pixel tile holds: a build of its own (in the first pass).
+      if (levels <= 1 || levels > 6) {
+        if (layout == 0) {
+          const int rc = vf_cuda_pyramid_build(j.src, j.src_stride, &j.levels, stream);
+          if (rc != 0) return rc;
+        }
+        continue;
+      }
+      if ((j.levels.quad != 0) != (layout == 1)) continue;
+      b.job[count] = j;
+      b.copy[count] = j.src != j.levels.data[0];
+      vf_fast_extent(j.src, j.src_stride, b.copy[count], &b.job[count].levels);
+      ++count;
+      const int c = (j.levels.width[0] + 31) / 32, r = (j.levels.height[0] + 31) / 32;
+      cols = c > cols ? c : cols;
+      rows = r > rows ? r : rows;
+      if (count == VF_CUDA_PYRAMID_BATCH_MAX) {
+        const int rc = vf_launch_batch(&b, count, cols, rows, layout == 1, s);
+        if (rc != 0) return rc;
+        count = cols = rows = 0;
+      }
+    }
+    if (count > 0) {
+      const int rc = vf_launch_batch(&b, count, cols, rows, layout == 1, s);
+      if (rc != 0) return rc;
+    }
+  }
+  return 0;
 }

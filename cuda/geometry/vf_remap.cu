@@ -37,14 +37,13 @@ __device__ __forceinline__ uint32_t vf_sample(const uint8_t* __restrict__ src, s
   return (int32_t)wts < 0 ? fill : v;
 }
 
+// Output pixels x .. x + 3 of row y (the caller keeps x and y inside).
 template <bool OFF32, bool UNIT>
-__global__ void vf_remap_kernel(const uint8_t* __restrict__ src, size_t src_stride, uint32_t col,
-                                size_t row, const uint4* __restrict__ plan, int plan_stride,
-                                uint8_t* __restrict__ dst, size_t dst_stride, int dst_w, int dst_h,
-                                uint32_t fill) {
-  const int x = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= dst_w || y >= dst_h) return;
+__device__ __forceinline__ void vf_remap_four(const uint8_t* __restrict__ src, size_t src_stride,
+                                              uint32_t col, size_t row,
+                                              const uint4* __restrict__ plan, int plan_stride,
+                                              uint8_t* __restrict__ dst, size_t dst_stride,
+                                              int dst_w, uint32_t fill, int x, int y) {
   // Entries x..x+3 of row y: 32 bytes, 16-byte aligned (plan_stride is a multiple of 4).
   const uint4* m = plan + ((size_t)y * plan_stride + x) / 2;
   const uint4 a = __ldg(m), b = __ldg(m + 1);
@@ -63,6 +62,35 @@ __global__ void vf_remap_kernel(const uint8_t* __restrict__ src, size_t src_stri
   }
 }
 
+template <bool OFF32, bool UNIT>
+__global__ void vf_remap_kernel(const uint8_t* __restrict__ src, size_t src_stride, uint32_t col,
+                                size_t row, const uint4* __restrict__ plan, int plan_stride,
+                                uint8_t* __restrict__ dst, size_t dst_stride, int dst_w, int dst_h,
+                                uint32_t fill) {
+  const int x = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= dst_w || y >= dst_h) return;
+  vf_remap_four<OFF32, UNIT>(src, src_stride, col, row, plan, plan_stride, dst, dst_stride, dst_w,
+                             fill, x, y);
+}
+
+// Several remaps in one launch (a rig's cameras): grid.z picks the job; a job's blocks beyond its
+// own image return. Only jobs of the usual kind (a source of at least 2x2 whose offsets fit 31
+// bits): the same pixels as their own launches.
+struct vf_remap_jobs {
+  vf_cuda_remap_job job[VF_CUDA_REMAP_BATCH_MAX];
+};
+
+__global__ void vf_remap_batch_kernel(const vf_remap_jobs jobs) {
+  const vf_cuda_remap_job& j = jobs.job[blockIdx.z];
+  const int x = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= j.dst_w || y >= j.dst_h) return;
+  vf_remap_four<true, true>(j.src, j.src_stride, 1u, j.src_stride,
+                            reinterpret_cast<const uint4*>(j.plan), j.plan_stride, j.dst,
+                            j.dst_stride, j.dst_w, j.fill, x, y);
+}
+
 template <bool OFF32>
 void vf_launch(const dim3& grid, const dim3& block, cudaStream_t stream, const uint8_t* src,
                size_t src_stride, int src_w, int src_h, const uint4* plan, int plan_stride,
@@ -78,6 +106,12 @@ void vf_launch(const dim3& grid, const dim3& block, cudaStream_t stream, const u
 }
 
 }  // namespace
+
+// Whether a job takes the batch kernel's instantiation (vf_launch's UNIT and OFF32).
+static bool vf_remap_batchable(const vf_cuda_remap_job& j) {
+  return j.src_w >= 2 && j.src_h >= 2 &&
+         (unsigned long long)j.src_stride * (unsigned long long)j.src_h <= 0x7fffffffull;
+}
 
 extern "C" int vf_cuda_remap_u8(const uint8_t* src, size_t src_stride, int src_w, int src_h,
                                 const uint32_t* plan, int plan_stride, uint8_t* dst,
@@ -95,4 +129,36 @@ extern "C" int vf_cuda_remap_u8(const uint8_t* src, size_t src_stride, int src_w
                      dst_w, dst_h, fill);
   }
   return VF_CUDA_LAUNCH_STATUS();
+}
+
+extern "C" int vf_cuda_remap_u8_batch(const vf_cuda_remap_job* jobs, int n, void* stream) {
+  cudaStream_t s = (cudaStream_t)stream;
+  vf_remap_jobs batch;
+  int count = 0, cols = 0, rows = 0;
+  for (int i = 0; i < n; ++i) {
+    const vf_cuda_remap_job& j = jobs[i];
+    if (!vf_remap_batchable(j)) {
+      const int rc = vf_cuda_remap_u8(j.src, j.src_stride, j.src_w, j.src_h, j.plan, j.plan_stride,
+                                      j.dst, j.dst_stride, j.dst_w, j.dst_h, j.fill, stream);
+      if (rc != 0) return rc;
+      continue;
+    }
+    batch.job[count++] = j;
+    const int c = (j.dst_w + 4 * 32 - 1) / (4 * 32), r = (j.dst_h + 7) / 8;
+    cols = c > cols ? c : cols;
+    rows = r > rows ? r : rows;
+    if (count == VF_CUDA_REMAP_BATCH_MAX) {
+      vf_remap_batch_kernel<<<dim3((unsigned)cols, (unsigned)rows, (unsigned)count), dim3(32, 8), 0,
+                              s>>>(batch);
+      const int rc = VF_CUDA_LAUNCH_STATUS();
+      if (rc != 0) return rc;
+      count = cols = rows = 0;
+    }
+  }
+  if (count > 0) {
+    vf_remap_batch_kernel<<<dim3((unsigned)cols, (unsigned)rows, (unsigned)count), dim3(32, 8), 0,
+                            s>>>(batch);
+    return VF_CUDA_LAUNCH_STATUS();
+  }
+  return 0;
 }

@@ -7,20 +7,12 @@
 #include "core/vf_env.h"
 #include "core/vf_fault.h"
 #include "features/kernels/vf_pyramid_cpu.h"
+#include "features/vf_pyramid_internal.h"
 #include "viofront/vf_pyramid.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
 #include "features/kernels/vf_pyramid_cuda.h"
 #endif
-
-struct vf_pyramid {
-  vf_error err;
-  vf_context* ctx;
-  vf_pyramid_config config;
-  vf_image level[VF_PYRAMID_MAX_LEVELS];
-  void* storage; /* one block holding every level */
-  int quad;      /* CUDA: a thread for four words of a tile (vf_pyramid_quad) */
-};
 
 vf_pyramid_config vf_pyramid_config_default(void) {
   vf_pyramid_config c = {752, 480, 4};
@@ -149,15 +141,7 @@ static vf_status vf_pyramid_build_cpu(vf_pyramid* p, const vf_image* img) {
 #ifdef VF_HAVE_CUDA
 static vf_status vf_pyramid_build_cuda(vf_pyramid* p, const vf_image* img) {
   vf_cuda_pyramid_levels lv;
-  memset(&lv, 0, sizeof lv);
-  lv.levels = p->config.levels;
-  lv.quad = p->quad;
-  for (int k = 0; k < lv.levels; ++k) {
-    lv.width[k] = p->level[k].width;
-    lv.height[k] = p->level[k].height;
-    lv.stride[k] = p->level[k].stride_bytes;
-    lv.data[k] = p->level[k].data;
-  }
+  vf_pyramid_cuda_levels(p, &lv);
   const uint8_t* src = img->data;
   size_t src_stride = img->stride_bytes;
   int rc = 0;
@@ -173,8 +157,7 @@ static vf_status vf_pyramid_build_cuda(vf_pyramid* p, const vf_image* img) {
 }
 #endif
 
-vf_status vf_pyramid_build(vf_pyramid* p, const vf_image* image) {
-  if (p == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_pyramid_build: pyramid is NULL");
+vf_status vf_pyramid_check_build(vf_pyramid* p, const vf_image* image) {
   vf_status s = vf_image_check(image, "vf_pyramid_build");
   if (s != VF_OK) return vf_fail_from_thread(&p->err, s);
   if (image->format != VF_PIXEL_U8) {
@@ -185,6 +168,27 @@ vf_status vf_pyramid_build(vf_pyramid* p, const vf_image* image) {
                    "vf_pyramid_build: image is %dx%d, pyramid was created for %dx%d", image->width,
                    image->height, p->config.width, p->config.height);
   }
+  return VF_OK;
+}
+
+#ifdef VF_HAVE_CUDA
+void vf_pyramid_cuda_levels(const vf_pyramid* p, vf_cuda_pyramid_levels* lv) {
+  memset(lv, 0, sizeof *lv);
+  lv->levels = p->config.levels;
+  lv->quad = p->quad;
+  for (int k = 0; k < lv->levels; ++k) {
+    lv->width[k] = p->level[k].width;
+    lv->height[k] = p->level[k].height;
+    lv->stride[k] = p->level[k].stride_bytes;
+    lv->data[k] = p->level[k].data;
+  }
+}
+#endif
+
+vf_status vf_pyramid_build(vf_pyramid* p, const vf_image* image) {
+  if (p == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_pyramid_build: pyramid is NULL");
+  vf_status s = vf_pyramid_check_build(p, image);
+  if (s != VF_OK) return s;
 #ifdef VF_HAVE_CUDA
   if (p->ctx->backend == VF_BACKEND_CUDA) return vf_pyramid_build_cuda(p, image);
 #endif

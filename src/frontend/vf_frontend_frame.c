@@ -20,10 +20,11 @@
  * before the left one so that with page-locked input its upload is not behind the left's on the
  * copy engine (the stereo, not the tracking, bounds the frame), then (after the left one) the
  * disparity map. The main stream waits for it before the records. */
-static vf_status vf_frontend_queue_right(vf_frontend* fe, const vf_image* right) {
+static vf_status vf_frontend_queue_right(vf_frontend* fe, const vf_image* right, int prepared) {
   vf_stage_clock* clk = &fe->side_clock;
   vf_stage_clock_reset(clk);
   vf_stage_clock_mark(clk, VF_SIDE_RECTIFY);
+  if (prepared) return VF_OK;
   vf_status s = vf_remap_apply(fe->remap[1], right, &fe->rectified[1]);
   return s == VF_OK ? VF_OK : vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
 }
@@ -61,15 +62,18 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
                                         const vf_image* right, int* lost, int* added) {
   vf_stage_clock* clk = &fe->clock;
   vf_stage_clock_mark(clk, VF_STAGE_RECTIFY);
+  /* A rig queued both rectifications and the pyramid already (vf_frontend_set_prepared). */
+  const int prepared = fe->prepared;
+  fe->prepared = 0;
   vf_status s = VF_OK;
   if (fe->side != NULL) {
-    s = vf_frontend_queue_right(fe, right);
+    s = vf_frontend_queue_right(fe, right, prepared);
     if (s != VF_OK) return s;
   }
-  s = vf_remap_apply(fe->remap[0], left, &fe->rectified[0]);
+  if (!prepared) s = vf_remap_apply(fe->remap[0], left, &fe->rectified[0]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
-  const int right_late = vf_frontend_right_late(fe);
-  if (fe->side == NULL && !fe->right_absent && !right_late) {
+  const int right_late = !prepared && vf_frontend_right_late(fe);
+  if (!prepared && fe->side == NULL && !fe->right_absent && !right_late) {
     s = vf_frontend_rectify_right(fe, right);
     if (s != VF_OK) return s;
   }
@@ -78,7 +82,7 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
     if (s != VF_OK) return s;
   }
   vf_stage_clock_mark(clk, VF_STAGE_PYRAMID);
-  s = vf_pyramid_build(fe->pyramid[fe->cur], &fe->rectified[0]);
+  if (!prepared) s = vf_pyramid_build(fe->pyramid[fe->cur], &fe->rectified[0]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "pyramid: %s", vf_last_error_message());
   s = vf_frontend_detect_early(fe);
   if (s != VF_OK) return s;

@@ -166,6 +166,9 @@ struct vf_frontend {
   int in_callback;     /* process is refused from inside a callback */
   int frame_committed; /* this frame changed the tracks: it must not be rolled back */
   int right_absent;    /* sparse stereo: this frame has no usable right image */
+  /* Set by a rig for the next frame (vf_frontend_set_prepared): both rectified images and the
+   * pyramid are queued already, batched over the rig's cameras; the frame skips them. */
+  int prepared;
   int frame_added, frame_lost;
 };
 
@@ -288,6 +291,22 @@ vf_status vf_frontend_match_tracks(vf_frontend* fe, const vf_track* tr, int n);
  * camera-1 records. */
 void vf_frontend_build_left_records(vf_frontend* fe, int64_t t_ns);
 vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns);
+
+/* A rig's batched first steps (src/frontend/vf_frontend_prepare.c). The next frame's
+ * rectifications (left, then right) as remap jobs and its pyramid from the rectified left image,
+ * for a caller that queues them with other cameras' (vf_remap_apply_batch, vf_pyramid_build_batch)
+ * on a stream that the frontend's is ordered after; then vf_frontend_set_prepared(fe, 1) makes
+ * the frame skip them. Set 0 (or never set) the frame queues its own. */
+typedef struct vf_frontend_prepare_jobs {
+  vf_remap* remap[2];
+  const vf_image* src[2];
+  vf_image* dst[2];
+  vf_pyramid* pyramid;
+  const vf_image* pyramid_src;
+} vf_frontend_prepare_jobs;
+void vf_frontend_prepare_jobs_of(vf_frontend* fe, const vf_image* left, const vf_image* right,
+                                 vf_frontend_prepare_jobs* jobs);
+void vf_frontend_set_prepared(vf_frontend* fe, int prepared);
 
 /* The per-frame steps (src/frontend/vf_frontend_frame.c). */
 vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* left,

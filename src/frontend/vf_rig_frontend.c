@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vf_env.h"
 #include "core/vf_fault.h"
 #include "frontend/vf_frontend_internal.h"
 #include "frontend/vf_rig_frontend_internal.h"
@@ -124,6 +125,9 @@ vf_status vf_rig_frontend_create(vf_context* ctx, const vf_rig* rig,
   if (fe == NULL) return vf_fail(NULL, VF_ERR_NOMEM, "vf_rig_frontend_create: out of memory");
   fe->ctx = ctx;
   fe->rig = *rig;
+  /* CUDA: the units' rectifications and pyramids in one launch each (vf_rig_frontend_batch.c);
+   * VF_RIG_BATCH=0 gives each unit its own (measurements: docs/perf/rig.md). */
+  fe->batch = ctx->backend == VF_BACKEND_CUDA && vf_env_digit("VF_RIG_BATCH", 0, 1) != 0;
   vf_rig_frontend_plan(fe);
   for (int k = 0; k < fe->unit_count; ++k) {
     fe->units[k].index = k;

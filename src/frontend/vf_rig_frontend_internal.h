@@ -49,7 +49,14 @@ struct vf_rig_frontend {
   int64_t last_t_ns;
   int have_previous;
   int in_callback;
+  int batch; /* CUDA: the units' first steps batched on the rig's stream */
 };
+
+/* The running units' (run[0 .. count - 1]) rectifications and pyramids of this frame queued on
+ * the rig's stream, batched (src/frontend/vf_rig_frontend_batch.c), before the units' streams are
+ * forked from it; each unit's frame then skips them. Nothing is prepared on an error. */
+vf_status vf_rig_prepare_units(vf_rig_frontend* fe, const vf_image* const* images, const int* run,
+                               int count);
 
 /* "unit 1 (pair 0: cam2, cam3)" or "unit 2 (camera 4: cam4)", for messages. */
 void vf_rig_unit_name(const vf_rig_frontend* fe, int unit, char* out, size_t size);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/vf_parallel.h"
+#include "frontend/vf_frontend_internal.h"
 #include "frontend/vf_rig_frontend_internal.h"
 
 static vf_status vf_rig_check_image(vf_rig_frontend* fe, int c, const vf_image* img) {
@@ -143,6 +144,11 @@ vf_status vf_rig_frontend_process(vf_rig_frontend* fe, int64_t t_ns,
     memset(&u->log, 0, sizeof u->log);
     u->has_frame = u->has_disparity = 0;
     u->status = VF_OK;
+    vf_frontend_set_prepared(u->fe, 0);
+  }
+  if (fe->batch) {
+    s = vf_rig_prepare_units(fe, images, run, count);
+    if (s != VF_OK) return s;
   }
   s = vf_rig_link_units(fe, run, count, 1);
   if (s != VF_OK) return s;

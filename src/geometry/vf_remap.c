@@ -10,24 +10,13 @@
 #include "geometry/kernels/vf_remap_cpu.h"
 #include "geometry/kernels/vf_remap_rules.h"
 #include "geometry/vf_rectify_math.h"
+#include "geometry/vf_remap_internal.h"
 #include "viofront/vf_rectify.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
 #include "geometry/kernels/vf_remap_cuda.h"
 #include "geometry/kernels/vf_remap_plan_cuda.h"
 #endif
-
-struct vf_remap {
-  vf_error err;
-  vf_context* ctx;
-  vf_remap_config config;
-  int map_stride;     /* entries per map row: out_width rounded up to 4 (16-byte GPU loads) */
-  int32_t* map_host;  /* (sx, sy) per entry; kept on CUDA too, for vf_remap_lookup */
-  uint32_t* plan_dev; /* CUDA: the map's plan (vf_remap_plan_pack), the same size as the map */
-  vf_remap_cpu_plan* cpu_plan; /* CPU backend: the map unpacked for the CPU kernel */
-  vf_image stage_src; /* CUDA: device copies of host input and output, made at create time */
-  vf_image stage_dst;
-};
 
 vf_status vf_remap_config_rectify(const vf_camera* cam, const vf_stereo_rectification* rect,
                                   int which, vf_remap_config* out) {
@@ -214,8 +203,7 @@ static vf_status vf_remap_apply_cuda(vf_remap* r, const vf_image* src, vf_image*
 }
 #endif
 
-vf_status vf_remap_apply(vf_remap* r, const vf_image* src, vf_image* dst) {
-  if (r == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_remap_apply: remap is NULL");
+vf_status vf_remap_check_apply(vf_remap* r, const vf_image* src, const vf_image* dst) {
   vf_status s = vf_image_check(src, "vf_remap_apply src");
   if (s == VF_OK) s = vf_image_check(dst, "vf_remap_apply dst");
   if (s != VF_OK) return vf_fail_from_thread(&r->err, s);
@@ -233,6 +221,14 @@ vf_status vf_remap_apply(vf_remap* r, const vf_image* src, vf_image* dst) {
   if (src->data == dst->data) {
     return vf_fail(&r->err, VF_ERR_INVALID_ARG, "vf_remap_apply: src and dst are the same pixels");
   }
+  return VF_OK;
+}
+
+vf_status vf_remap_apply(vf_remap* r, const vf_image* src, vf_image* dst) {
+  if (r == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_remap_apply: remap is NULL");
+  vf_status s = vf_remap_check_apply(r, src, dst);
+  if (s != VF_OK) return s;
+  const vf_remap_config* c = &r->config;
 #ifdef VF_HAVE_CUDA
   if (r->ctx->backend == VF_BACKEND_CUDA) return vf_remap_apply_cuda(r, src, dst);
 #endif

@@ -28,6 +28,21 @@ typedef struct vf_cuda_pyramid_levels {
 int vf_cuda_pyramid_build(const uint8_t* src, size_t src_stride,
                           const vf_cuda_pyramid_levels* levels, void* stream);
 
+/* One pyramid of a batch: vf_cuda_pyramid_build's arguments. */
+typedef struct vf_cuda_pyramid_job {
+  const uint8_t* src;
+  size_t src_stride;
+  vf_cuda_pyramid_levels levels;
+} vf_cuda_pyramid_job;
+
+/* The jobs one launch takes (the kernel's argument stays under 4 KB). */
+#define VF_CUDA_PYRAMID_BATCH_MAX 8
+
+/* vf_cuda_pyramid_build of each job, the same pixels, in as few launches as it can: one for up
+ * to VF_CUDA_PYRAMID_BATCH_MAX jobs of 2 to 6 levels and one layout (`quad`), a build of its own
+ * for any other; queued on `stream`. */
+int vf_cuda_pyramid_build_batch(const vf_cuda_pyramid_job* jobs, int n, void* stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The frame's first steps handed to a rig, which batches them over its cameras (issue 37): the
+ * two rectifications and the pyramid, the same calls as the frame's own (vf_frontend_frame.c), so
+ * the same pixels. */
+#include "frontend/vf_frontend_internal.h"
+
+void vf_frontend_prepare_jobs_of(vf_frontend* fe, const vf_image* left, const vf_image* right,
+                                 vf_frontend_prepare_jobs* jobs) {
+  jobs->remap[0] = fe->remap[0];
+  jobs->src[0] = left;
+  jobs->dst[0] = &fe->rectified[0];
+  jobs->remap[1] = fe->remap[1];
+  jobs->src[1] = right;
+  jobs->dst[1] = &fe->rectified[1];
+  /* [cur] is the frame's (it becomes the previous one when the frame is done). */
+  jobs->pyramid = fe->pyramid[fe->cur];
+  jobs->pyramid_src = &fe->rectified[0];
+}
+
+void vf_frontend_set_prepared(vf_frontend* fe, int prepared) { fe->prepared = prepared != 0; }

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* A CUDA rig's first steps batched over its cameras (issue 37, item 3): every running unit's two
+ * rectifications in one launch and its pyramid in another, on the rig's stream, instead of three
+ * launches a unit on the units' own streams. The units' streams are forked from the rig's after it
+ * (vf_rig_frontend_process.c), so each unit's frame reads them as if it had queued them. The same
+ * calls' pixels: the records are those of lone frontends. */
+#include <stdio.h>
+
+#include "features/vf_pyramid_batch.h"
+#include "frontend/vf_frontend_internal.h"
+#include "frontend/vf_rig_frontend_internal.h"
+#include "geometry/vf_remap_batch.h"
+
+vf_status vf_rig_prepare_units(vf_rig_frontend* fe, const vf_image* const* images, const int* run,
+                               int count) {
+  vf_remap* remaps[2 * VF_RIG_MAX_CAMERAS];
+  const vf_image* src[2 * VF_RIG_MAX_CAMERAS];
+  vf_image* dst[2 * VF_RIG_MAX_CAMERAS];
+  vf_pyramid* pyramids[VF_RIG_MAX_CAMERAS];
+  const vf_image* rectified[VF_RIG_MAX_CAMERAS];
+  for (int i = 0; i < count; ++i) {
+    vf_rig_slot* u = &fe->units[run[i]];
+    const vf_image* left = images[u->info.camera];
+    /* A mono unit's stand-in right image is its left one (vf_rig_run_unit). */
+    const vf_image* right = u->info.pair >= 0 ? images[u->info.right_camera] : left;
+    vf_frontend_prepare_jobs jobs;
+    vf_frontend_prepare_jobs_of(u->fe, left, right, &jobs);
+    for (int k = 0; k < 2; ++k) {
+      remaps[2 * i + k] = jobs.remap[k];
+      src[2 * i + k] = jobs.src[k];
+      dst[2 * i + k] = jobs.dst[k];
+    }
+    pyramids[i] = jobs.pyramid;
+    rectified[i] = jobs.pyramid_src;
+  }
+  vf_status s = vf_remap_apply_batch(fe->ctx, remaps, src, dst, 2 * count);
+  if (s == VF_OK) s = vf_pyramid_build_batch(fe->ctx, pyramids, rectified, count);
+  if (s != VF_OK) {
+    char m[VF_ERROR_MESSAGE_MAX];
+    snprintf(m, sizeof m, "%s", vf_last_error_message());
+    return vf_fail(&fe->err, s, "vf_rig_frontend_process: the cameras' rectification: %s", m);
+  }
+  for (int i = 0; i < count; ++i) vf_frontend_set_prepared(fe->units[run[i]].fe, 1);
+  return VF_OK;
+}
