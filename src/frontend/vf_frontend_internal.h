@@ -307,6 +307,9 @@ typedef struct vf_frontend_prepare_jobs {
 void vf_frontend_prepare_jobs_of(vf_frontend* fe, const vf_image* left, const vf_image* right,
                                  vf_frontend_prepare_jobs* jobs);
 void vf_frontend_set_prepared(vf_frontend* fe, int prepared);
+/* Whether batching this frame's first steps with other cameras' pays (CUDA): not for a frame
+ * that rectifies its right image after the tracking when an image must be uploaded. */
+int vf_frontend_prepare_pays(const vf_frontend* fe, const vf_image* left, const vf_image* right);
 
 /* The per-frame steps (src/frontend/vf_frontend_frame.c). */
 vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* left,

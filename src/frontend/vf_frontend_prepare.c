@@ -18,3 +18,12 @@ void vf_frontend_prepare_jobs_of(vf_frontend* fe, const vf_image* left, const vf
 }
 
 void vf_frontend_set_prepared(vf_frontend* fe, int prepared) { fe->prepared = prepared != 0; }
+
+int vf_frontend_prepare_pays(const vf_frontend* fe, const vf_image* left, const vf_image* right) {
+  /* Without a side stream (sparse stereo, stereo off) the CUDA frame queues its right image after
+   * the tracking (vf_frontend_right_late): a host image's upload, queued with every camera's before
+   * any unit tracks, delayed them all (a sparse rig of 2 pairs with host input: 306-344 against
+   * 255-275 us, docs/perf/rig.md). Device images have no upload to wait for. */
+  const int host = left->location == VF_MEMORY_HOST || right->location == VF_MEMORY_HOST;
+  return !(host && fe->side == NULL);
+}

@@ -3,7 +3,8 @@
  * rectifications in one launch and its pyramid in another, on the rig's stream, instead of three
  * launches a unit on the units' own streams. The units' streams are forked from the rig's after it
  * (vf_rig_frontend_process.c), so each unit's frame reads them as if it had queued them. The same
- * calls' pixels: the records are those of lone frontends. */
+ * calls' pixels: the records are those of lone frontends. A unit for which it does not pay
+ * (vf_frontend_prepare_pays) queues its own. */
 #include <stdio.h>
 
 #include "features/vf_pyramid_batch.h"
@@ -18,28 +19,31 @@ vf_status vf_rig_prepare_units(vf_rig_frontend* fe, const vf_image* const* image
   vf_image* dst[2 * VF_RIG_MAX_CAMERAS];
   vf_pyramid* pyramids[VF_RIG_MAX_CAMERAS];
   const vf_image* rectified[VF_RIG_MAX_CAMERAS];
+  int batched[VF_RIG_MAX_CAMERAS], n = 0;
   for (int i = 0; i < count; ++i) {
     vf_rig_slot* u = &fe->units[run[i]];
     const vf_image* left = images[u->info.camera];
     /* A mono unit's stand-in right image is its left one (vf_rig_run_unit). */
     const vf_image* right = u->info.pair >= 0 ? images[u->info.right_camera] : left;
+    if (!vf_frontend_prepare_pays(u->fe, left, right)) continue;
     vf_frontend_prepare_jobs jobs;
     vf_frontend_prepare_jobs_of(u->fe, left, right, &jobs);
     for (int k = 0; k < 2; ++k) {
-      remaps[2 * i + k] = jobs.remap[k];
-      src[2 * i + k] = jobs.src[k];
-      dst[2 * i + k] = jobs.dst[k];
+      remaps[2 * n + k] = jobs.remap[k];
+      src[2 * n + k] = jobs.src[k];
+      dst[2 * n + k] = jobs.dst[k];
     }
-    pyramids[i] = jobs.pyramid;
-    rectified[i] = jobs.pyramid_src;
+    pyramids[n] = jobs.pyramid;
+    rectified[n] = jobs.pyramid_src;
+    batched[n++] = run[i];
   }
-  vf_status s = vf_remap_apply_batch(fe->ctx, remaps, src, dst, 2 * count);
-  if (s == VF_OK) s = vf_pyramid_build_batch(fe->ctx, pyramids, rectified, count);
+  vf_status s = vf_remap_apply_batch(fe->ctx, remaps, src, dst, 2 * n);
+  if (s == VF_OK) s = vf_pyramid_build_batch(fe->ctx, pyramids, rectified, n);
   if (s != VF_OK) {
     char m[VF_ERROR_MESSAGE_MAX];
     snprintf(m, sizeof m, "%s", vf_last_error_message());
     return vf_fail(&fe->err, s, "vf_rig_frontend_process: the cameras' rectification: %s", m);
   }
-  for (int i = 0; i < count; ++i) vf_frontend_set_prepared(fe->units[run[i]].fe, 1);
+  for (int i = 0; i < n; ++i) vf_frontend_set_prepared(fe->units[batched[i]].fe, 1);
   return VF_OK;
 }

@@ -54,7 +54,8 @@ struct vf_rig_frontend {
 
 /* The running units' (run[0 .. count - 1]) rectifications and pyramids of this frame queued on
  * the rig's stream, batched (src/frontend/vf_rig_frontend_batch.c), before the units' streams are
- * forked from it; each unit's frame then skips them. Nothing is prepared on an error. */
+ * forked from it, for the units where that pays (vf_frontend_prepare_pays); each of those units'
+ * frames then skips them. Nothing is prepared on an error. */
 vf_status vf_rig_prepare_units(vf_rig_frontend* fe, const vf_image* const* images, const int* run,
                                int count);
 
