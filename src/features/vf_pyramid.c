@@ -128,8 +128,11 @@ static vf_status vf_pyramid_build_cpu(vf_pyramid* p, const vf_image* img) {
     return vf_fail(&p->err, VF_ERR_UNSUPPORTED,
                    "vf_pyramid_build: the CPU backend takes host images only");
   }
-  vf_status s = vf_image_copy(img, &p->level[0]);
-  if (s != VF_OK) return vf_fail_from_thread(&p->err, s);
+  /* A level 0 written in place (the frontend's rectified left image) needs no copy. */
+  if (img->data != p->level[0].data) {
+    vf_status s = vf_image_copy(img, &p->level[0]);
+    if (s != VF_OK) return vf_fail_from_thread(&p->err, s);
+  }
   for (int k = 1; k < p->config.levels; ++k) {
     const vf_image* a = &p->level[k - 1];
     vf_cpu_downsample2(a->data, a->stride_bytes, a->width, a->height, p->level[k].data,

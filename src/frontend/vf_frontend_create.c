@@ -207,8 +207,10 @@ static vf_status vf_frontend_alloc_host(vf_frontend* fe) {
 
 static vf_status vf_frontend_alloc_images(vf_frontend* fe, vf_memory where) {
   int w = fe->rect.width, h = fe->rect.height;
-  vf_status s = vf_image_alloc(&fe->rectified[0], w, h, VF_PIXEL_U8, where);
-  if (s == VF_OK) s = vf_image_alloc(&fe->rectified[1], w, h, VF_PIXEL_U8, where);
+  /* The rectified left image is the frame's pyramid level 0 (vf_frontend_bind_left), not an
+   * image of its own that the pyramid would copy. */
+  vf_frontend_bind_left(fe);
+  vf_status s = vf_image_alloc(&fe->rectified[1], w, h, VF_PIXEL_U8, where);
   const int map = vf_frontend_has_map(&fe->cfg);
   if (s == VF_OK && map) s = vf_image_alloc(&fe->disparity, w, h, VF_PIXEL_U16, where);
   /* CUDA with a host disparity frame: the map and the image are copied out for the callback. */
@@ -363,8 +365,8 @@ void vf_frontend_destroy(vf_frontend* fe) {
   for (int k = 0; k < 2; ++k) {
     vf_remap_destroy(fe->remap[k]);
     vf_pyramid_destroy(fe->pyramid[k]);
-    vf_image_free(&fe->rectified[k]);
   }
+  vf_image_free(&fe->rectified[1]); /* [0] is a view of a pyramid's level 0 */
   vf_detector_destroy(fe->detector);
   vf_detector_destroy(fe->band_detector);
   vf_detector_destroy(fe->early_detector);

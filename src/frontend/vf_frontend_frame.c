@@ -65,6 +65,7 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   /* A rig queued both rectifications and the pyramid already (vf_frontend_set_prepared). */
   const int prepared = fe->prepared;
   fe->prepared = 0;
+  if (!prepared) vf_frontend_bind_left(fe);
   vf_status s = VF_OK;
   if (fe->side != NULL) {
     s = vf_frontend_queue_right(fe, right, prepared);

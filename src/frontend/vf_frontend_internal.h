@@ -65,7 +65,8 @@ struct vf_frontend {
 
   /* stages */
   vf_remap* remap[2];
-  vf_image rectified[2];  /* context memory */
+  /* context memory; [0] is a view of pyramid[cur]'s level 0 (vf_frontend_bind_left) */
+  vf_image rectified[2];
   vf_pyramid* pyramid[2]; /* ping-pong: [cur] is this frame's, [!cur] the previous one */
   int cur;
   vf_detector* detector;
@@ -291,6 +292,12 @@ vf_status vf_frontend_match_tracks(vf_frontend* fe, const vf_track* tr, int n);
  * camera-1 records. */
 void vf_frontend_build_left_records(vf_frontend* fe, int64_t t_ns);
 vf_status vf_frontend_build_records(vf_frontend* fe, int64_t t_ns);
+
+/* Points rectified[0] at pyramid[cur]'s level 0, where the frame's rectified left image is
+ * written (then the pyramid is built in place, without a copy of level 0; the previous frame's
+ * stays in the other pyramid). Before the frame's first step (src/frontend/vf_frontend_prepare.c).
+ */
+void vf_frontend_bind_left(vf_frontend* fe);
 
 /* A rig's batched first steps (src/frontend/vf_frontend_prepare.c). The next frame's
  * rectifications (left, then right) as remap jobs and its pyramid from the rectified left image,

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* The frame's first steps handed to a rig, which batches them over its cameras (issue 37): the
- * two rectifications and the pyramid, the same calls as the frame's own (vf_frontend_frame.c), so
- * the same pixels. */
+/* Where the frame's rectified left image lives (its pyramid's level 0), and the frame's first
+ * steps handed to a rig, which batches them over its cameras (issue 37): the two rectifications
+ * and the pyramid, the same calls as the frame's own (vf_frontend_frame.c), so the same pixels. */
 #include "frontend/vf_frontend_internal.h"
+
+void vf_frontend_bind_left(vf_frontend* fe) {
+  /* Cannot fail: the pyramid exists and has a level 0. */
+  (void)vf_pyramid_level(fe->pyramid[fe->cur], 0, &fe->rectified[0]);
+}
 
 void vf_frontend_prepare_jobs_of(vf_frontend* fe, const vf_image* left, const vf_image* right,
                                  vf_frontend_prepare_jobs* jobs) {
+  vf_frontend_bind_left(fe);
   jobs->remap[0] = fe->remap[0];
   jobs->src[0] = left;
   jobs->dst[0] = &fe->rectified[0];
