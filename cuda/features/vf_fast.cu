@@ -554,9 +554,10 @@ constexpr int kPairMinBlocks = 4;
 constexpr int kPairMinBlocks = 8;
 #endif
 
+// Group (bx, by)'s part `part` of `parts` (a block's work).
 template <int SCORE, bool PAIRS>
-__global__ void __launch_bounds__(kThreads, PAIRS ? kPairMinBlocks : 4)
-    vf_fast_detect_kernel(vf_fast_job job) {
+__device__ __forceinline__ void vf_fast_detect_group(const vf_fast_job& job, int bx, int by,
+                                                     int part, int parts) {
   __shared__ __align__(4) uint8_t s_img[kImgW * kImgH];
   __shared__ __align__(16) float s_resp[kRespW * kRespH];
   __shared__ uint16_t s_queue[2 * kQueue];  // the candidates, then the corners (phase 2b)
@@ -567,8 +568,8 @@ __global__ void __launch_bounds__(kThreads, PAIRS ? kPairMinBlocks : 4)
   g.pc = job.cells_per_block;
   g.pr = job.rows_per_block;
   // The grid is the groups' (columns, rows, blocks a group): no division for a cell's place.
-  g.c0 = g.pc * blockIdx.x;
-  g.r0 = g.pr * blockIdx.y;
+  g.c0 = g.pc * bx;
+  g.r0 = g.pr * by;
   g.ncol = min(g.pc, job.cols - g.c0);
   g.nrow = min(g.pr, job.rows - g.r0);
   // Lane t of every warp reads cell t's mask byte; the ballot gives every thread the same bits.
@@ -581,7 +582,6 @@ __global__ void __launch_bounds__(kThreads, PAIRS ? kPairMinBlocks : 4)
   if (tid < kMaxCells) s_key[tid] = 0ull;  // read after the chunks' barriers, or the one below
   // Two blocks a group when there are several levels: the first level (most of the pixels) in
   // one, the others in the second, so that a cell's levels run side by side.
-  const int parts = gridDim.z, part = blockIdx.z;
   const int l_begin = part, l_end = part == parts - 1 ? job.levels : part + 1;
   for (int l = l_begin; l < l_end && g.used != 0u; ++l) {
     const vf_fast_level& lv = job.level[l];
@@ -610,6 +610,31 @@ __global__ void __launch_bounds__(kThreads, PAIRS ? kPairMinBlocks : 4)
   if (in_grid && tid < kMaxCells) vf_cell_result(job, parts, g.c0 + tc, g.r0 + tr, s_key[tid]);
 }
 
+template <int SCORE, bool PAIRS>
+__global__ void __launch_bounds__(kThreads, PAIRS ? kPairMinBlocks : 4)
+    vf_fast_detect_kernel(vf_fast_job job) {
+  vf_fast_detect_group<SCORE, PAIRS>(job, (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z,
+                                     (int)gridDim.z);
+}
+
+// Several detections in one launch (a rig's cameras): blockIdx.z = job * parts + part; a job's
+// groups beyond its own grid return. Every job of a launch has the same score, cells a block and
+// parts (vf_cuda_fast_detect_batch groups them): the same cells as their own launches.
+struct vf_fast_jobs {
+  vf_fast_job job[VF_CUDA_FAST_BATCH_MAX];
+};
+static_assert(sizeof(vf_fast_jobs) + sizeof(int) <= 4096, "a kernel's arguments take 4 KB");
+
+template <int SCORE, bool PAIRS>
+__global__ void __launch_bounds__(kThreads, PAIRS ? kPairMinBlocks : 4)
+    vf_fast_detect_batch_kernel(const vf_fast_jobs jobs, int parts) {
+  const int z = (int)blockIdx.z, part = z % parts;
+  const vf_fast_job& job = jobs.job[z / parts];
+  const int bx = (int)blockIdx.x, by = (int)blockIdx.y;
+  if (bx * job.cells_per_block >= job.cols || by * job.rows_per_block >= job.rows) return;
+  vf_fast_detect_group<SCORE, PAIRS>(job, bx, by, part, parts);
+}
+
 template <int SCORE>
 void vf_fast_launch(const vf_fast_job* job, dim3 grid, cudaStream_t s) {
   if (job->cells_per_block == 2) {
@@ -619,7 +644,77 @@ void vf_fast_launch(const vf_fast_job* job, dim3 grid, cudaStream_t s) {
   }
 }
 
+template <int SCORE>
+void vf_fast_launch_batch(const vf_fast_jobs* jobs, bool pairs, dim3 grid, int parts,
+                          cudaStream_t s) {
+  if (pairs) {
+    vf_fast_detect_batch_kernel<SCORE, true><<<grid, kThreads, 0, s>>>(*jobs, parts);
+  } else {
+    vf_fast_detect_batch_kernel<SCORE, false><<<grid, kThreads, 0, s>>>(*jobs, parts);
+  }
+}
+
+// One launch of `count` jobs that share the score, the cells a block and the parts.
+int vf_fast_batch_launch(const vf_fast_jobs* jobs, int count, cudaStream_t s) {
+  const vf_fast_job& first = jobs->job[0];
+  const int parts = first.levels > 1 ? 2 : 1;
+  unsigned cols = 0, rows = 0;
+  for (int i = 0; i < count; ++i) {
+    const vf_fast_job& j = jobs->job[i];
+    const unsigned c =
+        ((unsigned)j.cols + (unsigned)j.cells_per_block - 1) / (unsigned)j.cells_per_block;
+    const unsigned r =
+        ((unsigned)j.rows + (unsigned)j.rows_per_block - 1) / (unsigned)j.rows_per_block;
+    cols = c > cols ? c : cols;
+    rows = r > rows ? r : rows;
+  }
+  const dim3 grid(cols, rows, (unsigned)(count * parts));
+  const bool pairs = first.cells_per_block == 2;
+  if (first.score == VF_FAST_SCORE_SAD_CIRCLE) {
+    vf_fast_launch_batch<VF_FAST_SCORE_SAD_CIRCLE>(jobs, pairs, grid, parts, s);
+  } else if (first.score == VF_FAST_SCORE_SAD_ARC) {
+    vf_fast_launch_batch<VF_FAST_SCORE_SAD_ARC>(jobs, pairs, grid, parts, s);
+  } else {
+    vf_fast_launch_batch<VF_FAST_SCORE_MAX_THRESHOLD>(jobs, pairs, grid, parts, s);
+  }
+  return VF_CUDA_LAUNCH_STATUS();
+}
+
+// Whether two jobs can share a launch.
+bool vf_fast_same_launch(const vf_fast_job& a, const vf_fast_job& b) {
+  return a.score == b.score && a.cells_per_block == b.cells_per_block &&
+         (a.levels > 1) == (b.levels > 1);
+}
+
 }  // namespace
+
+extern "C" int vf_cuda_fast_detect_batch(const vf_fast_job* jobs, int n, void* stream) {
+  cudaStream_t s = (cudaStream_t)stream;
+  bool done[VF_CUDA_FAST_BATCH_GROUPS] = {};
+  // Jobs in groups that share a launch, in the order of their first job; each group in launches
+  // of up to VF_CUDA_FAST_BATCH_MAX.
+  if (n > VF_CUDA_FAST_BATCH_GROUPS) return (int)cudaErrorInvalidValue;
+  for (int i = 0; i < n; ++i) {
+    if (done[i]) continue;
+    vf_fast_jobs batch;
+    int count = 0;
+    for (int k = i; k < n; ++k) {
+      if (done[k] || !vf_fast_same_launch(jobs[i], jobs[k])) continue;
+      done[k] = true;
+      batch.job[count++] = jobs[k];
+      if (count == VF_CUDA_FAST_BATCH_MAX) {
+        const int rc = vf_fast_batch_launch(&batch, count, s);
+        if (rc != 0) return rc;
+        count = 0;
+      }
+    }
+    if (count > 0) {
+      const int rc = vf_fast_batch_launch(&batch, count, s);
+      if (rc != 0) return rc;
+    }
+  }
+  return 0;
+}
 
 extern "C" int vf_cuda_fast_detect(const vf_fast_job* job, void* stream) {
   // Three blocks a cell (one a level) measured no faster at 752x480 (16.6 against 16.2 us), nor

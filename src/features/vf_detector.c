@@ -9,6 +9,7 @@
 #include "core/vf_env.h"
 #include "core/vf_fault.h"
 #include "features/kernels/vf_fast_cpu.h"
+#include "features/vf_detector_internal.h"
 #include "viofront/vf_detector.h"
 #ifdef VF_HAVE_CUDA
 #include "core/vf_cuda_runtime.h"
@@ -17,31 +18,6 @@
 
 #define VF_DETECTOR_MAX_SIDE 32768
 #define VF_DETECTOR_MAX_CELL 8192 /* cell offsets take 14 bits in the CUDA sort key */
-
-struct vf_detector {
-  vf_error err;
-  vf_context* ctx;
-  vf_detector_config config;
-  vf_grid grid;
-  int ncells;
-  vf_fast_job job;    /* sizes (and CPU response maps) set at create, images at detect */
-  void* response;     /* CPU: every level's response map, one block */
-  vf_keypoint* cells; /* per-cell results, context memory */
-  /* CUDA, host results: the kernel writes the cells straight into mapped page-locked host
-   * memory (no copy to launch or wait for); mapped_cells is its device address. */
-  vf_keypoint* staged;
-  vf_keypoint* mapped_cells;
-  uint32_t* lut; /* CUDA: the arc table in device memory */
-  /* CUDA, host occupancy: the kernel reads the mask from mapped page-locked host memory. */
-  uint8_t* mask_staged;
-  uint8_t* mapped_mask;
-  void* mask_event;  /* CUDA: after the last kernel that read mask_staged */
-  vf_keypoint* list; /* compacted host results */
-  int count;
-  int detected; /* a detect has run */
-  int pending;  /* a submit waits for its collect */
-  int listed;   /* the host list holds its results */
-};
 
 vf_detector_config vf_detector_config_default(void) {
   vf_detector_config c = {752, 480, 10, 10, VF_FAST_SCORE_SAD_ARC, 8, 0, 2, 32, 32, 1};
@@ -259,7 +235,7 @@ void vf_detector_destroy(vf_detector* d) {
 }
 
 /* Points the job at the pyramid's levels after checking it fits the configuration. */
-static vf_status vf_detector_use_pyramid(vf_detector* d, const char* fn, const vf_pyramid* p) {
+vf_status vf_detector_use_pyramid(vf_detector* d, const char* fn, const vf_pyramid* p) {
   const vf_detector_config* c = &d->config;
   int levels = vf_pyramid_levels(p);
   if (levels <= c->max_level) {
@@ -320,8 +296,11 @@ static vf_status vf_detector_detect_cuda(vf_detector* d, const char* fn, const u
 
 /* The host list of a launched detection (host results only). */
 static vf_status vf_detector_collect_cuda(vf_detector* d, const char* fn) {
+  void* done = d->done_event;
+  d->done_event = NULL;
   if (!d->config.host_results) return VF_OK;
-  int rc = vf_cuda_stream_synchronize(d->ctx->stream);
+  int rc =
+      done != NULL ? vf_cuda_event_synchronize(done) : vf_cuda_stream_synchronize(d->ctx->stream);
   if (rc != 0) return vf_cuda_fail(&d->err, rc, fn);
   vf_detector_compact(d, d->staged);
   return VF_OK;
@@ -334,6 +313,7 @@ static vf_status vf_detector_queue(vf_detector* d, const char* fn, const vf_pyra
                                    const uint8_t* occupancy, vf_memory occupancy_location) {
   if (d == NULL) return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: detector is NULL", fn);
   d->pending = 0;
+  d->done_event = NULL;
   if (pyramid == NULL) return vf_fail(&d->err, VF_ERR_INVALID_ARG, "%s: pyramid is NULL", fn);
   if (occupancy_location != VF_MEMORY_HOST && occupancy_location != VF_MEMORY_DEVICE) {
     return vf_fail(&d->err, VF_ERR_INVALID_ARG, "%s: occupancy_location %d is not a vf_memory", fn,

@@ -63,7 +63,8 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   vf_stage_clock* clk = &fe->clock;
   vf_stage_clock_mark(clk, VF_STAGE_RECTIFY);
   /* A rig queued both rectifications and the pyramid already (vf_frontend_set_prepared). */
-  const int prepared = fe->prepared;
+  const int early_batched = (fe->prepared & VF_FRONTEND_PREPARED_EARLY) != 0;
+  const int prepared = (fe->prepared & VF_FRONTEND_PREPARED_INPUTS) != 0;
   fe->prepared = 0;
   if (!prepared) vf_frontend_bind_left(fe);
   vf_status s = VF_OK;
@@ -85,7 +86,7 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
   vf_stage_clock_mark(clk, VF_STAGE_PYRAMID);
   if (!prepared) s = vf_pyramid_build(fe->pyramid[fe->cur], &fe->rectified[0]);
   if (s != VF_OK) return vf_fail(&fe->err, s, "pyramid: %s", vf_last_error_message());
-  s = vf_frontend_detect_early(fe);
+  s = vf_frontend_detect_early(fe, early_batched);
   if (s != VF_OK) return s;
   vf_stage_clock_mark(clk, VF_STAGE_TRACK);
   s = vf_frontend_track_submit(fe, t_ns);

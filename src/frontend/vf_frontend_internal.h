@@ -167,8 +167,8 @@ struct vf_frontend {
   int in_callback;     /* process is refused from inside a callback */
   int frame_committed; /* this frame changed the tracks: it must not be rolled back */
   int right_absent;    /* sparse stereo: this frame has no usable right image */
-  /* Set by a rig for the next frame (vf_frontend_set_prepared): both rectified images and the
-   * pyramid are queued already, batched over the rig's cameras; the frame skips them. */
+  /* Set by a rig for the next frame (vf_frontend_set_prepared): VF_FRONTEND_PREPARED_* bits of
+   * the steps queued already, batched over the rig's cameras, which the frame skips. */
   int prepared;
   int frame_added, frame_lost;
 };
@@ -232,7 +232,7 @@ void vf_frontend_rigid_assess(vf_frontend* fe);
 vf_status vf_frontend_rigid_apply(vf_frontend* fe, int* ended);
 /* CUDA: queues the early detection (every cell) when detection is due this frame, right after
  * the pyramid, so that it runs beside the tracking. */
-vf_status vf_frontend_detect_early(vf_frontend* fe);
+vf_status vf_frontend_detect_early(vf_frontend* fe, int batched);
 /* The detection step: new tracks in the cells without one when detection is due; *assessed: 1
  * when it ran vf_frontend_rigid_assess (beside a detection on the GPU). */
 vf_status vf_frontend_replenish(vf_frontend* fe, int* added, int* assessed);
@@ -313,6 +313,13 @@ typedef struct vf_frontend_prepare_jobs {
 } vf_frontend_prepare_jobs;
 void vf_frontend_prepare_jobs_of(vf_frontend* fe, const vf_image* left, const vf_image* right,
                                  vf_frontend_prepare_jobs* jobs);
+/* The early detection (every cell, beside the tracking) that the next frame would queue, with
+ * the pyramid it reads; NULL when the frame detects no cell early. */
+vf_detector* vf_frontend_early_job(vf_frontend* fe, const vf_pyramid** pyramid);
+/* What a rig queued of the next frame's steps: the rectifications and the pyramid, the early
+ * detection (submitted for the frame's detector, collected as its own). */
+#define VF_FRONTEND_PREPARED_INPUTS 1
+#define VF_FRONTEND_PREPARED_EARLY 2
 void vf_frontend_set_prepared(vf_frontend* fe, int prepared);
 /* Whether batching this frame's first steps with other cameras' pays (CUDA): not for a frame
  * that rectifies its right image after the tracking when an image must be uploaded. */

@@ -23,7 +23,14 @@ void vf_frontend_prepare_jobs_of(vf_frontend* fe, const vf_image* left, const vf
   jobs->pyramid_src = &fe->rectified[0];
 }
 
-void vf_frontend_set_prepared(vf_frontend* fe, int prepared) { fe->prepared = prepared != 0; }
+vf_detector* vf_frontend_early_job(vf_frontend* fe, const vf_pyramid** pyramid) {
+  *pyramid = fe->pyramid[fe->cur];
+  if (fe->early_detector == NULL || !vf_feature_set_detection_due(fe->set, fe->sequence))
+    return NULL;
+  return fe->early_detector;
+}
+
+void vf_frontend_set_prepared(vf_frontend* fe, int prepared) { fe->prepared = prepared; }
 
 int vf_frontend_prepare_pays(const vf_frontend* fe, const vf_image* left, const vf_image* right) {
   /* Without a side stream (sparse stereo, stereo off) the CUDA frame queues its right image after

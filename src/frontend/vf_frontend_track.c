@@ -86,10 +86,15 @@ vf_status vf_frontend_track_finish(vf_frontend* fe, int* lost) {
   return VF_OK;
 }
 
-vf_status vf_frontend_detect_early(vf_frontend* fe) {
+vf_status vf_frontend_detect_early(vf_frontend* fe, int batched) {
   fe->early_pending = 0;
   if (fe->early_detector == NULL || !vf_feature_set_detection_due(fe->set, fe->sequence))
     return VF_OK;
+  /* A rig submitted it with its other cameras' (vf_frontend_early_job). */
+  if (batched) {
+    fe->early_pending = 1;
+    return VF_OK;
+  }
   /* A cell's keypoint does not depend on the other cells (the detector's one a cell), so every
    * cell now and the empty ones kept later are the empty cells' detection. */
   vf_status s = vf_stream_link_signal(&fe->pyramid_ready);

@@ -8,6 +8,7 @@
 
 #include "core/vf_env.h"
 #include "core/vf_fault.h"
+#include "features/vf_detector_batch.h"
 #include "frontend/vf_frontend_internal.h"
 #include "frontend/vf_rig_frontend_internal.h"
 #include "stereo/vf_stereo_internal.h"
@@ -128,6 +129,15 @@ vf_status vf_rig_frontend_create(vf_context* ctx, const vf_rig* rig,
   /* CUDA: the units' rectifications and pyramids in one launch each (vf_rig_frontend_batch.c);
    * VF_RIG_BATCH=0 gives each unit its own (measurements: docs/perf/rig.md). */
   fe->batch = ctx->backend == VF_BACKEND_CUDA && vf_env_digit("VF_RIG_BATCH", 0, 1) != 0;
+  if (fe->batch) {
+    vf_status s = vf_detector_batch_create(ctx, &fe->early);
+    if (s != VF_OK) {
+      char m[VF_ERROR_MESSAGE_MAX];
+      snprintf(m, sizeof m, "%s", vf_last_error_message());
+      free(fe);
+      return vf_fail(NULL, s, "vf_rig_frontend_create: %s", m);
+    }
+  }
   vf_rig_frontend_plan(fe);
   for (int k = 0; k < fe->unit_count; ++k) {
     fe->units[k].index = k;
@@ -155,6 +165,7 @@ void vf_rig_frontend_destroy(vf_rig_frontend* fe) {
     vf_context_destroy(fe->units[k].view);
     free(fe->units[k].records);
   }
+  vf_detector_batch_destroy(fe->early);
   free(fe);
 }
 

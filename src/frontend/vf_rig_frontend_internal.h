@@ -49,7 +49,8 @@ struct vf_rig_frontend {
   int64_t last_t_ns;
   int have_previous;
   int in_callback;
-  int batch; /* CUDA: the units' first steps batched on the rig's stream */
+  int batch;                       /* CUDA: the units' first steps batched on the rig's stream */
+  struct vf_detector_batch* early; /* with batch: the units' early detections */
 };
 
 /* The running units' (run[0 .. count - 1]) rectifications and pyramids of this frame queued on
@@ -58,6 +59,10 @@ struct vf_rig_frontend {
  * frames then skips them. Nothing is prepared on an error. */
 vf_status vf_rig_prepare_units(vf_rig_frontend* fe, const vf_image* const* images, const int* run,
                                int count);
+
+/* Then, after the fork, the early detections (every cell, beside the tracking) of the units
+ * prepared so, in one submit on the rig's stream (src/frontend/vf_rig_frontend_batch.c). */
+vf_status vf_rig_prepare_early(vf_rig_frontend* fe, const int* run, int count);
 
 /* "unit 1 (pair 0: cam2, cam3)" or "unit 2 (camera 4: cam4)", for messages. */
 void vf_rig_unit_name(const vf_rig_frontend* fe, int unit, char* out, size_t size);

@@ -152,6 +152,11 @@ vf_status vf_rig_frontend_process(vf_rig_frontend* fe, int64_t t_ns,
   }
   s = vf_rig_link_units(fe, run, count, 1);
   if (s != VF_OK) return s;
+  /* After the fork: the detections run beside the units' tracking, not before it. */
+  if (fe->batch) {
+    s = vf_rig_prepare_early(fe, run, count);
+    if (s != VF_OK) return s;
+  }
   vf_rig_frame_job job = {fe, t_ns, images, run};
   if (vf_rig_runs_at_once(fe, count)) {
     vf_parallel_items(fe->ctx->pool, count, vf_pool_threads(fe->ctx->pool), 1, vf_rig_run_unit,

@@ -16,6 +16,16 @@ extern "C" {
  * into job->cells: one launch, no response maps in global memory (cuda/features/vf_fast.cu). */
 int vf_cuda_fast_detect(const vf_fast_job* job, void* stream);
 
+/* The jobs one launch takes (the kernel's argument stays under 4 KB), and the most one call
+ * takes. */
+#define VF_CUDA_FAST_BATCH_MAX 8
+#define VF_CUDA_FAST_BATCH_GROUPS 64
+
+/* vf_cuda_fast_detect of each job, the same cells, in as few launches as it can: one for up to
+ * VF_CUDA_FAST_BATCH_MAX jobs of one score, cells a block and level split; at most
+ * VF_CUDA_FAST_BATCH_GROUPS jobs; queued on `stream`. */
+int vf_cuda_fast_detect_batch(const vf_fast_job* jobs, int n, void* stream);
+
 #ifdef __cplusplus
 }
 #endif
