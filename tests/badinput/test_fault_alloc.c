@@ -17,6 +17,7 @@
 
 #include "euroc_calib.h"
 #include "fault_walk.h"
+#include "features/vf_detector_batch.h"
 #include "frontend_scene.h"
 #include "vf_test.h"
 
@@ -273,6 +274,10 @@ static void sc_small_handles(walk_run* r) {
     }
   }
   walk_step(r, vf_context_synchronize(ctx));
+  /* The rig's batch of early detections (created only on CUDA rigs, so reached here alone). */
+  vf_detector_batch* db = NULL;
+  if (!walk_step(r, vf_detector_batch_create(ctx, &db))) CHECK(db == NULL);
+  vf_detector_batch_destroy(db);
   vf_feature_set_config fsc = vf_feature_set_config_default();
   fsc.width = fsc.grid.cols * fsc.grid.cell_width;
   fsc.height = fsc.grid.rows * fsc.grid.cell_height;
