@@ -443,7 +443,7 @@ __device__ __forceinline__ void vf_affine_feature(const vf_affine_params& p, con
   const vf_track_request r = vf_lk_warp::vf_load_request(requests + f);
   if (FUSED && tid < 32) {
     // The other warps go on to read the kept reference meanwhile.
-    const vf_track_result o = vf_lk_warp::vf_warp_feature(*lp, r, tid);
+    const vf_track_result o = vf_lk_warp::vf_warp_feature(*lp, r, f, tid);
     if (tid == 0) {
       results[f] = o;
       lk_out = o;

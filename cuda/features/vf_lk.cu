@@ -20,7 +20,7 @@ constexpr int kMaxWarpsPerBlock = 4;
 __device__ __forceinline__ vf_track_result vf_forward(const vf_lk_params& p,
                                                       const vf_track_request& rq, int f, int lane,
                                                       vf_track_result* __restrict__ results) {
-  const vf_track_result out = vf_warp_feature(p, rq, lane);
+  const vf_track_result out = vf_warp_feature(p, rq, f, lane);
   if (lane == 0) {
     results[f] = out;
     if (p.result_copy != nullptr) p.result_copy[f] = out;
@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(32 * kMaxWarpsPerBlock)
   const vf_track_result out = vf_forward(p, rq, f, lane, results);
   const vf_track_request b = vf_lk_back_request(&rq, &out, from_guess);
   const vf_track_result ob =
-      out.status == VF_TRACK_CONVERGED ? vf_warp_feature(back, b, lane) : vf_lk_result_init(&b);
+      out.status == VF_TRACK_CONVERGED ? vf_warp_feature(back, b, f, lane) : vf_lk_result_init(&b);
   if (lane == 0) back_results[f] = ob;
 }
 

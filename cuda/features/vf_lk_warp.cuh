@@ -534,9 +534,8 @@ __device__ __forceinline__ int vf_warp_track_level(const vf_lk_params& p, const 
 
 __device__ __forceinline__ vf_track_result vf_warp_track(const vf_lk_params& p,
                                                          const vf_track_request& r, int src,
-                                                         uint32_t kept, int lane) {
+                                                         uint32_t kept, int lane, int top) {
   vf_track_result out = vf_lk_result_init(&r);
-  const int top = p.levels - 1;
   vf_lk_state st;
   st.px = vf_to_level(r.guess_x, top);
   st.py = vf_to_level(r.guess_y, top);
@@ -587,17 +586,29 @@ __device__ __forceinline__ vf_track_request vf_load_request(const vf_track_reque
   return r;
 }
 
-// One feature on the whole warp, from its request to its result (the same bits on every lane;
-// the caller writes it).
+// One feature on the whole warp, from its request (the f-th of the call) to its result (the same
+// bits on every lane; the caller writes it). A descent from fewer levels than all that does not
+// converge runs again from the coarsest (vf_lk_retry), as on the CPU.
 __device__ __forceinline__ vf_track_result vf_warp_feature(const vf_lk_params& p,
-                                                           const vf_track_request& r, int lane) {
+                                                           const vf_track_request& r, int f,
+                                                           int lane) {
   vf_track_result out = vf_lk_result_init(&r);
   if (vf_lk_request_valid(&r, &p)) {
     const int src = vf_lk_template_source(&r, &p);
     uint32_t kept = 0;
     if (src == 1) kept = vf_warp_capture(p, r, lane);
     if (src == 2) kept = p.slot_levels[r.slot];
-    if (src == 0 || (kept & VF_LK_SLOT_CAPTURED)) out = vf_warp_track(p, r, src, kept, lane);
+    if (src == 0 || (kept & VF_LK_SLOT_CAPTURED)) {
+      // One inlined descent, run twice where it retries (two copies would double the code).
+      int top = VF_LK_TOP_LEVEL(&p, f), spent = 0;
+      for (;;) {
+        out = vf_warp_track(p, r, src, kept, lane, top);
+        out.iterations += spent;
+        if (!vf_lk_retry(top, &p, out.status)) break;
+        spent = out.iterations;
+        top = p.levels - 1;
+      }
+    }
   }
   return out;
 }

@@ -23,7 +23,7 @@
  *             disparities, census (cs_9x7|full_9x7), p1, p2, adaptive_p2, paths, uniqueness,
  *             lr_check, lr_max_diff, subpixel, median
  *   features: max_features, min_features, detect_every, min_distance, border, fb_threshold,
- *             fb_from_prediction
+ *             fb_from_prediction, start_radius
  *   frontend: stereo, right_features, right_max_lr_diff, edge_radius, edge_max_jump,
  *             birth_edge_radius, birth_max_jump, birth_max_jump_ratio, birth_max_holes,
  *             birth_candidates, disparity_refine_radius, slide_max, gyro_seeding,

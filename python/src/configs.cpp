@@ -135,7 +135,8 @@ static void register_frontend_configs(nb::module_& m) {
       .RW(vf_feature_set_config, min_distance)
       .RW(vf_feature_set_config, border)
       .RW(vf_feature_set_config, fb_threshold)
-      .RW(vf_feature_set_config, fb_from_prediction);
+      .RW(vf_feature_set_config, fb_from_prediction)
+      .RW(vf_feature_set_config, start_radius);
 
   config_class<vf_frontend_config>(m, "FrontendConfig", vf_frontend_config_default,
                                    "Everything the frontend needs (vf_frontend_config): cameras, "

@@ -8,6 +8,7 @@
 
 #include "core/vf_error.h"
 #include "core/vf_fault.h"
+#include "features/kernels/vf_lk_rules.h"
 #include "features/vf_feature_set_internal.h"
 #include "features/vf_tracker_internal.h"
 
@@ -24,6 +25,11 @@ struct vf_feature_set {
   int count;
   vf_track* features;    /* live, in order */
   uint8_t* new_template; /* per feature: its slot's template is still to be taken */
+  float* miss;           /* per feature: px between its last tracking's guess and result, NAN new */
+  uint8_t* start_levels; /* per request: the levels its tracking starts from (0 = all) */
+  float level_radius;    /* this tracking's vf_lk_levels_for radius; 0: all levels */
+  int guessed;           /* the previous tracking's guesses were the kind vf_feature_set_plan_levels
+                            was told of */
   int* free_slots;       /* stack of unused template slots */
   int free_count;
   uint64_t* lost; /* ids dropped by the last track/remove */
@@ -64,6 +70,7 @@ vf_feature_set_config vf_feature_set_config_default(void) {
   c.min_distance = 15.0f;
   c.border = 8.0f;
   c.fb_threshold = 0.5f;
+  c.start_radius = 1.0f; /* docs/perf/tracker.md: fewer levels, the same drift */
   return c;
 }
 
@@ -108,6 +115,10 @@ static vf_status vf_feature_set_validate(const vf_feature_set_config* c) {
   if (!(c->fb_threshold >= 0.0f && isfinite(c->fb_threshold))) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: fb_threshold must be finite and >= 0", fn);
   }
+  if (!(c->start_radius >= 0.0f && c->start_radius <= 1000.0f)) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "%s: start_radius %g must be in 0..1000 px", fn,
+                   (double)c->start_radius);
+  }
   return VF_OK;
 }
 
@@ -115,6 +126,8 @@ void vf_feature_set_destroy(vf_feature_set* s) {
   if (s == NULL) return;
   free(s->features);
   free(s->new_template);
+  free(s->miss);
+  free(s->start_levels);
   free(s->free_slots);
   free(s->lost);
   free(s->requests);
@@ -147,6 +160,8 @@ vf_status vf_feature_set_create(const vf_feature_set_config* config, vf_feature_
   const size_t n = (size_t)config->max_features, cells = (size_t)s->cells;
   s->features = vf_calloc(n, sizeof *s->features);
   s->new_template = vf_calloc(n, 1);
+  s->miss = vf_calloc(n, sizeof *s->miss);
+  s->start_levels = vf_calloc(n, 1);
   s->free_slots = vf_calloc(n, sizeof *s->free_slots);
   s->lost = vf_calloc(n, sizeof *s->lost);
   s->requests = vf_calloc(n, sizeof *s->requests);
@@ -160,9 +175,10 @@ vf_status vf_feature_set_create(const vf_feature_set_config* config, vf_feature_
   s->candidates = vf_calloc(cells, sizeof *s->candidates);
   s->cell_added = vf_calloc(cells, sizeof *s->cell_added);
   s->cell_resume = vf_calloc(cells, sizeof *s->cell_resume);
-  if (!s->features || !s->new_template || !s->free_slots || !s->lost || !s->requests ||
-      !s->results || !s->back_results || !s->drop || !s->cell_head || !s->next_in_cell ||
-      !s->bucket_xy || !s->best || !s->candidates || !s->cell_added || !s->cell_resume) {
+  if (!s->features || !s->new_template || !s->miss || !s->start_levels || !s->free_slots ||
+      !s->lost || !s->requests || !s->results || !s->back_results || !s->drop || !s->cell_head ||
+      !s->next_in_cell || !s->bucket_xy || !s->best || !s->candidates || !s->cell_added ||
+      !s->cell_resume) {
     vf_feature_set_destroy(s);
     return vf_fail(NULL, VF_ERR_NOMEM, "vf_feature_set_create: %d features", config->max_features);
   }
@@ -199,6 +215,7 @@ static void vf_feature_set_compact(vf_feature_set* s) {
     }
     s->features[kept] = s->features[i];
     s->new_template[kept] = s->new_template[i];
+    s->miss[kept] = s->miss[i];
     ++kept;
   }
   s->count = kept;
@@ -255,6 +272,12 @@ vf_status vf_feature_set_track_submit(vf_feature_set* s, vf_tracker* t, const vf
   }
   const int first_obs = tc.template_mode == VF_TEMPLATE_FIRST_OBSERVATION;
   vf_feature_set_requests(s, first_obs, predicted_xy);
+  if (s->level_radius > 0.0f) {
+    for (int i = 0; i < s->count; ++i)
+      s->start_levels[i] = (uint8_t)vf_lk_levels_for(s->miss[i], s->level_radius, tc.levels);
+    vf_tracker_set_start_levels(t, s->start_levels);
+  }
+  s->level_radius = 0.0f; /* one tracking's */
   /* With the forward-backward check both directions go in one call (one launch on CUDA). */
   const int checked = s->config.fb_threshold > 0.0f;
   vf_status st = checked ? vf_tracker_submit_checked(t, prev, cur, s->requests, s->count,
@@ -263,6 +286,12 @@ vf_status vf_feature_set_track_submit(vf_feature_set* s, vf_tracker* t, const vf
   if (st != VF_OK) return vf_fail_from_thread(&s->err, st);
   s->track_pending = 1;
   return VF_OK;
+}
+
+void vf_feature_set_plan_levels(vf_feature_set* s, int guessed) {
+  if (s == NULL) return;
+  s->level_radius = guessed && s->guessed ? s->config.start_radius : 0.0f;
+  s->guessed = guessed;
 }
 
 vf_status vf_feature_set_track_finish(vf_feature_set* s, vf_tracker* t, vf_track_stats* stats) {
@@ -302,6 +331,11 @@ vf_status vf_feature_set_track_finish(vf_feature_set* s, vf_tracker* t, vf_track
       continue;
     }
     vf_track* f = &s->features[i];
+    /* The frame-to-frame step's miss of its guess (before any refinement). */
+    const int refined = (r->flags & VF_TRACK_REFINED) != 0;
+    const float mx = (refined ? r->frame_x : r->x) - s->requests[i].guess_x;
+    const float my = (refined ? r->frame_y : r->y) - s->requests[i].guess_y;
+    s->miss[i] = sqrtf(mx * mx + my * my);
     f->x = r->x;
     f->y = r->y;
     f->gain = r->gain;
@@ -428,6 +462,7 @@ vf_status vf_feature_set_add(vf_feature_set* s, const vf_keypoint* kp, int count
     f->level = k->level;
     f->slot = s->free_slots[--s->free_count];
     s->new_template[i] = 1;
+    s->miss[i] = NAN;
     /* Into the buckets, so later keypoints keep their distance from it. */
     const int c = vf_feature_set_cell(s, f->x, f->y);
     s->bucket_xy[2 * i] = f->x;

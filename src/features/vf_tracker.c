@@ -43,6 +43,9 @@ struct vf_tracker {
   int submitted;   /* features of the latest submission, -1 = none */
   int work_behind; /* CUDA: work is queued behind the latest submission (its collect waits for
                       the submission's event, not the stream) */
+  const uint8_t* next_levels; /* the next submission's start levels (vf_tracker_set_start_levels) */
+  uint8_t* h_levels;          /* CUDA: their staging, pinned and mapped beside h_requests */
+  uint8_t* m_levels;          /* h_levels' device address */
 };
 
 vf_tracker_config vf_tracker_config_default(void) {
@@ -227,6 +230,8 @@ static vf_status vf_tracker_alloc(vf_tracker* t) {
   if (s == VF_OK && rc == 0) {
     rc = vf_cuda_host_alloc_mapped((void**)&t->h_back, (void**)&t->m_back, res_bytes);
   }
+  if (s == VF_OK && rc == 0)
+    rc = vf_cuda_host_alloc_mapped((void**)&t->h_levels, (void**)&t->m_levels, n);
   if (s == VF_OK && rc == 0) rc = vf_cuda_event_create_untimed(&t->staging_free);
   if (rc != 0) s = vf_cuda_fail(NULL, rc, "vf_tracker_create: pinned staging and event");
   if (s == VF_OK && p->slots > 0) {
@@ -281,6 +286,7 @@ void vf_tracker_destroy(vf_tracker* t) {
     if (t->h_requests != NULL) vf_cuda_host_free(t->h_requests);
     if (t->h_results != NULL) vf_cuda_host_free(t->h_results);
     if (t->h_back != NULL) vf_cuda_host_free(t->h_back);
+    if (t->h_levels != NULL) vf_cuda_host_free(t->h_levels);
     if (t->staging_free != NULL) vf_cuda_event_destroy(t->staging_free);
 #endif
   }
@@ -375,6 +381,7 @@ static vf_lk_params vf_tracker_back_params(const vf_tracker* t) {
     b.cur_stride[k] = t->params.prev_stride[k];
   }
   b.result_copy = NULL;
+  b.start_levels = NULL; /* back from the forward result: the whole motion, all levels */
   return b;
 }
 
@@ -399,7 +406,7 @@ static vf_status vf_tracker_cuda_done(vf_tracker* t, int rc, int launched, const
  * memory. back >= 0: with the backward pass in the same launch (vf_cuda_lk_track_checked,
  * from_guess = back) into h_back, the refinement in a kernel of its own behind it. */
 static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* requests, int count,
-                                        int back, const char* fn) {
+                                        const uint8_t* levels, int back, const char* fn) {
   void* stream = t->ctx->stream;
   /* The previous submission must have read its requests before they are rewritten. A host wait
    * since it was queued says so already; only without one is the event asked, a driver call of
@@ -410,6 +417,8 @@ static vf_status vf_tracker_submit_cuda(vf_tracker* t, const vf_track_request* r
   const size_t req_bytes = (size_t)count * sizeof *requests;
   /* memmove: a caller may pass a later part of the staging itself. */
   if (rc == 0 && !in_place) memmove(t->h_requests, requests, req_bytes);
+  if (rc == 0 && levels != NULL) memcpy(t->h_levels, levels, (size_t)count);
+  t->params.start_levels = levels != NULL ? t->m_levels : NULL;
   int launched = 0;
   if (rc == 0 && back >= 0) {
     const vf_lk_params bp = vf_tracker_back_params(t);
@@ -483,14 +492,17 @@ static void vf_tracker_back_cpu(vf_tracker* t, const vf_track_request* requests,
 static vf_status vf_tracker_submit_any(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,
                                        const vf_track_request* requests, int count, int back,
                                        const char* fn) {
+  const uint8_t* levels = t->next_levels; /* this submission's alone */
+  t->next_levels = NULL;
   vf_status s = vf_tracker_check_call(t, prev, cur, requests, count, fn);
   if (s != VF_OK) return s;
   if (count > 0) {
 #ifdef VF_HAVE_CUDA
     if (t->ctx->backend == VF_BACKEND_CUDA)
-      s = vf_tracker_submit_cuda(t, requests, count, back, fn);
+      s = vf_tracker_submit_cuda(t, requests, count, levels, back, fn);
 #endif
     if (t->ctx->backend == VF_BACKEND_CPU) {
+      t->params.start_levels = levels;
       if (t->refine.enabled) {
         vf_affine_cpu_track(&t->params, &t->refine, requests, t->h_results, count, t->ctx->pool);
       } else {
@@ -499,8 +511,13 @@ static vf_status vf_tracker_submit_any(vf_tracker* t, const vf_pyramid* prev, co
       if (back >= 0) vf_tracker_back_cpu(t, requests, count, back);
     }
   }
+  t->params.start_levels = NULL;
   if (s == VF_OK) t->submitted = count;
   return s;
+}
+
+void vf_tracker_set_start_levels(vf_tracker* t, const uint8_t* levels) {
+  if (t != NULL) t->next_levels = levels;
 }
 
 vf_status vf_tracker_submit(vf_tracker* t, const vf_pyramid* prev, const vf_pyramid* cur,

@@ -21,5 +21,10 @@ const vf_track_result* vf_tracker_kernel_results(const vf_tracker* t);
 /* CUDA: work was queued on the tracker's stream behind the latest submission; its collect then
  * waits for the submission alone, not for that work. */
 void vf_tracker_note_work_behind(vf_tracker* t);
+/* The pyramid levels each request of the next submission starts from (vf_lk_params.start_levels:
+ * count bytes, 0 = all; a request that does not converge so is tracked again with all), read by
+ * that submission; NULL or no call: all levels. The backward pass of a checked call, from the
+ * forward result, always uses all. Exported (VF_API) for its test. */
+VF_API void vf_tracker_set_start_levels(vf_tracker* t, const uint8_t* levels);
 
 #endif

@@ -61,6 +61,9 @@ vf_status vf_frontend_track_submit(vf_frontend* fe, int64_t t_ns) {
   fe->tracking = 0;
   if (!fe->have_previous || vf_feature_set_count(fe->set) == 0) return VF_OK;
   const float* guess = vf_frontend_guesses(fe, t_ns);
+  /* Fewer levels only where the gyroscope guessed this frame and the last (each track's last miss
+   * is then of the same kind of guess). */
+  vf_feature_set_plan_levels(fe->set, fe->frame_R_valid);
   fe->frame_committed = 1;
   vf_status s = vf_feature_set_track_submit(fe->set, fe->tracker, fe->pyramid[!fe->cur],
                                             fe->pyramid[fe->cur], guess);

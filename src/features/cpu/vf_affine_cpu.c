@@ -568,7 +568,7 @@ typedef struct vf_affine_cpu_job {
 
 static void vf_affine_cpu_item(int i, void* arg) {
   const vf_affine_cpu_job* j = arg;
-  j->results[i] = vf_lk_cpu_track_one(j->lk, &j->requests[i]);
+  j->results[i] = vf_lk_cpu_track_one(j->lk, &j->requests[i], i);
   vf_affine_cpu_refine(j->p, &j->requests[i], &j->results[i], j->wide);
 }
 

@@ -142,16 +142,10 @@ static int vf_lk_cpu_level(const vf_lk_params* p, int k, vf_lk_patch* tp, vf_lk_
   return outcome;
 }
 
-vf_track_result vf_lk_cpu_track_one(const vf_lk_params* p, const vf_track_request* r) {
+/* The coarse-to-fine descent from level top, its template from src (kept: the slot's levels). */
+static vf_track_result vf_lk_cpu_descend(const vf_lk_params* p, const vf_track_request* r, int src,
+                                         uint32_t kept, int top) {
   vf_track_result out = vf_lk_result_init(r);
-  if (!vf_lk_request_valid(r, p)) return out;
-  const int src = vf_lk_template_source(r, p);
-  uint32_t kept = 0;
-  if (src == 1) kept = vf_lk_cpu_capture(p, r);
-  if (src == 2) kept = p->slot_levels[r->slot];
-  if (src != 0 && !(kept & VF_LK_SLOT_CAPTURED)) return out;
-
-  const int top = p->levels - 1;
   vf_lk_state st;
   st.px = vf_lk_to_level(r->guess_x, top);
   st.py = vf_lk_to_level(r->guess_y, top);
@@ -194,6 +188,24 @@ vf_track_result vf_lk_cpu_track_one(const vf_lk_params* p, const vf_track_reques
   return out;
 }
 
+vf_track_result vf_lk_cpu_track_one(const vf_lk_params* p, const vf_track_request* r, int i) {
+  vf_track_result out = vf_lk_result_init(r);
+  if (!vf_lk_request_valid(r, p)) return out;
+  const int src = vf_lk_template_source(r, p);
+  uint32_t kept = 0;
+  if (src == 1) kept = vf_lk_cpu_capture(p, r);
+  if (src == 2) kept = p->slot_levels[r->slot];
+  if (src != 0 && !(kept & VF_LK_SLOT_CAPTURED)) return out;
+  const int top = VF_LK_TOP_LEVEL(p, i);
+  out = vf_lk_cpu_descend(p, r, src, kept, top);
+  if (vf_lk_retry(top, p, out.status)) {
+    const int spent = out.iterations;
+    out = vf_lk_cpu_descend(p, r, src, kept, p->levels - 1);
+    out.iterations += spent;
+  }
+  return out;
+}
+
 /* Features go to the threads in blocks from a shared counter: a track's cost varies (weak
  * texture iterates longer, saturation refactors H), so equal shares would leave a thread idle. */
 typedef struct vf_lk_cpu_job {
@@ -204,7 +216,7 @@ typedef struct vf_lk_cpu_job {
 
 static void vf_lk_cpu_item(int i, void* arg) {
   const vf_lk_cpu_job* j = arg;
-  j->results[i] = vf_lk_cpu_track_one(j->p, &j->requests[i]);
+  j->results[i] = vf_lk_cpu_track_one(j->p, &j->requests[i], i);
 }
 
 void vf_lk_cpu_track(const vf_lk_params* p, const vf_track_request* requests,

@@ -12,7 +12,8 @@
 void vf_lk_cpu_track(const vf_lk_params* p, const vf_track_request* requests,
                      vf_track_result* results, int count, vf_pool* pool);
 
-/* One feature on the calling thread (for a caller that does more per feature in one pass). */
-vf_track_result vf_lk_cpu_track_one(const vf_lk_params* p, const vf_track_request* r);
+/* One feature on the calling thread (for a caller that does more per feature in one pass):
+ * request r, the i-th of the call (its start level, vf_lk_params.start_levels). */
+vf_track_result vf_lk_cpu_track_one(const vf_lk_params* p, const vf_track_request* r, int i);
 
 #endif

@@ -93,7 +93,19 @@ typedef struct vf_lk_params {
    * refinement that reads them next (the results themselves lie in mapped host memory, a
    * PCIe round trip away); NULL: not written twice. The CPU backend ignores it. */
   vf_track_result* result_copy;
+  /* Per request (indexed like the requests), the pyramid levels its descent starts from: 1..levels,
+   * 0 = all; NULL: all for every request. A request that does not converge from fewer levels is
+   * tracked again from the top (vf_lk_retry), so fewer levels cost a track only where the shorter
+   * descent converges elsewhere. */
+  const uint8_t* start_levels;
 } vf_lk_params;
+
+/* The coarsest level request i's descent starts on. */
+#define VF_LK_TOP_LEVEL(p, i)                                                                    \
+  (((p)->start_levels != NULL && (p)->start_levels[i] >= 1 && (p)->start_levels[i] < (p)->levels \
+        ? (int)(p)->start_levels[i]                                                              \
+        : (p)->levels) -                                                                         \
+   1)
 
 /* The lane runs of vf_lk_params for a patch of `size` <= 32: the shortest span s that cuts the
  * patch rows into no more than 32 runs of at most s samples (8 for sizes 15 and 16, 2 for 8). */
@@ -403,6 +415,27 @@ VF_LK_FN vf_track_status vf_lk_final_status(int status, const vf_lk_params* p,
   const float reach = (float)(p->patch[p->levels - 1] << (p->levels - 1));
   const float dx = x - r->guess_x, dy = y - r->guess_y;
   return dx * dx + dy * dy <= reach * reach ? (vf_track_status)status : VF_TRACK_DIVERGED;
+}
+
+/* Whether a descent from level top < the coarsest ended short of converging (a step that
+ * diverged, a residual too large, a patch pushed out of the image): then it is run again from the
+ * coarsest level, as if it had started there. */
+VF_LK_FN int vf_lk_retry(int top, const vf_lk_params* p, int status) {
+  return top < p->levels - 1 && status != VF_TRACK_CONVERGED && status != VF_TRACK_INVALID;
+}
+
+/* The pyramid levels a track needs whose guess is expected within `error` px of the answer:
+ * one level while error <= radius, a level more each time it doubles, all of `levels` past
+ * that or when error is unknown (not finite, or radius <= 0). */
+VF_LK_FN int vf_lk_levels_for(float error, float radius, int levels) {
+  if (!(radius > 0.0f) || !(error >= 0.0f) || !(error < 1e6f)) return levels;
+  int n = 1;
+  float reach = radius;
+  while (n < levels && error > reach) {
+    ++n;
+    reach *= 2.0f;
+  }
+  return n;
 }
 
 /* The forward-backward check's request for a forward result fw of request rq: back from the
