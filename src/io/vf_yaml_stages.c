@@ -128,8 +128,8 @@ vf_status vf_yaml_read_features(vf_yaml* y, yaml_node_t* n, vf_feature_set_confi
        NULL, NULL, NULL, 0},
       {VF_KEY("fb_from_prediction", VF_YAML_BOOL, vf_feature_set_config, fb_from_prediction), 0, 0,
        0, 0, 0, NULL, NULL, NULL, 0},
-      {VF_KEY("start_radius", VF_YAML_FLOAT, vf_feature_set_config, start_radius), 0, 1000, 0, 0,
-       0, NULL, NULL, NULL, 0},
+      {VF_KEY("start_radius", VF_YAML_FLOAT, vf_feature_set_config, start_radius), 0, 1000, 0, 0, 0,
+       NULL, NULL, NULL, 0},
   };
   return vf_yaml_read_map(y, n, "features", keys, VF_N(keys), out, NULL);
 }
