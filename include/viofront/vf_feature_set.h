@@ -49,9 +49,9 @@ typedef struct vf_feature_set_config {
                              predicted motion (for motions beyond the pyramid's reach) */
   float start_radius;     /**< px, >= 0: in a frame whose guesses are the gyroscope's, as the
                              previous frame's were, a track whose guess last missed its result by
-                             at most this starts on level 0 alone, with a level more each time the
-                             miss doubles (a track that does not converge so is tracked again from
-                             the coarsest level); 0 = every track on all levels */
+                             at most this starts on level 1 (two levels), with a level more each
+                             time the miss doubles (a track that does not converge so is tracked
+                             again from the coarsest level); 0 = every track on all levels */
 } vf_feature_set_config;
 
 /** What one vf_feature_set_track call did. */

@@ -425,11 +425,13 @@ VF_LK_FN int vf_lk_retry(int top, const vf_lk_params* p, int status) {
 }
 
 /* The pyramid levels a track needs whose guess is expected within `error` px of the answer:
- * one level while error <= radius, a level more each time it doubles, all of `levels` past
- * that or when error is unknown (not finite, or radius <= 0). */
+ * two levels while error <= radius, a level more each time it doubles, all of `levels` past
+ * that or when error is unknown (not finite, or radius <= 0). Never level 0 alone: started there,
+ * a descent stops (steps under min_update) a few hundredths of a pixel from where one from level 1
+ * stops, and on vf_synth the records' tail grew (docs/perf/tracker.md). */
 VF_LK_FN int vf_lk_levels_for(float error, float radius, int levels) {
-  if (!(radius > 0.0f) || !(error >= 0.0f) || !(error < 1e6f)) return levels;
-  int n = 1;
+  if (!(radius > 0.0f) || !(error >= 0.0f) || !(error < 1e6f) || levels <= 2) return levels;
+  int n = 2;
   float reach = radius;
   while (n < levels && error > reach) {
     ++n;

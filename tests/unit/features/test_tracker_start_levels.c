@@ -39,15 +39,20 @@ static int same_but_iterations(const vf_track_result* a, const vf_track_result* 
 }
 
 static void rule_checks(void) {
-  CHECK(vf_lk_levels_for(0.3f, 1.0f, 4) == 1);
-  CHECK(vf_lk_levels_for(1.0f, 1.0f, 4) == 1);
-  CHECK(vf_lk_levels_for(1.5f, 1.0f, 4) == 2);
-  CHECK(vf_lk_levels_for(3.9f, 1.0f, 4) == 3);
-  CHECK(vf_lk_levels_for(4.1f, 1.0f, 4) == 4);
+  CHECK(vf_lk_levels_for(0.0f, 1.0f, 4) == 2);
+  CHECK(vf_lk_levels_for(0.3f, 1.0f, 4) == 2);
+  CHECK(vf_lk_levels_for(1.0f, 1.0f, 4) == 2);
+  CHECK(vf_lk_levels_for(1.5f, 1.0f, 4) == 3);
+  CHECK(vf_lk_levels_for(2.0f, 1.0f, 4) == 3);
+  CHECK(vf_lk_levels_for(2.1f, 1.0f, 4) == 4);
+  CHECK(vf_lk_levels_for(2.1f, 1.0f, 5) == 4);
+  CHECK(vf_lk_levels_for(4.1f, 1.0f, 5) == 5);
   CHECK(vf_lk_levels_for(100.0f, 1.0f, 4) == 4);
   CHECK(vf_lk_levels_for(NAN, 1.0f, 4) == 4);
+  CHECK(vf_lk_levels_for(-1.0f, 1.0f, 4) == 4);
   CHECK(vf_lk_levels_for(INFINITY, 1.0f, 3) == 3);
   CHECK(vf_lk_levels_for(0.1f, 0.0f, 4) == 4);
+  CHECK(vf_lk_levels_for(0.1f, 1.0f, 2) == 2);
   CHECK(vf_lk_levels_for(0.1f, 1.0f, 1) == 1);
 }
 
