@@ -117,6 +117,18 @@ def test_frontend_config_load_errors_name_the_key(tmp_path):
     assert "levels" in info.value.message and "bad.yaml" in info.value.message
 
 
+def test_start_radius_loads_and_is_checked(tmp_path):
+    assert vf.FrontendConfig().features.start_radius == pytest.approx(1.0)
+    path = tmp_path / "vf.yaml"
+    path.write_text("features: {start_radius: 2.5}\n")
+    cfg, _ = vf.load_frontend_config(str(path))
+    assert cfg.features.start_radius == pytest.approx(2.5)
+    path.write_text("features: {start_radius: -1}\n")
+    with pytest.raises(vf.Error) as info:
+        vf.load_frontend_config(str(path))
+    assert "start_radius" in info.value.message
+
+
 def test_default_log_goes_to_python_logging(tmp_path, caplog):
     path = tmp_path / "typo.yaml"
     path.write_text("nosuchsection: {a: 1}\n")

@@ -88,6 +88,7 @@ static void test_create(void) {
   REFUSE(features.min_features, -1, VF_ERR_INVALID_ARG, "min_features");
   REFUSE(features.min_distance, NAN, VF_ERR_INVALID_ARG, "min_distance");
   REFUSE(features.fb_threshold, INFINITY, VF_ERR_INVALID_ARG, "fb_threshold");
+  REFUSE(features.start_radius, -0.5f, VF_ERR_INVALID_ARG, "start_radius");
   REFUSE(features.border, -1, VF_ERR_INVALID_ARG, "border");
   REFUSE(features.border, 8, VF_ERR_INVALID_ARG, "refine_patch"); /* too close for a reference */
   REFUSE(pyramid_levels, 9, VF_ERR_INVALID_ARG, "pyramid_levels");

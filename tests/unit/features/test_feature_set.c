@@ -368,6 +368,10 @@ static void tt_bad_config(void) {
   c.fb_threshold = NAN;
   CHECK_FAILS(vf_feature_set_create(&c, &s), VF_ERR_INVALID_ARG);
   c = vf_feature_set_config_default();
+  c.start_radius = NAN;
+  CHECK_FAILS(vf_feature_set_create(&c, &s), VF_ERR_INVALID_ARG);
+  CHECK(strstr(vf_last_error_message(), "start_radius") != NULL);
+  c = vf_feature_set_config_default();
   c.border = 300.0f;
   CHECK_FAILS(vf_feature_set_create(&c, &s), VF_ERR_INVALID_ARG);
   CHECK(strstr(vf_last_error_message(), "border") != NULL);

@@ -255,12 +255,13 @@ static void check_config(void) {
   expect_config_error("stereo:\n  method: magic\n", "stereo.method");
   expect_config_error("stereo:\n\n  uniqueness: 1.5\n", "cfg.yaml:3: stereo.uniqueness");
   expect_config_error("features:\n  max_features: 0\n", "features.max_features");
+  expect_config_error("features:\n  start_radius: -1\n", "features.start_radius");
   expect_config_error("frontend:\n  disparity_memory: gpu\n", "frontend.disparity_memory");
   const char* stages =
       "detector: {threshold: 20, score: max_threshold}\n"
       "tracker: {patch_sizes: [12, 10, 8], template: previous_frame}\n"
       "stereo: {paths: 8, uniqueness: 0.9, census: full_9x7}\n"
-      "features: {min_features: 50, fb_threshold: 0.25}\n"
+      "features: {min_features: 50, fb_threshold: 0.25, start_radius: 2.5}\n"
       "frontend: {stereo: false, disparity_memory: host}\n";
   CHECK_OK(vf_config_parse(stages, strlen(stages), "cfg.yaml", ".", ctx, &cfg));
   const vf_frontend_config* fc = &cfg.frontend;
@@ -270,6 +271,7 @@ static void check_config(void) {
   CHECK(fc->stereo.paths == 8 && fc->stereo.uniqueness == 0.9f);
   CHECK(fc->stereo.census == VF_CENSUS_FULL_9X7);
   CHECK(fc->features.min_features == 50 && fc->features.fb_threshold == 0.25f);
+  CHECK(fc->features.start_radius == 2.5f);
   CHECK(!fc->stereo_enabled && fc->disparity_location == VF_MEMORY_HOST);
   /* Sparse stereo's keys. */
   const char* sparse =
