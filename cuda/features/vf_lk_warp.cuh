@@ -593,6 +593,9 @@ __device__ __forceinline__ vf_track_result vf_warp_feature(const vf_lk_params& p
                                                            const vf_track_request& r, int f,
                                                            int lane) {
   vf_track_result out = vf_lk_result_init(&r);
+  // Read first: start_levels lies in mapped host memory, a bus round trip that then overlaps
+  // the template's capture instead of following it.
+  int top = VF_LK_TOP_LEVEL(&p, f);
   if (vf_lk_request_valid(&r, &p)) {
     const int src = vf_lk_template_source(&r, &p);
     uint32_t kept = 0;
@@ -600,7 +603,7 @@ __device__ __forceinline__ vf_track_result vf_warp_feature(const vf_lk_params& p
     if (src == 2) kept = p.slot_levels[r.slot];
     if (src == 0 || (kept & VF_LK_SLOT_CAPTURED)) {
       // One inlined descent, run twice where it retries (two copies would double the code).
-      int top = VF_LK_TOP_LEVEL(&p, f), spent = 0;
+      int spent = 0;
       for (;;) {
         out = vf_warp_track(p, r, src, kept, lane, top);
         out.iterations += spent;
