@@ -33,8 +33,11 @@ static void on_features(const vf_feature_frame* fr, void* user) {
 
 /* Every stage timed, none longer than the frame (total_ms, the host's time of the call) by more
  * than the clocks' rounding; the features stage, the frame's last (on CUDA timed on the host's
- * clock from the last event's mark), is never 0 (it builds the records). */
-static void check_times(const run* r, const char* what) {
+ * clock from the last event's mark), is never 0 (it builds the records). With a stereo side
+ * stream (dense on CUDA) the rectify stage is the sum of both streams' rectifications, which
+ * overlap (vf_frontend_run_frame): each within the frame, so the sum within twice it (with host
+ * input, pageable uploads on both streams, 0.77 ms of a 0.66 ms frame in one run of six). */
+static void check_times(const run* r, const char* what, int side) {
   static const char* const names[6] = {"rectify", "pyramid", "track",
                                        "detect",  "stereo",  "features"};
   for (int f = 0; f < r->frames; ++f) {
@@ -42,7 +45,8 @@ static void check_times(const run* r, const char* what) {
     const double stage[6] = {t->rectify_ms, t->pyramid_ms, t->track_ms,
                              t->detect_ms,  t->stereo_ms,  t->features_ms};
     for (int k = 0; k < 6; ++k) {
-      const int inside = stage[k] >= 0.0 && stage[k] <= t->total_ms + 0.01;
+      const double bound = k == 0 && side ? 2.0 * t->total_ms : t->total_ms;
+      const int inside = stage[k] >= 0.0 && stage[k] <= bound + 0.01;
       if (!inside)
         printf("%s, frame %d: the %s stage took %.4f ms of the frame's %.4f ms\n", what, f,
                names[k], stage[k], t->total_ms);
@@ -156,12 +160,12 @@ int main(void) {
   replay(VF_BACKEND_CUDA, tex, &gpu_dev_sparse, INPUT_DEVICE, 1);
   compare(&cpu_sparse, &gpu_sparse, 1e-3f);
   compare(&cpu_sparse, &gpu_dev_sparse, 1e-3f);
-  check_times(&gpu_sparse, "sparse, CUDA, host input");
-  check_times(&gpu_dev_sparse, "sparse, CUDA, device input");
-  check_times(&cpu, "dense, CPU");
-  check_times(&gpu, "dense, CUDA, host input");
-  check_times(&gpu_dev, "dense, CUDA, device input");
-  check_times(&gpu_pinned, "dense, CUDA, page-locked input");
+  check_times(&gpu_sparse, "sparse, CUDA, host input", 0);
+  check_times(&gpu_dev_sparse, "sparse, CUDA, device input", 0);
+  check_times(&cpu, "dense, CPU", 0);
+  check_times(&gpu, "dense, CUDA, host input", 1);
+  check_times(&gpu_dev, "dense, CUDA, device input", 1);
+  check_times(&gpu_pinned, "dense, CUDA, page-locked input", 1);
   /* Page-locked frames are uploaded asynchronously; what the frontend computes from them is
    * what it computes from ordinary host memory, record for record. */
   CHECK(gpu_pinned.frames == gpu.frames);
