@@ -595,7 +595,7 @@ __device__ __forceinline__ vf_track_result vf_warp_feature(const vf_lk_params& p
   vf_track_result out = vf_lk_result_init(&r);
   // Read first: start_levels lies in mapped host memory, a bus round trip that then overlaps
   // the template's capture instead of following it.
-  int top = VF_LK_TOP_LEVEL(&p, f);
+  int top = vf_lk_top_level(&p, f);
   if (vf_lk_request_valid(&r, &p)) {
     const int src = vf_lk_template_source(&r, &p);
     uint32_t kept = 0;

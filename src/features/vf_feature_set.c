@@ -332,9 +332,9 @@ vf_status vf_feature_set_track_finish(vf_feature_set* s, vf_tracker* t, vf_track
     }
     vf_track* f = &s->features[i];
     /* The frame-to-frame step's miss of its guess (before any refinement). */
-    const int refined = (r->flags & VF_TRACK_REFINED) != 0;
-    const float mx = (refined ? r->frame_x : r->x) - s->requests[i].guess_x;
-    const float my = (refined ? r->frame_y : r->y) - s->requests[i].guess_y;
+    float fx, fy;
+    vf_lk_frame_position(r, &fx, &fy);
+    const float mx = fx - s->requests[i].guess_x, my = fy - s->requests[i].guess_y;
     s->miss[i] = sqrtf(mx * mx + my * my);
     f->x = r->x;
     f->y = r->y;

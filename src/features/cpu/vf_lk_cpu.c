@@ -196,7 +196,7 @@ vf_track_result vf_lk_cpu_track_one(const vf_lk_params* p, const vf_track_reques
   if (src == 1) kept = vf_lk_cpu_capture(p, r);
   if (src == 2) kept = p->slot_levels[r->slot];
   if (src != 0 && !(kept & VF_LK_SLOT_CAPTURED)) return out;
-  const int top = VF_LK_TOP_LEVEL(p, i);
+  const int top = vf_lk_top_level(p, i);
   out = vf_lk_cpu_descend(p, r, src, kept, top);
   if (vf_lk_retry(top, p, out.status)) {
     const int spent = out.iterations;

@@ -100,12 +100,11 @@ typedef struct vf_lk_params {
   const uint8_t* start_levels;
 } vf_lk_params;
 
-/* The coarsest level request i's descent starts on. */
-#define VF_LK_TOP_LEVEL(p, i)                                                                    \
-  (((p)->start_levels != NULL && (p)->start_levels[i] >= 1 && (p)->start_levels[i] < (p)->levels \
-        ? (int)(p)->start_levels[i]                                                              \
-        : (p)->levels) -                                                                         \
-   1)
+/* The coarsest level request i's descent starts on (start_levels read once). */
+VF_LK_FN int vf_lk_top_level(const vf_lk_params* p, int i) {
+  const int n = p->start_levels != NULL ? (int)p->start_levels[i] : 0;
+  return (n >= 1 && n < p->levels ? n : p->levels) - 1;
+}
 
 /* The lane runs of vf_lk_params for a patch of `size` <= 32: the shortest span s that cuts the
  * patch rows into no more than 32 runs of at most s samples (8 for sizes 15 and 16, 2 for 8). */
@@ -440,16 +439,21 @@ VF_LK_FN int vf_lk_levels_for(float error, float radius, int levels) {
   return n;
 }
 
+/* Where the frame-to-frame step of a result ended: before any refinement moved it. */
+VF_LK_FN void vf_lk_frame_position(const vf_track_result* r, float* x, float* y) {
+  const int refined = (r->flags & VF_TRACK_REFINED) != 0;
+  *x = refined ? r->frame_x : r->x;
+  *y = refined ? r->frame_y : r->y;
+}
+
 /* The forward-backward check's request for a forward result fw of request rq: back from the
  * frame-to-frame step's position (before any refinement) to the previous image, with a template
  * from the current one (no slot), starting there or, with from_guess, moved back by the offset
  * the request's guess gave the forward step. */
 VF_LK_FN vf_track_request vf_lk_back_request(const vf_track_request* rq, const vf_track_result* fw,
                                              int from_guess) {
-  const int refined = (fw->flags & VF_TRACK_REFINED) != 0;
   vf_track_request b;
-  b.x = refined ? fw->frame_x : fw->x;
-  b.y = refined ? fw->frame_y : fw->y;
+  vf_lk_frame_position(fw, &b.x, &b.y);
   b.guess_x = from_guess ? b.x - (rq->guess_x - rq->x) : b.x;
   b.guess_y = from_guess ? b.y - (rq->guess_y - rq->y) : b.y;
   b.gain = 1.0f;
