@@ -13,6 +13,7 @@ typedef struct replay_options {
   const char* sequence; /* folder holding mav0 */
   const char* config;   /* viofront YAML, or NULL for the defaults */
   vf_backend backend;
+  int backend_given;         /* 1: --backend given, over the config's context.backend */
   int realtime;              /* 1: pace the replay at the recorded rate */
   int max_frames;            /* 0 = all */
   const char* csv;           /* features CSV path, or NULL */

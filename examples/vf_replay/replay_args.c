@@ -13,6 +13,8 @@ static int usage(void) {
           "                 [--decode-threads N] [--prefetch N] [--read-only] [--no-eval]\n"
           "                 [--stereo dense|sparse] [--dense-every N] [--rig [CAMCHAIN.yaml]]\n"
           "SEQUENCE is an EuRoC ASL folder (holding mav0), real or written by vf_synth.\n"
+          "The config's context section sets the backend and the CPU threads; --backend\n"
+          "overrides its backend (without a config: auto).\n"
           "--decode-threads: threads decoding images (and ground truth) ahead, 0..64;\n"
           "--prefetch: pairs decoded ahead, 0..64; --read-only: read the images (and the\n"
           "ground-truth files), no frontend; --no-eval: no ground-truth evaluation;\n"
@@ -84,9 +86,9 @@ int replay_parse_args(int argc, char** argv, replay_options* opt) {
     if (strcmp(a, "--config") == 0) {
       opt->config = v;
     } else if (strcmp(a, "--backend") == 0) {
+      opt->backend_given = 1;
       if (strcmp(v, "auto") == 0) {
         opt->backend = VF_BACKEND_AUTO;
-        opt->decode_threads = opt->prefetch = -1;
       } else if (strcmp(v, "cpu") == 0) {
         opt->backend = VF_BACKEND_CPU;
       } else if (strcmp(v, "cuda") == 0) {

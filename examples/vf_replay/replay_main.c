@@ -245,8 +245,13 @@ static int setup(const replay_options* opt, vf_context* ctx, vf_frontend_config*
   }
   vf_device_info dev;
   vf_context_device_info(ctx, &dev);
-  printf("vf_replay: %s, %d stereo pairs, %d IMU samples, %s backend (%s)\n", opt->sequence,
-         info.stereo_pairs, info.imu_replayed, vf_backend_name(vf_context_backend(ctx)), dev.name);
+  char threads[32] = "";
+  if (vf_context_backend(ctx) == VF_BACKEND_CPU)
+    snprintf(threads, sizeof threads, ", %d thread%s", dev.multiprocessors,
+             dev.multiprocessors == 1 ? "" : "s");
+  printf("vf_replay: %s, %d stereo pairs, %d IMU samples, %s backend (%s%s)\n", opt->sequence,
+         info.stereo_pairs, info.imu_replayed, vf_backend_name(vf_context_backend(ctx)), dev.name,
+         threads);
   if (info.cam_missing[0] + info.cam_missing[1] > 0) {
     printf("vf_replay: %d + %d listed images are missing (skipped)\n", info.cam_missing[0],
            info.cam_missing[1]);
@@ -277,8 +282,12 @@ int main(int argc, char** argv) {
   replay_options opt;
   if (replay_parse_args(argc, argv, &opt) != 0) return 2;
   if (make_dir(opt.disparity_dir) != 0 || make_dir(opt.overlay_dir) != 0) return 1;
+  /* The file's context section (backend, CPU threads, device); a file that does not load is
+   * reported by load_config below, with the context's log. */
   vf_context_config cc = vf_context_config_default();
-  cc.backend = opt.backend;
+  vf_config file;
+  if (opt.config != NULL && vf_config_load(opt.config, NULL, &file) == VF_OK) cc = file.context;
+  if (opt.backend_given || opt.config == NULL) cc.backend = opt.backend;
   example_log_install(&cc, "vf_replay", opt.quiet);
   vf_context* ctx = NULL;
   if (vf_context_create(&cc, &ctx) != VF_OK) {

@@ -73,3 +73,13 @@ file(WRITE "${WORK}/shift_bad.yaml" "frontend: {imu_timeshift_s: 2}\n")
 run_replay(shift_bad "${SEQ}" --backend cpu --max-frames 4 --config "${WORK}/shift_bad.yaml")
 expect_rc(shift_bad 1)
 expect_has(shift_bad err "shift_bad.yaml:1: frontend.imu_timeshift_s")
+
+# The file's context section: its CPU threads are the replay's; --backend overrides its backend.
+file(WRITE "${WORK}/threads.yaml" "context: {backend: cpu, cpu_threads: 3}\n")
+run_replay(threads "${SEQ}" --max-frames 2 --config "${WORK}/threads.yaml")
+expect_rc(threads 0)
+expect_has(threads out "cpu backend (CPU, 3 threads)")
+file(WRITE "${WORK}/cuda.yaml" "context: {backend: cuda, cpu_threads: 1}\n")
+run_replay(override "${SEQ}" --backend cpu --max-frames 2 --config "${WORK}/cuda.yaml")
+expect_rc(override 0)
+expect_has(override out "cpu backend (CPU, 1 thread)")
