@@ -36,6 +36,9 @@ typedef struct bench_out {
 typedef vf_status (*bench_step_fn)(void* arg);
 vf_status bench_time(vf_context* ctx, const bench_options* opt, bench_step_fn fn, void* arg,
                      bench_stats* out);
+/* The same with prepare(arg) before each timed run, untimed (NULL: nothing). */
+vf_status bench_time_prepared(vf_context* ctx, const bench_options* opt, bench_step_fn prepare,
+                              bench_step_fn fn, void* arg, bench_stats* out);
 
 /* Starts a result object with the common fields; finish with bench_result_end. */
 void bench_result_begin(bench_out* out, const char* stage, int width, int height,

@@ -13,6 +13,11 @@ static int bench_cmp_double(const void* a, const void* b) {
 
 vf_status bench_time(vf_context* ctx, const bench_options* opt, bench_step_fn fn, void* arg,
                      bench_stats* out) {
+  return bench_time_prepared(ctx, opt, NULL, fn, arg, out);
+}
+
+vf_status bench_time_prepared(vf_context* ctx, const bench_options* opt, bench_step_fn prepare,
+                              bench_step_fn fn, void* arg, bench_stats* out) {
   vf_timer* timer = NULL;
   vf_status s = vf_timer_create(ctx, &timer);
   if (s != VF_OK) return s;
@@ -24,7 +29,8 @@ vf_status bench_time(vf_context* ctx, const bench_options* opt, bench_step_fn fn
   for (int i = 0; s == VF_OK && i < opt->warmup; ++i) s = fn(arg);
   if (s == VF_OK) s = vf_context_synchronize(ctx);
   for (int i = 0; s == VF_OK && i < opt->runs; ++i) {
-    s = vf_timer_start(timer);
+    if (prepare != NULL) s = prepare(arg);
+    if (s == VF_OK) s = vf_timer_start(timer);
     if (s == VF_OK) s = fn(arg);
     if (s == VF_OK) s = vf_timer_stop(timer, &samples[i]);
   }
