@@ -22,6 +22,7 @@ typedef struct rig_job {
   const vf_image* set[2 * BENCH_RIG_MAX_PAIRS];
   int pairs;
   long calls, features;
+  vf_stage_times sum; /* the units' stage times summed over their frames */
 } rig_job;
 
 static void on_unit_features(int unit, const vf_feature_frame* fr, void* user) {
@@ -29,6 +30,12 @@ static void on_unit_features(int unit, const vf_feature_frame* fr, void* user) {
   rig_job* j = user;
   j->calls++;
   j->features += fr->tracked + fr->detected;
+  j->sum.rectify_ms += fr->times.rectify_ms;
+  j->sum.pyramid_ms += fr->times.pyramid_ms;
+  j->sum.track_ms += fr->times.track_ms;
+  j->sum.detect_ms += fr->times.detect_ms;
+  j->sum.stereo_ms += fr->times.stereo_ms;
+  j->sum.features_ms += fr->times.features_ms;
 }
 
 static void on_features(const vf_feature_frame* fr, void* user) { on_unit_features(0, fr, user); }
@@ -94,7 +101,15 @@ static int bench_rig_run(vf_context* ctx, const bench_options* opt, bench_out* o
     bench_result_str(out, "input", bench_input_name(where));
     bench_result_int(out, "pairs", pairs);
     bench_result_str(out, "stereo", sparse ? "sparse" : "dense");
-    bench_result_num(out, "features_per_pair", j->calls > 0 ? (double)j->features / j->calls : 0);
+    const double n = j->calls > 0 ? (double)j->calls : 1.0;
+    bench_result_num(out, "features_per_pair", (double)j->features / n);
+    /* Each unit's stages, mean over its frames (warm-up included): on CUDA the stereo stage is
+     * the pair's SGM on its own stream, overlapping the others. */
+    bench_result_num(out, "unit_rectify_ms", j->sum.rectify_ms / n);
+    bench_result_num(out, "unit_track_ms", j->sum.track_ms / n);
+    bench_result_num(out, "unit_detect_ms", j->sum.detect_ms / n);
+    bench_result_num(out, "unit_stereo_ms", j->sum.stereo_ms / n);
+    bench_result_num(out, "unit_features_ms", j->sum.features_ms / n);
     bench_result_end(out);
   } else {
     fprintf(stderr, "rig: %d pairs: %s: %s\n", pairs, vf_status_str(s),
