@@ -188,8 +188,9 @@ vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out) {
   /* The parent already said which backend runs; the sibling stays quiet about it. */
   c.log_level = ctx->log_level < VF_LOG_WARN ? ctx->log_level : VF_LOG_WARN;
   /* The sibling carries the frame's critical path (the stereo): its stream has the greatest
-   * priority, so that its blocks go first when the parent's kernels queue beside them. */
-  return vf_context_make(&c, 1, out);
+   * priority, so that its blocks go first when the parent's kernels queue beside them. Not in a
+   * rig of several pairs, where every unit's stereo would go before every unit's tracking. */
+  return vf_context_make(&c, !ctx->calm_siblings, out);
 }
 
 vf_status vf_context_create_view(const vf_context* ctx, vf_log_fn log_fn, void* log_user,

@@ -25,8 +25,9 @@ struct vf_context {
    * that noted the count when it queued work knows that work finished once the count moved,
    * without asking the driver (vf_context_note_drained). */
   unsigned long drains;
-  int is_view; /* vf_context_create_view: the pool is the parent's (and the stream, unless
-                * owns_stream: vf_context_create_stream_view) */
+  int is_view;       /* vf_context_create_view: the pool is the parent's (and the stream, unless
+                      * owns_stream: vf_context_create_stream_view) */
+  int calm_siblings; /* vf_context_create_sibling gives a normal-priority stream (a rig's units) */
 };
 
 /* Call after a wait on an event recorded on ctx->stream, or on the stream itself, succeeded. */
@@ -35,9 +36,9 @@ static inline void vf_context_note_drained(vf_context* ctx) { ctx->drains++; }
 void vf_log(const vf_context* ctx, vf_log_level level, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* A context on the same device with a stream of its own (CUDA; the greatest priority) and the
- * same logging, for work that overlaps the parent's stream and bounds the frame (the frontend's
- * stereo). CPU backend: VF_ERR_UNSUPPORTED. */
+/* A context on the same device with a stream of its own (CUDA; the greatest priority, or normal
+ * where ctx->calm_siblings) and the same logging, for work that overlaps the parent's stream and
+ * bounds the frame (the frontend's stereo). CPU backend: VF_ERR_UNSUPPORTED. */
 vf_status vf_context_create_sibling(const vf_context* ctx, vf_context** out);
 
 /* A view of ctx for work that runs beside other work on the pool's threads (the rig frontend's

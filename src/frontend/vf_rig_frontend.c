@@ -57,6 +57,9 @@ static vf_status vf_rig_unit_make(vf_rig_frontend* fe, vf_rig_slot* u,
   }
   vf_status s = vf_context_create_stream_view(
       fe->ctx, fe->ctx->log_fn != NULL ? vf_rig_unit_on_log : NULL, u, &u->view);
+  /* Several pairs: their stereo streams at normal priority, beside the units' tracking
+   * (docs/perf/rig.md). */
+  if (s == VF_OK && rig->pair_count > 1) u->view->calm_siblings = 1;
   if (s == VF_OK) s = vf_stream_link_init(&u->fork, fe->ctx, u->view);
   if (s == VF_OK) s = vf_stream_link_init(&u->join, u->view, fe->ctx);
   vf_frontend_callbacks cb = {vf_rig_unit_on_features, vf_rig_unit_on_disparity, u};
