@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* One frame of the frontend: rectify, pyramid, track (forward and backward), replenish, stereo,
  * feature records. On CUDA the right image's rectification and the stereo stage run on a second
- * stream (fe->side, the greatest priority), the right image queued before the left one and SGM
- * right after the left image is rectified, so that SGM overlaps the pyramid, the tracking and the
- * detection with their host round trips; the records wait for the disparity map on the GPU.
- * Sparse stereo on CUDA: the right image is rectified on a second stream (fe->match_ctx) beside
- * the tracking, the tracked tracks' matches are queued behind the tracking on the main stream
- * before the host waits for it, and the births' matches (known after the detection) run on the
- * second stream beside them; the host waits for both once, before the records.
- * Everything else is queued in order on the main stream, and the host waits only where it needs
- * results (tracking, detection, the feature records). */
+ * stream (fe->side, the greatest priority; normal in a rig of several pairs), the right image
+ * queued before the left one and SGM right after the left image is rectified, so that SGM overlaps
+ * the pyramid, the tracking and the detection with their host round trips; the records wait for the
+ * disparity map on the GPU. Sparse stereo on CUDA: the right image is rectified on a second stream
+ * (fe->match_ctx) beside the tracking, the tracked tracks' matches are queued behind the tracking
+ * on the main stream before the host waits for it, and the births' matches (known after the
+ * detection) run on the second stream beside them; the host waits for both once, before the
+ * records. Everything else is queued in order on the main stream, and the host waits only where it
+ * needs results (tracking, detection, the feature records). */
 #include <string.h>
 
 #include "core/vf_stage_clock.h"
