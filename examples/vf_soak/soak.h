@@ -14,9 +14,11 @@ typedef struct soak_options {
   const char* config;   /* viofront YAML over the defaults, or NULL */
   const char* csv;      /* samples written here, or NULL */
   vf_backend backend;
+  int backend_given;  /* 1: --backend given, over the config's context.backend */
   long frames;        /* frames to process in all */
   long sample;        /* frames between samples */
   int threads;        /* CPU worker threads, 0 = all cores */
+  int threads_given;  /* 1: --threads given, over the config's context.cpu_threads */
   int preload;        /* 1: decode the sequence once and loop in memory; 0: rewind the reader */
   double warmup;      /* fraction of the run before the baseline sample */
   double max_seconds; /* stop early (at a sample) after this long; 0 = no limit */

@@ -14,7 +14,9 @@ static int usage(void) {
           "sampling memory, threads, file descriptors and GPU memory every --sample frames\n"
           "(default N/100). --preload on (default) decodes the images once; off rewinds the\n"
           "reader every lap. Exit status 3 when anything grew after the first F of the run\n"
-          "(default 0.2). --max-seconds ends the run early, at a sample, and judges what ran.\n");
+          "(default 0.2). --max-seconds ends the run early, at a sample, and judges what ran.\n"
+          "The config's context section sets the backend and the threads; --backend and\n"
+          "--threads override it.\n");
   return -1;
 }
 
@@ -43,6 +45,7 @@ int soak_parse_args(int argc, char** argv, soak_options* opt) {
       opt->sample = atol(v);
     } else if (strcmp(a, "--threads") == 0) {
       opt->threads = atoi(v);
+      opt->threads_given = 1;
     } else if (strcmp(a, "--config") == 0) {
       opt->config = v;
     } else if (strcmp(a, "--csv") == 0) {
@@ -53,12 +56,12 @@ int soak_parse_args(int argc, char** argv, soak_options* opt) {
       opt->warmup = atof(v);
     } else if (strcmp(a, "--preload") == 0 && (!strcmp(v, "on") || !strcmp(v, "off"))) {
       opt->preload = strcmp(v, "on") == 0;
-    } else if (strcmp(a, "--backend") == 0 && !strcmp(v, "auto")) {
-      opt->backend = VF_BACKEND_AUTO;
-    } else if (strcmp(a, "--backend") == 0 && !strcmp(v, "cpu")) {
-      opt->backend = VF_BACKEND_CPU;
-    } else if (strcmp(a, "--backend") == 0 && !strcmp(v, "cuda")) {
-      opt->backend = VF_BACKEND_CUDA;
+    } else if (strcmp(a, "--backend") == 0 &&
+               (!strcmp(v, "auto") || !strcmp(v, "cpu") || !strcmp(v, "cuda"))) {
+      opt->backend = !strcmp(v, "cpu")    ? VF_BACKEND_CPU
+                     : !strcmp(v, "cuda") ? VF_BACKEND_CUDA
+                                          : VF_BACKEND_AUTO;
+      opt->backend_given = 1;
     } else {
       return usage();
     }

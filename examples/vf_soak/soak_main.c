@@ -104,9 +104,13 @@ static void print_verdict(const soak_sample* base, const soak_sample* end, const
 int main(int argc, char** argv) {
   soak_options opt;
   if (soak_parse_args(argc, argv, &opt) != 0) return 2;
+  /* The file's context section under the command line's; a file that does not load is reported
+   * by make_frontend, with the context's log. */
   vf_context_config cc = vf_context_config_default();
-  cc.backend = opt.backend;
-  cc.cpu_threads = opt.threads;
+  vf_config file;
+  if (opt.config != NULL && vf_config_load(opt.config, NULL, &file) == VF_OK) cc = file.context;
+  if (opt.backend_given || opt.config == NULL) cc.backend = opt.backend;
+  if (opt.threads_given || opt.config == NULL) cc.cpu_threads = opt.threads;
   example_log_install(&cc, "vf_soak", opt.quiet);
   vf_context* ctx = NULL;
   vf_euroc* reader = NULL;
