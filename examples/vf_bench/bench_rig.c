@@ -6,7 +6,8 @@
  * timed step is one vf_rig_frontend_process. Rows "rig" with pairs=N and, beside it, the plain
  * frontend over the same input in the same run (pairs=0: no rig) for the ratio. Host input, and
  * on CUDA device input too. VF_BENCH_RIG_PAIRS="1,2,4" picks other counts (up to 8);
- * VF_BENCH_RIG_STEREO=sparse runs every unit (and the plain frontend) in sparse stereo mode. */
+ * VF_BENCH_RIG_STEREO=sparse runs every unit (and the plain frontend) in sparse stereo mode. Each
+ * row also gives the units' stage times (unit_*_ms: the mean of vf_feature_frame.times). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
