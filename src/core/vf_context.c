@@ -123,6 +123,7 @@ static vf_status vf_context_open_cuda(vf_context* ctx, const vf_context_config* 
   rc = vf_cuda_stream_create(&ctx->stream, urgent);
   if (rc != 0) return vf_cuda_fail(NULL, rc, "vf_context_create: cudaStreamCreate");
   ctx->owns_stream = 1;
+  ctx->urgent = urgent;
   return VF_OK;
 #else
   (void)ctx;
@@ -221,6 +222,7 @@ vf_status vf_context_create_stream_view(const vf_context* ctx, vf_log_fn log_fn,
       return vf_cuda_fail(NULL, rc, "vf_context_create_stream_view: cudaStreamCreate");
     }
     view->owns_stream = 1;
+    view->urgent = 0;
   }
 #endif
   return s;

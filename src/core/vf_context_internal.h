@@ -28,6 +28,7 @@ struct vf_context {
   int is_view;       /* vf_context_create_view: the pool is the parent's (and the stream, unless
                       * owns_stream: vf_context_create_stream_view) */
   int calm_siblings; /* vf_context_create_sibling gives a normal-priority stream (a rig's units) */
+  int urgent;        /* its own stream was created at the greatest priority */
 };
 
 /* Call after a wait on an event recorded on ctx->stream, or on the stream itself, succeeded. */

@@ -218,6 +218,13 @@ static void test_two_pairs(const uint8_t* tex, vf_image* img) {
     vf_frontend_callbacks lcb = {fe_on_features, fe_on_disparity, &alone[p]};
     CHECK_OK(vf_frontend_create(ctx_alone, &c, &lcb, &lone[p]));
   }
+  /* On CUDA a lone frontend's stereo stream has the greatest priority; two pairs' have normal
+   * priority (every unit's SGM would otherwise go before every unit's tracking). */
+  for (int p = 0; p < 2 && test_backend == VF_BACKEND_CUDA && fe != NULL; ++p) {
+    const vf_frontend* unit = fe->units[p].fe;
+    CHECK(unit->side != NULL && !unit->side->urgent && unit->ctx->calm_siblings);
+    CHECK(lone[p] != NULL && lone[p]->side != NULL && lone[p]->side->urgent);
+  }
   uint64_t ended[4] = {0, 0, 0, 0};
   for (int k = 0; k < FRAMES && fe != NULL; ++k) {
     const vf_image* set[4] = {&img[0], &img[1], &img[2], &img[3]};
