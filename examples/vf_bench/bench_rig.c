@@ -32,7 +32,6 @@ static void on_unit_features(int unit, const vf_feature_frame* fr, void* user) {
   j->calls++;
   j->features += fr->tracked + fr->detected;
   j->sum.rectify_ms += fr->times.rectify_ms;
-  j->sum.pyramid_ms += fr->times.pyramid_ms;
   j->sum.track_ms += fr->times.track_ms;
   j->sum.detect_ms += fr->times.detect_ms;
   j->sum.stereo_ms += fr->times.stereo_ms;

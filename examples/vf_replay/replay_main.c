@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "example_context.h"
 #include "example_log.h"
 #include "replay.h"
 #include "replay_eval.h"
@@ -282,12 +283,10 @@ int main(int argc, char** argv) {
   replay_options opt;
   if (replay_parse_args(argc, argv, &opt) != 0) return 2;
   if (make_dir(opt.disparity_dir) != 0 || make_dir(opt.overlay_dir) != 0) return 1;
-  /* The file's context section (backend, CPU threads, device); a file that does not load is
-   * reported by load_config below, with the context's log. */
-  vf_context_config cc = vf_context_config_default();
-  vf_config file;
-  if (opt.config != NULL && vf_config_load(opt.config, NULL, &file) == VF_OK) cc = file.context;
-  if (opt.backend_given || opt.config == NULL) cc.backend = opt.backend;
+  /* The file's context section under --backend; a file that does not load is reported by
+   * load_config below, with the context's log. */
+  vf_context_config cc = example_context_config(opt.config);
+  if (opt.backend_given) cc.backend = opt.backend;
   example_log_install(&cc, "vf_replay", opt.quiet);
   vf_context* ctx = NULL;
   if (vf_context_create(&cc, &ctx) != VF_OK) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "example_context.h"
 #include "example_log.h"
 #include "soak.h"
 
@@ -106,11 +107,9 @@ int main(int argc, char** argv) {
   if (soak_parse_args(argc, argv, &opt) != 0) return 2;
   /* The file's context section under the command line's; a file that does not load is reported
    * by make_frontend, with the context's log. */
-  vf_context_config cc = vf_context_config_default();
-  vf_config file;
-  if (opt.config != NULL && vf_config_load(opt.config, NULL, &file) == VF_OK) cc = file.context;
-  if (opt.backend_given || opt.config == NULL) cc.backend = opt.backend;
-  if (opt.threads_given || opt.config == NULL) cc.cpu_threads = opt.threads;
+  vf_context_config cc = example_context_config(opt.config);
+  if (opt.backend_given) cc.backend = opt.backend;
+  if (opt.threads_given) cc.cpu_threads = opt.threads;
   example_log_install(&cc, "vf_soak", opt.quiet);
   vf_context* ctx = NULL;
   vf_euroc* reader = NULL;

@@ -9,8 +9,9 @@
  * groups of eight pixels lie in 16 consecutive bytes of one source row, or of two rows where
  * the map crosses a row boundary. Where the CPU has a byte shuffle (SSSE3 on x86-64, asked at run
  * time; NEON) such a group is a 40-byte record (first byte, the lanes' places in it, byte
- * weights) instead of the 72 bytes of gathered offsets, 16-bit weights and mask: the plan of a
- * 752x480 pair then fits in a few MB of cache, where a frame's decoding used to evict it. The
+ * weights) instead of the 72 bytes of gathered offsets, 16-bit weights and mask: 3.6 MB for a
+ * 752x480 pair instead of 6.5 MB. A frame's decoding still evicts it, so a replay reads it from
+ * memory every frame (docs/perf/remap.md, "CPU: the remap from cold caches"). The
  * bytes blended are the same, so is the result. With AVX2 (asked at run time) two groups go
  * through one 32-byte pass. */
 #include "geometry/kernels/vf_remap_cpu.h"
