@@ -145,12 +145,14 @@ VF_LK_FN float vf_disparity_refine_solve(const float (*sl)[VF_DR_SIDE + 3],
     const float axr = xr - (float)fr;
     const int k0 = fr - r - c0;
     vf_lk_real b0 = 0, b1 = 0, b2 = 0;
+    /* A multiply a sample, as the CUDA twin: a division a sample was a tenth of the CPU's time. */
+    const vf_lk_real inv_gain = (vf_lk_real)1 / gain;
     for (int i = 0; i < side; ++i) {
       float v[VF_DR_SIDE];
       vf_lk_real e[VF_DR_SIDE];
       for (int k = 0; k < side; ++k)
         v[k] = vf_disparity_bilerp(&sr[i][k0 + k], VF_DR_COLS, axr, ay);
-      for (int k = 0; k < side; ++k) e[k] = ((vf_lk_real)v[k] - off) / gain - tc[i * side + k];
+      for (int k = 0; k < side; ++k) e[k] = ((vf_lk_real)v[k] - off) * inv_gain - tc[i * side + k];
       for (int k = 0; k < side; ++k) {
         b0 += txr[i * side + k] * e[k];
         b1 += tc[i * side + k] * e[k];
