@@ -13,13 +13,16 @@
  * and selects the row's disparities. At each pixel one loop over the disparities steps all of a
  * sweep's paths (vf_steps), so the costs are read and the sums written once; it runs on 16-byte
  * vectors (src/core/vf_simd16.h: SSE2, NEON or plain C, the same bits), 16 disparities of a path
- * per operation, and the paths' minima come out of one interleaved reduction already in every
- * lane. The first sweep's stores of the sums bypass the caches: the second reads them only after
- * half the image. With 2 threads the forward sweep does the top half while the backward one does
- * the bottom half, then each finishes the other half. With 2 paths the rows are independent and
- * split over all threads. Integer sums in any order: results do not depend on the schedule. */
+ * per operation (32 where the x86-64 CPU has AVX2, asked at run time: vf_sweep_row32, the same
+ * integers: 752x480, 64 disparities, 4 paths, 2 threads 17.5 -> 15.1 ms, docs/perf/stereo.md), and
+ * the paths' minima come out of one interleaved reduction already in every lane. The first sweep's
+ * stores of the sums bypass the caches: the second reads them only after half the image. With 2
+ * threads the forward sweep does the top half while the backward one does the bottom half, then
+ * each finishes the other half. With 2 paths the rows are independent and split over all threads.
+ * Integer sums in any order: results do not depend on the schedule. */
 #include <string.h>
 
+#include "core/vf_cpu_avx2.h"
 #include "core/vf_parallel.h"
 #include "core/vf_simd16.h"
 #include "stereo/kernels/vf_sgm_cpu.h"
@@ -57,7 +60,8 @@ typedef struct vf_sweep {
   int16_t* unique_thr; /* the uniqueness thresholds of the sums 0 .. VF_MAX_SUM */
 } vf_sweep;
 
-typedef struct vf_sgm_job {
+typedef struct vf_sgm_job vf_sgm_job;
+struct vf_sgm_job {
   const vf_sgm_params* p;
   const uint8_t* left;
   size_t left_stride;
@@ -69,7 +73,9 @@ typedef struct vf_sgm_job {
   int nrow;    /* vertical and diagonal paths per sweep: 0, 1 or 3 */
   int phase;   /* the halves schedule: 0 first sweeps, 1 second sweeps */
   int workers; /* the rows schedule (2 paths): row blocks */
-} vf_sgm_job;
+  /* One row of a sweep: 16 disparities a vector, or 32 where the CPU has AVX2. */
+  void (*row)(const vf_sgm_job* j, vf_sweep* s, int y, int second);
+};
 
 static size_t vf_align64(size_t v) { return (v + 63) & ~(size_t)63; }
 static size_t vf_slot(int D) { return (size_t)D + 2 * VF_SLOT_PAD; }
@@ -135,6 +141,17 @@ size_t vf_cpu_sgm_scratch_bytes(const vf_sgm_params* p, int threads) {
   return (size_t)vf_workers(p, threads) * vf_sweep_carve(p, NULL, NULL);
 }
 
+/* A step function's VF_PATH(R) for each of its n paths (n constant once inlined). */
+#define VF_EACH_PATH \
+  VF_PATH(0)         \
+  if (n > 1) {       \
+    VF_PATH(1)       \
+  }                  \
+  if (n > 2) {       \
+    VF_PATH(2)       \
+    VF_PATH(3)       \
+  }
+
 /* One path's L_r at 16 cells from the previous pixel's slot around k: the step of the header
  * with the minimum pm taken out of the minima, C + min(L(k), min(L(k-1), L(k+1), pm + P2 - P1)
  * + P1) - pm, where pmj = pm + P2 - P1. Exact in bytes: every L >= pm, pm <= C <= 255 - P2. */
@@ -182,14 +199,7 @@ __attribute__((always_inline)) static inline int vf_steps(
   m##R = vf_u8x16_min(m##R, v);                    \
   lo = vf_i16x8_add(lo, vf_u8x16_widen_lo(v));     \
   hi = vf_i16x8_add(hi, vf_u8x16_widen_hi(v));
-      VF_PATH(0)
-      if (n > 1) {
-        VF_PATH(1)
-      }
-      if (n > 2) {
-        VF_PATH(2)
-        VF_PATH(3)
-      }
+      VF_EACH_PATH
 #undef VF_PATH
       if (second) {
         vf_i16x8_store(tot + k, lo);
@@ -289,10 +299,138 @@ static void vf_repeat_row(const vf_sgm_params* p, const uint8_t* census, int y,
   }
 }
 
-/* Matching costs of left pixel (x, y) for every disparity index; rep: vf_repeat_row's row y. */
+#ifdef VF_AVX2
+/* 32 disparities a vector where the CPU has AVX2 (asked at run time): vf_steps, vf_costs16 and
+ * vf_costs with the same integers, so the same sums, costs and disparities. The minima leave in
+ * 16-byte vectors, as vf_steps gives them. */
+static inline VF_AVX2_TARGET __m256i vf_load32(const void* p) {
+  return _mm256_loadu_si256((const __m256i*)p);
+}
+
+static inline VF_AVX2_TARGET __m256i vf_step32(const uint8_t* pv, __m256i pm, __m256i pmj,
+                                               __m256i pen, __m256i c) {
+  __m256i n = _mm256_min_epu8(vf_load32(pv - 1), vf_load32(pv + 1));
+  n = _mm256_add_epi8(_mm256_min_epu8(n, pmj), pen);
+  return _mm256_add_epi8(_mm256_sub_epi8(_mm256_min_epu8(vf_load32(pv), n), pm), c);
+}
+
+/* The two 16-byte halves' lane-wise minimum. */
+static inline VF_AVX2_TARGET vf_u8x16 vf_fold32(__m256i v) {
+  return _mm_min_epu8(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+}
+
+static inline VF_AVX2_TARGET int vf_steps32(
+    int n, int second, const uint8_t* cost, uint16_t* packed, int16_t* tot, const uint8_t* pv0,
+    const uint8_t* pv1, const uint8_t* pv2, const uint8_t* pv3, uint8_t* cv0, uint8_t* cv1,
+    uint8_t* cv2, uint8_t* cv3, vf_u8x16 pm0_, vf_u8x16 pm1_, vf_u8x16 pm2_, vf_u8x16 pm3_,
+    vf_u8x16 pmj0_, vf_u8x16 pmj1_, vf_u8x16 pmj2_, vf_u8x16 pmj3_, vf_u8x16 pen_, int D,
+    vf_u8x16* mn0, vf_u8x16* mn1, vf_u8x16* mn2, vf_u8x16* mn3) {
+  const __m256i low = _mm256_set1_epi16((1 << VF_COST_BITS) - 1);
+  const __m256i pm0 = _mm256_broadcastsi128_si256(pm0_), pm1 = _mm256_broadcastsi128_si256(pm1_),
+                pm2 = _mm256_broadcastsi128_si256(pm2_), pm3 = _mm256_broadcastsi128_si256(pm3_);
+  const __m256i pmj0 = _mm256_broadcastsi128_si256(pmj0_),
+                pmj1 = _mm256_broadcastsi128_si256(pmj1_),
+                pmj2 = _mm256_broadcastsi128_si256(pmj2_),
+                pmj3 = _mm256_broadcastsi128_si256(pmj3_);
+  const __m256i pen = _mm256_broadcastsi128_si256(pen_);
+  __m256i m0 = _mm256_set1_epi8((char)255), m1 = m0, m2 = m0, m3 = m0;
+  __m256i best = _mm256_set1_epi16(INT16_MAX);
+  for (int b = 0; b < D; b += 64) {
+    _Pragma("GCC unroll 2") for (int k = b; k < b + 64; k += 32) {
+      __m256i c, v, lo, hi;
+      if (second) {
+        __m256i in_lo = vf_load32(packed + k), in_hi = vf_load32(packed + k + 16);
+        /* The pack interleaves the halves' quarters; the permute puts them in order. */
+        c = _mm256_permute4x64_epi64(
+            _mm256_packus_epi16(_mm256_and_si256(in_lo, low), _mm256_and_si256(in_hi, low)),
+            _MM_SHUFFLE(3, 1, 2, 0));
+        lo = _mm256_srli_epi16(in_lo, VF_COST_BITS);
+        hi = _mm256_srli_epi16(in_hi, VF_COST_BITS);
+      } else {
+        c = vf_load32(cost + k);
+        lo = _mm256_setzero_si256();
+        hi = lo;
+      }
+#define VF_PATH(R)                                                            \
+  v = vf_step32(pv##R + k, pm##R, pmj##R, pen, c);                            \
+  _mm256_storeu_si256((__m256i*)(cv##R + k), v);                              \
+  m##R = _mm256_min_epu8(m##R, v);                                            \
+  lo = _mm256_add_epi16(lo, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v))); \
+  hi = _mm256_add_epi16(hi, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1)));
+      VF_EACH_PATH
+#undef VF_PATH
+      if (second) {
+        _mm256_storeu_si256((__m256i*)(tot + k), lo);
+        _mm256_storeu_si256((__m256i*)(tot + k + 16), hi);
+        best = _mm256_min_epi16(best, _mm256_min_epi16(lo, hi));
+      } else {
+        __m256i out_lo = _mm256_or_si256(_mm256_slli_epi16(lo, VF_COST_BITS),
+                                         _mm256_cvtepu8_epi16(_mm256_castsi256_si128(c)));
+        __m256i out_hi = _mm256_or_si256(_mm256_slli_epi16(hi, VF_COST_BITS),
+                                         _mm256_cvtepu8_epi16(_mm256_extracti128_si256(c, 1)));
+        /* packed + k lies on 64 bytes: D is a multiple of 64, the sums on 128 bytes. */
+        if (n > 1) {
+          _mm256_stream_si256((__m256i*)(packed + k), out_lo);
+          _mm256_stream_si256((__m256i*)(packed + k + 16), out_hi);
+        } else {
+          _mm256_storeu_si256((__m256i*)(packed + k), out_lo);
+          _mm256_storeu_si256((__m256i*)(packed + k + 16), out_hi);
+        }
+      }
+    }
+  }
+  if (n == 1) {
+    *mn0 = vf_u8x16_min_all(vf_fold32(m0));
+  } else {
+    vf_u8x16 a = vf_fold32(m0), b = vf_fold32(m1);
+    vf_u8x16 all =
+        n > 2 ? vf_u8x16_min4(a, b, vf_fold32(m2), vf_fold32(m3)) : vf_u8x16_min4(a, b, a, b);
+    *mn0 = vf_u8x16_bcast(all, 0);
+    *mn1 = vf_u8x16_bcast(all, 1);
+    if (n > 2) {
+      *mn2 = vf_u8x16_bcast(all, 2);
+      *mn3 = vf_u8x16_bcast(all, 3);
+    }
+  }
+  if (!second) return 0;
+  return vf_i16x8_min_lanes(
+      _mm_min_epi16(_mm256_castsi256_si128(best), _mm256_extracti128_si256(best, 1)));
+}
+
+/* Bit counts of each byte (0..8) from a table of the nibbles' counts. */
+static inline VF_AVX2_TARGET __m256i vf_popcount32(__m256i v) {
+  const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2,
+                                         1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+  const __m256i nibble = _mm256_set1_epi8(0x0F);
+  return _mm256_add_epi8(
+      _mm256_shuffle_epi8(table, _mm256_and_si256(v, nibble)),
+      _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)));
+}
+
+/* vf_costs16 for 32 disparities: the Hamming distances summed plane by plane (at most 64). */
+static inline VF_AVX2_TARGET __m256i vf_costs32(int planes, const uint8_t* l, size_t ls,
+                                                const uint8_t* r, size_t ps) {
+  __m256i sum = _mm256_setzero_si256();
+  for (int i = 0; i < planes; ++i) {
+    const __m256i left = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i*)(l + i * ls)));
+    sum = _mm256_add_epi8(sum, vf_popcount32(_mm256_xor_si256(left, vf_load32(r + i * ps))));
+  }
+  return sum;
+}
+
+/* vf_costs' loop, 32 disparities a vector. */
+static inline VF_AVX2_TARGET void vf_costs_loop32(int D, int planes, const uint8_t* l, size_t ls,
+                                                  const uint8_t* r, size_t ps, uint8_t* c) {
+  for (int k = 0; k < D; k += 32)
+    _mm256_storeu_si256((__m256i*)(c + k), vf_costs32(planes, l, ls, r + k, ps));
+}
+#endif
+
+/* Matching costs of left pixel (x, y) for every disparity index; rep: vf_repeat_row's row y;
+ * wide: 32 disparities a vector (AVX2). */
 __attribute__((always_inline)) static inline void vf_costs(const vf_sgm_params* p,
                                                            const uint8_t* rep, const uint8_t* rev,
-                                                           int x, uint8_t* c) {
+                                                           int x, uint8_t* c, int wide) {
   int D = p->disparities, first_out = x - p->min_disparity + 1; /* k >= this: outside */
   if (first_out <= 0) {
     memset(c, p->max_cost, (size_t)D);
@@ -301,7 +439,11 @@ __attribute__((always_inline)) static inline void vf_costs(const vf_sgm_params* 
   size_t w = (size_t)p->width, ps = w + (size_t)D, ls = w * VF_REP;
   const uint8_t* l = rep + (size_t)x * VF_REP;
   const uint8_t* r = rev + (w - (size_t)first_out);
-  if (p->census_full) {
+  if (wide) {
+#ifdef VF_AVX2
+    vf_costs_loop32(D, vf_planes(p), l, ls, r, ps, c);
+#endif
+  } else if (p->census_full) {
     for (int k = 0; k < D; k += 16) vf_u8x16_store(c + k, vf_costs16(1, l, ls, r + k, ps));
   } else {
     for (int k = 0; k < D; k += 16) vf_u8x16_store(c + k, vf_costs16(0, l, ls, r + k, ps));
@@ -320,7 +462,8 @@ static inline vf_u8x16 vf_jump(const vf_sgm_params* p, int here, int prev) {
  * previous row's pixel x - 1 and x + 1: slots and minima of the previous row at column x + dx
  * are at offset dx from column x (columns -1 and w hold the zero state). */
 __attribute__((always_inline)) static inline void vf_sweep_pixels(const vf_sgm_job* j, vf_sweep* s,
-                                                                  int y, int n, int second) {
+                                                                  int y, int n, int second,
+                                                                  int wide) {
   const vf_sgm_params* p = j->p;
   int w = p->width, D = p->disparities, dir = s->dir, adaptive = p->adaptive_p2;
   ptrdiff_t slot = (ptrdiff_t)vf_slot(D), line = w + 2, step = dir * slot;
@@ -355,7 +498,7 @@ __attribute__((always_inline)) static inline void vf_sweep_pixels(const vf_sgm_j
   vf_u8x16 h_min = vf_u8x16_set1(0), m1, m2, m3;
   uint8_t cost[256];
   for (int i = 0; i < w; ++i, x += dir) {
-    if (!second) vf_costs(p, s->left_rep, s->right_rev, x, cost);
+    if (!second) vf_costs(p, s->left_rep, s->right_rev, x, cost, wide);
     vf_u8x16 pm1 = vf_u8x16_set1(0), pm2 = pm1, pm3 = pm1;
     if (n > 1) pm1 = pmin[0];
     if (n > 2) {
@@ -371,10 +514,16 @@ __attribute__((always_inline)) static inline void vf_sweep_pixels(const vf_sgm_j
       j2 = vf_jump(p, here, img_prev[xl]);
       j3 = vf_jump(p, here, img_prev[xr]);
     }
-    int best = vf_steps(n, second, cost, packed, tot, i > 0 ? s->h[0] : s->zero, pv1, pv2, pv3,
-                        s->h[1], cv1, cv2, cv3, h_min, pm1, pm2, pm3, vf_u8x16_add(h_min, j0),
-                        vf_u8x16_add(pm1, j1), vf_u8x16_add(pm2, j2), vf_u8x16_add(pm3, j3), pen, D,
-                        &h_min, &m1, &m2, &m3);
+#define VF_STEP_ARGS                                                                               \
+  n, second, cost, packed, tot, i > 0 ? s->h[0] : s->zero, pv1, pv2, pv3, s->h[1], cv1, cv2, cv3,  \
+      h_min, pm1, pm2, pm3, vf_u8x16_add(h_min, j0), vf_u8x16_add(pm1, j1), vf_u8x16_add(pm2, j2), \
+      vf_u8x16_add(pm3, j3), pen, D, &h_min, &m1, &m2, &m3
+    int best = 0;
+#ifdef VF_AVX2
+    if (wide) best = vf_steps32(VF_STEP_ARGS);
+#endif
+    if (!wide) best = vf_steps(VF_STEP_ARGS);
+#undef VF_STEP_ARGS
     if (second) s->best[x] = (int16_t)best;
     if (n > 1) cmin[0] = m1;
     if (n > 2) {
@@ -401,8 +550,10 @@ __attribute__((always_inline)) static inline void vf_sweep_pixels(const vf_sgm_j
   }
 }
 
-/* Sweeps row y in s's direction; `second`: the other sweep has stored this row. */
-static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
+/* Sweeps row y in s's direction; `second`: the other sweep has stored this row; `wide`: 32
+ * disparities a vector (AVX2). */
+__attribute__((always_inline)) static inline void vf_sweep_row_any(const vf_sgm_job* j, vf_sweep* s,
+                                                                   int y, int second, int wide) {
   const vf_sgm_params* p = j->p;
   int w = p->width;
   if (!second) {
@@ -411,18 +562,18 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
   }
   if (second) {
     if (j->nrow == 3) {
-      vf_sweep_pixels(j, s, y, 4, 1);
+      vf_sweep_pixels(j, s, y, 4, 1, wide);
     } else if (j->nrow == 1) {
-      vf_sweep_pixels(j, s, y, 2, 1);
+      vf_sweep_pixels(j, s, y, 2, 1, wide);
     } else {
-      vf_sweep_pixels(j, s, y, 1, 1);
+      vf_sweep_pixels(j, s, y, 1, 1, wide);
     }
   } else if (j->nrow == 3) {
-    vf_sweep_pixels(j, s, y, 4, 0);
+    vf_sweep_pixels(j, s, y, 4, 0, wide);
   } else if (j->nrow == 1) {
-    vf_sweep_pixels(j, s, y, 2, 0);
+    vf_sweep_pixels(j, s, y, 2, 0, wide);
   } else {
-    vf_sweep_pixels(j, s, y, 1, 0);
+    vf_sweep_pixels(j, s, y, 1, 0, wide);
   }
   uint8_t* t = s->row[0];
   s->row[0] = s->row[1];
@@ -437,6 +588,19 @@ static void vf_sweep_row(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
   }
 }
 
+static void vf_sweep_row16(const vf_sgm_job* j, vf_sweep* s, int y, int second) {
+  vf_sweep_row_any(j, s, y, second, 0);
+}
+
+#ifdef VF_AVX2
+/* flatten: the 32-lane steps and costs (AVX2 functions, which the 16-lane row cannot inline)
+ * inlined here with the row's constants. */
+static VF_AVX2_TARGET __attribute__((flatten)) void vf_sweep_row32(const vf_sgm_job* j, vf_sweep* s,
+                                                                   int y, int second) {
+  vf_sweep_row_any(j, s, y, second, 1);
+}
+#endif
+
 /* Sweep 0 goes down, sweep 1 up; phase 0 takes each one's first half, phase 1 the rest. */
 static void vf_halves(int begin, int end, void* arg) {
   const vf_sgm_job* j = arg;
@@ -444,11 +608,11 @@ static void vf_halves(int begin, int end, void* arg) {
   for (int t = begin; t < end; ++t) {
     if (t == 0) {
       for (int y = j->phase ? mid : 0; y < (j->phase ? h : mid); ++y) {
-        vf_sweep_row(j, &j->sweeps[0], y, j->phase);
+        j->row(j, &j->sweeps[0], y, j->phase);
       }
     } else {
       for (int y = j->phase ? mid - 1 : h - 1; y >= (j->phase ? 0 : mid); --y) {
-        vf_sweep_row(j, &j->sweeps[1], y, j->phase);
+        j->row(j, &j->sweeps[1], y, j->phase);
       }
     }
   }
@@ -466,15 +630,15 @@ static void vf_rows(int begin, int end, void* arg) {
       for (int second = 0; second < 2; ++second) {
         s->dir = second ? -1 : 1;
         s->started = 0;
-        vf_sweep_row(j, s, y, second);
+        j->row(j, s, y, second);
       }
     }
   }
 }
 
-void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
-                const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum, void* scratch,
-                uint16_t* out, vf_pool* pool) {
+void vf_cpu_sgm_lanes(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
+                      const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum,
+                      void* scratch, uint16_t* out, vf_pool* pool, int lanes) {
   int threads = vf_pool_threads(pool);
   vf_sweep sweeps[VF_MAX_WORKERS];
   int workers = vf_workers(p, threads);
@@ -484,7 +648,10 @@ void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
     sweeps[t].dir = t == 0 ? 1 : -1;
   }
   vf_sgm_job job = {p,   left,   left_stride,     census_l, census_r, sum,
-                    out, sweeps, vf_row_paths(p), 0,        workers};
+                    out, sweeps, vf_row_paths(p), 0,        workers,  vf_sweep_row16};
+#ifdef VF_AVX2
+  if (lanes != 16 && vf_cpu_avx2()) job.row = vf_sweep_row32;
+#endif
   /* Threads pay off from about a quarter million cells each. */
   int useful = (int)((size_t)p->width * p->height * p->disparities / 262144);
   if (useful < 1) useful = 1;
@@ -496,4 +663,10 @@ void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
   }
   int n = threads >= 2 && useful >= 2 ? 2 : 1;
   for (job.phase = 0; job.phase < 2; ++job.phase) vf_parallel_for(pool, 2, n, vf_halves, &job);
+}
+
+void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
+                const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum, void* scratch,
+                uint16_t* out, vf_pool* pool) {
+  vf_cpu_sgm_lanes(p, left, left_stride, census_l, census_r, sum, scratch, out, pool, 0);
 }

@@ -26,11 +26,17 @@ size_t vf_cpu_sgm_scratch_bytes(const vf_sgm_params* p, int threads);
 /* Aggregation over the configured paths and disparity selection: winner takes all with
  * uniqueness, left-right check and sub-pixel, the 16-bit output before the median (w*h values).
  * `left` is the left image (adaptive P2 reads its gradient); sum: w*h*D words of storage,
- * 16-byte aligned (streaming stores); scratch: vf_cpu_sgm_scratch_bytes(p, threads) bytes, 64-byte
- * aligned, threads = vf_pool_threads(pool). */
+ * 32-byte aligned (streaming stores of 16 or 32 bytes); scratch: vf_cpu_sgm_scratch_bytes(p,
+ * threads) bytes, 64-byte aligned, threads = vf_pool_threads(pool). */
 void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
                 const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum, void* scratch,
                 uint16_t* out, vf_pool* pool);
+/* vf_cpu_sgm with the aggregation's vectors chosen: lanes 16 (16 disparities a vector, what
+ * every CPU runs) or 0 (the widest this CPU has: 32 with AVX2); the same results either way
+ * (test_sgm_lanes). */
+void vf_cpu_sgm_lanes(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
+                      const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum,
+                      void* scratch, uint16_t* out, vf_pool* pool, int lanes);
 
 /* thr[s] for the sums s = 0 .. max_sum: the uniqueness rule fails at a pixel whose smallest
  * sum is s exactly when a sum at |k - k_best| > 1 is below thr[s] (0 when the rule is off). */
