@@ -584,7 +584,7 @@ __attribute__((always_inline)) static inline void vf_sweep_row_any(const vf_sgm_
   s->started = 1;
   if (second) {
     vf_cpu_sgm_select_row(p, s->tot, s->best, s->unique_thr, s->right_val, s->right_k,
-                          j->out + (size_t)y * w);
+                          j->out + (size_t)y * w, wide);
   }
 }
 

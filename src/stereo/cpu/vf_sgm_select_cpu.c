@@ -3,9 +3,12 @@
  * index on ties), uniqueness against the best cost outside +-1 of the winner, right-image
  * disparities argmin_k S(xr + min + k, k) for the left-right check, sub-pixel V fit
  * (src/stereo/kernels/vf_sgm_rules.h); and the 3x3 median. Loops over blocks of 64 disparities
- * vectorize. */
+ * vectorize. Where the CPU has AVX2 (asked at run time) the right winners and each pixel's first
+ * winning index are 16 sums a vector in intrinsics instead (GCC built each block's index vector
+ * lane by lane, which cost more than the comparisons): the same integers. */
 #include <string.h>
 
+#include "core/vf_cpu_avx2.h"
 #include "core/vf_parallel.h"
 #include "stereo/kernels/vf_sgm_cpu.h"
 #include "viofront/vf_stereo.h"
@@ -15,8 +18,10 @@
 /* Right pixel xr's winner, stored at t = w - 1 - xr: left pixel x meets t = w - 1 - x + min + k,
  * ascending in k. Going through x upwards visits each t's k in increasing order, so a strict <
  * keeps the smallest k on ties. t >= w (xr < 0) collects nothing used. */
-static void vf_right_winners(const vf_sgm_params* p, const int16_t* sum, int16_t* restrict val,
-                             int16_t* restrict best_k) {
+__attribute__((always_inline)) static inline void vf_right_winners(const vf_sgm_params* p,
+                                                                   const int16_t* sum,
+                                                                   int16_t* restrict val,
+                                                                   int16_t* restrict best_k) {
   int w = p->width, D = p->disparities;
   int n = w + p->min_disparity + D;
   for (int t = 0; t < n; ++t) {
@@ -41,7 +46,8 @@ static void vf_right_winners(const vf_sgm_params* p, const int16_t* sum, int16_t
 
 /* The first k with cost `best`, and in *below the number of costs under thr; masks instead of
  * branches (and costs >= 0) let the pass vectorize. */
-static int vf_first_index(const int16_t* s, int D, int best, int thr, int* below) {
+__attribute__((always_inline)) static inline int vf_first_index(const int16_t* s, int D, int best,
+                                                                int thr, int* below) {
   int16_t m = INT16_MAX, value = (int16_t)best, t = (int16_t)thr, n = 0;
   for (int b = 0; b < D; b += VF_BLOCK) {
     int16_t i = (int16_t)b;
@@ -68,14 +74,68 @@ void vf_cpu_sgm_unique_thresholds(const vf_sgm_params* p, int16_t* thr, int max_
   }
 }
 
+#ifdef VF_AVX2
+/* vf_right_winners, 16 sums a vector: a lane takes the sum and its k where the sum is smaller. */
+static inline VF_AVX2_TARGET void vf_right_winners_avx2(const vf_sgm_params* p, const int16_t* sum,
+                                                        int16_t* val, int16_t* best_k) {
+  int w = p->width, D = p->disparities;
+  int n = w + p->min_disparity + D;
+  for (int t = 0; t < n; ++t) {
+    val[t] = INT16_MAX;
+    best_k[t] = -1;
+  }
+  const __m256i lanes = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  for (int x = 0; x < w; ++x) {
+    const int16_t* s = sum + (size_t)x * D;
+    int16_t* v = val + (w - 1 - x + p->min_disparity);
+    int16_t* kk = best_k + (w - 1 - x + p->min_disparity);
+    for (int b = 0; b < D; b += 16) {
+      const __m256i sv = _mm256_loadu_si256((const __m256i*)(s + b));
+      const __m256i vv = _mm256_loadu_si256((const __m256i*)(v + b));
+      const __m256i kv = _mm256_loadu_si256((const __m256i*)(kk + b));
+      const __m256i better = _mm256_cmpgt_epi16(vv, sv);
+      const __m256i k = _mm256_add_epi16(lanes, _mm256_set1_epi16((int16_t)b));
+      _mm256_storeu_si256((__m256i*)(v + b), _mm256_min_epi16(vv, sv));
+      _mm256_storeu_si256((__m256i*)(kk + b), _mm256_blendv_epi8(kv, k, better));
+    }
+  }
+}
+
+/* vf_first_index, 16 sums a vector: the lanes equal to best and under thr as bits (two a lane),
+ * the first of the one and the count of the other. */
+static inline VF_AVX2_TARGET int vf_first_index_avx2(const int16_t* s, int D, int best, int thr,
+                                                     int* below) {
+  const __m256i value = _mm256_set1_epi16((int16_t)best), t = _mm256_set1_epi16((int16_t)thr);
+  int first = -1, n = 0;
+  for (int b = 0; b < D; b += 16) {
+    const __m256i v = _mm256_loadu_si256((const __m256i*)(s + b));
+    const unsigned eq = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi16(v, value));
+    n += __builtin_popcount((unsigned)_mm256_movemask_epi8(_mm256_cmpgt_epi16(t, v)));
+    if (first < 0 && eq != 0) first = b + __builtin_ctz(eq) / 2;
+  }
+  *below = n / 2;
+  return first;
+}
+#endif
+
 /* The output value of left pixel x before the median; right_k from vf_right_winners. The checks
- * run cheapest first (each alone makes the pixel invalid). */
-static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int best, int thr, int x,
-                                const int16_t* right_k) {
+ * run cheapest first (each alone makes the pixel invalid). wide: vf_first_index_avx2. */
+__attribute__((always_inline)) static inline uint16_t vf_select_pixel(const vf_sgm_params* p,
+                                                                      const int16_t* s, int best,
+                                                                      int thr, int x,
+                                                                      const int16_t* right_k,
+                                                                      int wide) {
   int D = p->disparities;
   if (x < p->min_disparity) return VF_STEREO_INVALID;
   int unique = p->uniqueness_q < VF_UNIQUENESS_ONE, below = 0;
-  int k_best = vf_first_index(s, D, best, thr, &below);
+  int k_best = 0;
+  if (wide) {
+#ifdef VF_AVX2
+    k_best = vf_first_index_avx2(s, D, best, thr, &below);
+#endif
+  } else {
+    k_best = vf_first_index(s, D, best, thr, &below);
+  }
   if (p->lr_check) {
     int xr = x - p->min_disparity - k_best;
     int kr = xr >= 0 ? right_k[p->width - 1 - xr] : -1;
@@ -94,14 +154,42 @@ static uint16_t vf_select_pixel(const vf_sgm_params* p, const int16_t* s, int be
   return (uint16_t)(d * 16 + off);
 }
 
-void vf_cpu_sgm_select_row(const vf_sgm_params* p, const int16_t* sum_row, const int16_t* best,
-                           const int16_t* thr, int16_t* right_val, int16_t* right_k,
-                           uint16_t* out) {
-  if (p->lr_check) vf_right_winners(p, sum_row, right_val, right_k);
-  for (int x = 0; x < p->width; ++x) {
-    out[x] =
-        vf_select_pixel(p, sum_row + (size_t)x * p->disparities, best[x], thr[best[x]], x, right_k);
+/* wide: the AVX2 parts (only from vf_select_row_avx2). */
+__attribute__((always_inline)) static inline void vf_select_row(
+    const vf_sgm_params* p, const int16_t* sum_row, const int16_t* best, const int16_t* thr,
+    int16_t* right_val, int16_t* right_k, uint16_t* out, int wide) {
+  if (p->lr_check && wide) {
+#ifdef VF_AVX2
+    vf_right_winners_avx2(p, sum_row, right_val, right_k);
+#endif
+  } else if (p->lr_check) {
+    vf_right_winners(p, sum_row, right_val, right_k);
   }
+  for (int x = 0; x < p->width; ++x) {
+    out[x] = vf_select_pixel(p, sum_row + (size_t)x * p->disparities, best[x], thr[best[x]], x,
+                             right_k, wide);
+  }
+}
+
+#ifdef VF_AVX2
+/* flatten: the AVX2 parts inlined with the row's loop. */
+static VF_AVX2_TARGET __attribute__((flatten)) void vf_select_row_avx2(
+    const vf_sgm_params* p, const int16_t* sum_row, const int16_t* best, const int16_t* thr,
+    int16_t* right_val, int16_t* right_k, uint16_t* out) {
+  vf_select_row(p, sum_row, best, thr, right_val, right_k, out, 1);
+}
+#endif
+
+void vf_cpu_sgm_select_row(const vf_sgm_params* p, const int16_t* sum_row, const int16_t* best,
+                           const int16_t* thr, int16_t* right_val, int16_t* right_k, uint16_t* out,
+                           int wide) {
+#ifdef VF_AVX2
+  if (wide) {
+    vf_select_row_avx2(p, sum_row, best, thr, right_val, right_k, out);
+    return;
+  }
+#endif
+  vf_select_row(p, sum_row, best, thr, right_val, right_k, out, 0);
 }
 
 typedef struct vf_median_job {

@@ -31,8 +31,9 @@ size_t vf_cpu_sgm_scratch_bytes(const vf_sgm_params* p, int threads);
 void vf_cpu_sgm(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
                 const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum, void* scratch,
                 uint16_t* out, vf_pool* pool);
-/* vf_cpu_sgm with the aggregation's vectors chosen: lanes 16 (16 disparities a vector, what
- * every CPU runs) or 0 (the widest this CPU has: 32 with AVX2); the same results either way
+/* vf_cpu_sgm with the vectors chosen: lanes 16 (the aggregation 16 disparities a vector and the
+ * selection as the vectorizer built it, what every CPU runs) or 0 (the widest this CPU has:
+ * AVX2's 32 disparities, and the selection in its intrinsics); the same results either way
  * (test_sgm_lanes). */
 void vf_cpu_sgm_lanes(const vf_sgm_params* p, const uint8_t* left, size_t left_stride,
                       const uint8_t* census_l, const uint8_t* census_r, uint16_t* sum,
@@ -44,9 +45,11 @@ void vf_cpu_sgm_unique_thresholds(const vf_sgm_params* p, int16_t* thr, int max_
 
 /* The selection for one row from its summed costs S[x*D + k] and their minima best[x], with
  * vf_cpu_sgm_unique_thresholds' table thr: `out` gets w values. right_val, right_k:
- * w + min_disparity + D entries of scratch (the right image's winners). */
+ * w + min_disparity + D entries of scratch (the right image's winners). wide: 16 sums a vector
+ * with AVX2 (only where vf_cpu_avx2() says so), else the vectorizer's loops; the same values. */
 void vf_cpu_sgm_select_row(const vf_sgm_params* p, const int16_t* sum_row, const int16_t* best,
-                           const int16_t* thr, int16_t* right_val, int16_t* right_k, uint16_t* out);
+                           const int16_t* thr, int16_t* right_val, int16_t* right_k, uint16_t* out,
+                           int wide);
 
 /* 3x3 median with replicated edges (VF_STEREO_INVALID sorts as the largest value). */
 void vf_cpu_median3(const uint16_t* in, int w, int h, uint16_t* out, size_t out_stride,
