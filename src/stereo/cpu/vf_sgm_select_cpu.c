@@ -101,6 +101,71 @@ static inline VF_AVX2_TARGET void vf_right_winners_avx2(const vf_sgm_params* p, 
   }
 }
 
+/* Lane i of cur becomes lane i - 1's value, lane 0 takes lane 15 of below: one 16-bit lane up
+ * across a window held in consecutive vectors. */
+static inline VF_AVX2_TARGET __m256i vf_lane_up(__m256i cur, __m256i below) {
+  return _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(cur, below, 0x03), 14);
+}
+
+/* vf_right_winners_avx2 for 64 disparities with the window in registers: left pixel x meets the
+ * right winners t = T .. T + 63 (T = w - 1 - x + min), so from x to x + 1 the window moves one
+ * t down; the t that leaves it is final and is stored, the others move one lane up. The memory
+ * version's loads each overlapped the previous pixel's stores, which the CPU cannot forward. */
+static inline VF_AVX2_TARGET void vf_right_winners64_avx2(const vf_sgm_params* p,
+                                                          const int16_t* sum, int16_t* val,
+                                                          int16_t* best_k) {
+  const int w = p->width, n = w + p->min_disparity + 64;
+  for (int t = 0; t < n; ++t) {
+    val[t] = INT16_MAX;
+    best_k[t] = -1;
+  }
+  const __m256i none_v = _mm256_set1_epi16(INT16_MAX), none_k = _mm256_set1_epi16(-1);
+  const __m256i i0 = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m256i i1 = _mm256_add_epi16(i0, _mm256_set1_epi16(16));
+  const __m256i i2 = _mm256_add_epi16(i0, _mm256_set1_epi16(32));
+  const __m256i i3 = _mm256_add_epi16(i0, _mm256_set1_epi16(48));
+  __m256i v0 = none_v, v1 = none_v, v2 = none_v, v3 = none_v;
+  __m256i k0 = none_k, k1 = none_k, k2 = none_k, k3 = none_k;
+  int T = w - 1 + p->min_disparity;
+  for (int x = 0; x < w; ++x, --T) {
+    if (x > 0) {
+      val[T + 64] = (int16_t)_mm256_extract_epi16(v3, 15);
+      best_k[T + 64] = (int16_t)_mm256_extract_epi16(k3, 15);
+      v3 = vf_lane_up(v3, v2);
+      v2 = vf_lane_up(v2, v1);
+      v1 = vf_lane_up(v1, v0);
+      v0 = vf_lane_up(v0, none_v);
+      k3 = vf_lane_up(k3, k2);
+      k2 = vf_lane_up(k2, k1);
+      k1 = vf_lane_up(k1, k0);
+      k0 = vf_lane_up(k0, none_k);
+    }
+    const int16_t* s = sum + (size_t)x * 64;
+#define VF_WIN(J)                                                          \
+  {                                                                        \
+    const __m256i sv = _mm256_loadu_si256((const __m256i*)(s + 16 * (J))); \
+    k##J = _mm256_blendv_epi8(k##J, i##J, _mm256_cmpgt_epi16(v##J, sv));   \
+    v##J = _mm256_min_epi16(v##J, sv);                                     \
+  }
+    VF_WIN(0)
+    VF_WIN(1)
+    VF_WIN(2)
+    VF_WIN(3)
+#undef VF_WIN
+  }
+  /* The last pixel's window, t = min .. min + 63. */
+  int16_t* v = val + p->min_disparity;
+  int16_t* kk = best_k + p->min_disparity;
+  _mm256_storeu_si256((__m256i*)v, v0);
+  _mm256_storeu_si256((__m256i*)(v + 16), v1);
+  _mm256_storeu_si256((__m256i*)(v + 32), v2);
+  _mm256_storeu_si256((__m256i*)(v + 48), v3);
+  _mm256_storeu_si256((__m256i*)kk, k0);
+  _mm256_storeu_si256((__m256i*)(kk + 16), k1);
+  _mm256_storeu_si256((__m256i*)(kk + 32), k2);
+  _mm256_storeu_si256((__m256i*)(kk + 48), k3);
+}
+
 /* vf_first_index, 16 sums a vector: the lanes equal to best and under thr as bits (two a lane),
  * the first of the one and the count of the other. */
 static inline VF_AVX2_TARGET int vf_first_index_avx2(const int16_t* s, int D, int best, int thr,
@@ -160,7 +225,11 @@ __attribute__((always_inline)) static inline void vf_select_row(
     int16_t* right_val, int16_t* right_k, uint16_t* out, int wide) {
   if (p->lr_check && wide) {
 #ifdef VF_AVX2
-    vf_right_winners_avx2(p, sum_row, right_val, right_k);
+    if (p->disparities == 64) {
+      vf_right_winners64_avx2(p, sum_row, right_val, right_k);
+    } else {
+      vf_right_winners_avx2(p, sum_row, right_val, right_k);
+    }
 #endif
   } else if (p->lr_check) {
     vf_right_winners(p, sum_row, right_val, right_k);
