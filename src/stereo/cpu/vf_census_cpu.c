@@ -3,9 +3,12 @@
  * the image replicate the nearest edge. Bit order as in cuda/stereo/vf_census.cu, stored as byte
  * planes (bit i in bit i % 8 of plane i / 8) for the byte-wise Hamming distances of vf_sgm_cpu.c.
  * Pixels go in chunks of 64: the window's rows are copied with replicated edges, then each bit
- * is one comparison over the chunk shifted into its plane (loops -O2 vectorizes). */
+ * is one comparison over the chunk shifted into its plane (loops -O2 vectorizes; where the CPU
+ * has AVX2, asked at run time, a plane's 64 bytes stay in two vectors over its 8 bits instead, the
+ * same bytes). */
 #include <string.h>
 
+#include "core/vf_cpu_avx2.h"
 #include "core/vf_parallel.h"
 #include "stereo/kernels/vf_sgm_cpu.h"
 
@@ -21,6 +24,7 @@ typedef struct vf_census_job {
   const uint8_t* img;
   size_t stride;
   int w, h, bits;
+  int wide; /* the planes through vf_census_planes_avx2 */
   vf_census_pair pair[VF_CENSUS_FULL_BITS];
   uint8_t* out;
 } vf_census_job;
@@ -52,6 +56,40 @@ __attribute__((noinline)) static void vf_shift_in(const uint8_t* restrict a,
   for (int i = 0; i < VF_CHUNK; ++i) plane[i] = (uint8_t)(plane[i] << 1 | (a[i] > b[i]));
 }
 
+#ifdef VF_AVX2
+/* a > b for unsigned bytes: both moved to signed by flipping the top bit. */
+static inline VF_AVX2_TARGET __m256i vf_gt_u8(const uint8_t* a, const uint8_t* b) {
+  const __m256i flip = _mm256_set1_epi8((char)0x80);
+  return _mm256_cmpgt_epi8(_mm256_xor_si256(_mm256_loadu_si256((const __m256i*)a), flip),
+                           _mm256_xor_si256(_mm256_loadu_si256((const __m256i*)b), flip));
+}
+
+/* The chunk's planes from its window rows (win[r] + RX is row r's chunk): vf_shift_in's bits
+ * with the plane's 64 bytes in two vectors. */
+static VF_AVX2_TARGET void vf_census_planes_avx2(const vf_census_job* j,
+                                                 uint8_t (*win)[VF_CHUNK + 2 * VF_CENSUS_RX],
+                                                 uint8_t* out, int m) {
+  const __m256i one = _mm256_set1_epi8(1);
+  int planes = (j->bits + 7) / 8;
+  for (int pl = 0; pl < planes; ++pl) {
+    __m256i lo = _mm256_setzero_si256(), hi = lo;
+    int top = 8 * pl + 7 < j->bits ? 8 * pl + 7 : j->bits - 1;
+    for (int i = top; i >= 8 * pl; --i) {
+      const vf_census_pair* q = &j->pair[i];
+      const uint8_t* a = win[VF_CENSUS_RY + q->ay] + VF_CENSUS_RX + q->ax;
+      const uint8_t* b = win[VF_CENSUS_RY + q->by] + VF_CENSUS_RX + q->bx;
+      lo = _mm256_or_si256(_mm256_add_epi8(lo, lo), _mm256_and_si256(vf_gt_u8(a, b), one));
+      hi =
+          _mm256_or_si256(_mm256_add_epi8(hi, hi), _mm256_and_si256(vf_gt_u8(a + 32, b + 32), one));
+    }
+    uint8_t plane[VF_CHUNK];
+    _mm256_storeu_si256((__m256i*)plane, lo);
+    _mm256_storeu_si256((__m256i*)(plane + 32), hi);
+    memcpy(out + (size_t)pl * j->w, plane, (size_t)m);
+  }
+}
+#endif
+
 static void vf_census_chunk(const vf_census_job* j, int y, int x0) {
   uint8_t win[VF_WIN_H][VF_CHUNK + 2 * VF_CENSUS_RX];
   for (int r = 0; r < VF_WIN_H; ++r) {
@@ -65,6 +103,12 @@ static void vf_census_chunk(const vf_census_job* j, int y, int x0) {
   }
   int planes = (j->bits + 7) / 8, m = j->w - x0 < VF_CHUNK ? j->w - x0 : VF_CHUNK;
   uint8_t* out = j->out + (size_t)y * planes * j->w + x0;
+#ifdef VF_AVX2
+  if (j->wide) {
+    vf_census_planes_avx2(j, win, out, m);
+    return;
+  }
+#endif
   for (int pl = 0; pl < planes; ++pl) {
     uint8_t plane[VF_CHUNK] = {0};
     int top = 8 * pl + 7 < j->bits ? 8 * pl + 7 : j->bits - 1;
@@ -85,13 +129,23 @@ static void vf_census_rows(int begin, int end, void* arg) {
   }
 }
 
-void vf_cpu_census(const uint8_t* img, size_t stride, int w, int h, int full, uint8_t* out,
-                   vf_pool* pool) {
+void vf_cpu_census_lanes(const uint8_t* img, size_t stride, int w, int h, int full, uint8_t* out,
+                         vf_pool* pool, int lanes) {
   int threads = vf_pool_threads(pool);
-  vf_census_job job = {img, stride, w, h, 0, {{0}}, out};
+  vf_census_job job = {img, stride, w, h, 0, 0, {{0}}, out};
   job.bits = vf_census_pairs(full, job.pair);
+#ifdef VF_AVX2
+  job.wide = lanes != 16 && vf_cpu_avx2();
+#else
+  (void)lanes;
+#endif
   int useful = w * h / 32768;
   vf_parallel_for(pool, h, useful < threads ? useful : threads, vf_census_rows, &job);
+}
+
+void vf_cpu_census(const uint8_t* img, size_t stride, int w, int h, int full, uint8_t* out,
+                   vf_pool* pool) {
+  vf_cpu_census_lanes(img, stride, w, h, full, out, pool, 0);
 }
 
 void vf_cpu_census_pack64(const uint8_t* planes, int w, int h, int full, uint64_t* words) {

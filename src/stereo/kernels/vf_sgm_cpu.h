@@ -15,6 +15,10 @@
 #define VF_CPU_CENSUS_BYTES 8
 void vf_cpu_census(const uint8_t* img, size_t stride, int w, int h, int full, uint8_t* out,
                    vf_pool* pool);
+/* vf_cpu_census with its vectors chosen as vf_cpu_sgm_lanes' (16: what every CPU runs; 0: AVX2
+ * where the CPU has it); the same bytes either way. */
+void vf_cpu_census_lanes(const uint8_t* img, size_t stride, int w, int h, int full, uint8_t* out,
+                         vf_pool* pool, int lanes);
 
 /* The byte planes of vf_cpu_census as one 64-bit word per pixel (census bit i in bit i), for
  * code that takes whole words (the HSGM reference). */
