@@ -75,7 +75,9 @@ def rectified_pair(data):
     (k0, d0, t0), (k1, d1, t1) = cams
     t10 = np.linalg.inv(t1) @ t0  # cam0 coordinates into cam1's
     size = imgs[0].shape[::-1]
-    r0, r1, p0, p1, _, _, _ = cv2.stereoRectify(k0, d0, k1, d1, size, t10[:3, :3], t10[:3, 3],
+    # The translation as a 3x1 column: OpenCV 5 refuses a flat array there (4.x takes both).
+    r0, r1, p0, p1, _, _, _ = cv2.stereoRectify(k0, d0, k1, d1, size, t10[:3, :3],
+                                                t10[:3, 3].reshape(3, 1),
                                                 flags=cv2.CALIB_ZERO_DISPARITY, alpha=0)
     out = []
     for img, k, d, r, p in ((imgs[0], k0, d0, r0, p0), (imgs[1], k1, d1, r1, p1)):
