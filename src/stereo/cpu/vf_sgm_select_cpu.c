@@ -15,6 +15,15 @@
 
 #define VF_BLOCK 64
 
+/* Every right pixel's winner before the first left pixel: none (the w + min + D entries). */
+static void vf_right_winners_reset(const vf_sgm_params* p, int16_t* val, int16_t* best_k) {
+  const int n = p->width + p->min_disparity + p->disparities;
+  for (int t = 0; t < n; ++t) {
+    val[t] = INT16_MAX;
+    best_k[t] = -1;
+  }
+}
+
 /* Right pixel xr's winner, stored at t = w - 1 - xr: left pixel x meets t = w - 1 - x + min + k,
  * ascending in k. Going through x upwards visits each t's k in increasing order, so a strict <
  * keeps the smallest k on ties. t >= w (xr < 0) collects nothing used. */
@@ -23,11 +32,7 @@ __attribute__((always_inline)) static inline void vf_right_winners(const vf_sgm_
                                                                    int16_t* restrict val,
                                                                    int16_t* restrict best_k) {
   int w = p->width, D = p->disparities;
-  int n = w + p->min_disparity + D;
-  for (int t = 0; t < n; ++t) {
-    val[t] = INT16_MAX;
-    best_k[t] = -1;
-  }
+  vf_right_winners_reset(p, val, best_k);
   for (int x = 0; x < w; ++x) {
     for (int b = 0; b < D; b += VF_BLOCK) {
       const int16_t* restrict s = sum + (size_t)x * D + b;
@@ -79,11 +84,7 @@ void vf_cpu_sgm_unique_thresholds(const vf_sgm_params* p, int16_t* thr, int max_
 static inline VF_AVX2_TARGET void vf_right_winners_avx2(const vf_sgm_params* p, const int16_t* sum,
                                                         int16_t* val, int16_t* best_k) {
   int w = p->width, D = p->disparities;
-  int n = w + p->min_disparity + D;
-  for (int t = 0; t < n; ++t) {
-    val[t] = INT16_MAX;
-    best_k[t] = -1;
-  }
+  vf_right_winners_reset(p, val, best_k);
   const __m256i lanes = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   for (int x = 0; x < w; ++x) {
     const int16_t* s = sum + (size_t)x * D;
@@ -114,11 +115,8 @@ static inline VF_AVX2_TARGET __m256i vf_lane_up(__m256i cur, __m256i below) {
 static inline VF_AVX2_TARGET void vf_right_winners64_avx2(const vf_sgm_params* p,
                                                           const int16_t* sum, int16_t* val,
                                                           int16_t* best_k) {
-  const int w = p->width, n = w + p->min_disparity + 64;
-  for (int t = 0; t < n; ++t) {
-    val[t] = INT16_MAX;
-    best_k[t] = -1;
-  }
+  const int w = p->width;
+  vf_right_winners_reset(p, val, best_k);
   const __m256i none_v = _mm256_set1_epi16(INT16_MAX), none_k = _mm256_set1_epi16(-1);
   const __m256i i0 = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m256i i1 = _mm256_add_epi16(i0, _mm256_set1_epi16(16));

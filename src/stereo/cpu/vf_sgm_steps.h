@@ -44,6 +44,25 @@ static inline vf_u8x16 vf_step16(const uint8_t* pv, vf_u8x16 pm, vf_u8x16 pmj, v
   return vf_u8x16_add(vf_u8x16_sub(vf_u8x16_min(vf_u8x16_load(pv), n), pm), c);
 }
 
+/* The new slots' minima of n paths (lane-wise minima m_r of their vectors) in every lane of
+ * *mn_r, for both step functions; the unused ones fold away once n is a constant. */
+__attribute__((always_inline)) static inline void vf_path_minima(int n, vf_u8x16 m0, vf_u8x16 m1,
+                                                                 vf_u8x16 m2, vf_u8x16 m3,
+                                                                 vf_u8x16* mn0, vf_u8x16* mn1,
+                                                                 vf_u8x16* mn2, vf_u8x16* mn3) {
+  if (n == 1) {
+    *mn0 = vf_u8x16_min_all(m0);
+    return;
+  }
+  vf_u8x16 all = n > 2 ? vf_u8x16_min4(m0, m1, m2, m3) : vf_u8x16_min4(m0, m1, m0, m1);
+  *mn0 = vf_u8x16_bcast(all, 0);
+  *mn1 = vf_u8x16_bcast(all, 1);
+  if (n > 2) {
+    *mn2 = vf_u8x16_bcast(all, 2);
+    *mn3 = vf_u8x16_bcast(all, 3);
+  }
+}
+
 /* The steps of a sweep's n paths (1, 2 or 4; path 0 horizontal) at one pixel, fused so that the
  * costs are read and the sum written once: path r goes from slot pv_r (minimum pm_r in every
  * lane) into slot cv_r with pmj_r = pm_r + P2 - P1; *mn_r = min_k of the new slot in every lane.
@@ -100,17 +119,7 @@ __attribute__((always_inline)) static inline int vf_steps(
       }
     }
   }
-  if (n == 1) {
-    *mn0 = vf_u8x16_min_all(m0);
-  } else {
-    vf_u8x16 all = n > 2 ? vf_u8x16_min4(m0, m1, m2, m3) : vf_u8x16_min4(m0, m1, m0, m1);
-    *mn0 = vf_u8x16_bcast(all, 0);
-    *mn1 = vf_u8x16_bcast(all, 1);
-    if (n > 2) {
-      *mn2 = vf_u8x16_bcast(all, 2);
-      *mn3 = vf_u8x16_bcast(all, 3);
-    }
-  }
+  vf_path_minima(n, m0, m1, m2, m3, mn0, mn1, mn2, mn3);
   return second ? vf_i16x8_min_lanes(best) : 0;
 }
 
@@ -229,19 +238,7 @@ static inline VF_AVX2_TARGET int vf_steps32(
       }
     }
   }
-  if (n == 1) {
-    *mn0 = vf_u8x16_min_all(vf_fold32(m0));
-  } else {
-    vf_u8x16 a = vf_fold32(m0), b = vf_fold32(m1);
-    vf_u8x16 all =
-        n > 2 ? vf_u8x16_min4(a, b, vf_fold32(m2), vf_fold32(m3)) : vf_u8x16_min4(a, b, a, b);
-    *mn0 = vf_u8x16_bcast(all, 0);
-    *mn1 = vf_u8x16_bcast(all, 1);
-    if (n > 2) {
-      *mn2 = vf_u8x16_bcast(all, 2);
-      *mn3 = vf_u8x16_bcast(all, 3);
-    }
-  }
+  vf_path_minima(n, vf_fold32(m0), vf_fold32(m1), vf_fold32(m2), vf_fold32(m3), mn0, mn1, mn2, mn3);
   if (!second) return 0;
   return vf_i16x8_min_lanes(
       _mm_min_epi16(_mm256_castsi256_si128(best), _mm256_extracti128_si256(best, 1)));
