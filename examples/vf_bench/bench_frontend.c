@@ -8,7 +8,11 @@
  * tells how many features a frame holds: a frame that tracks none measures no tracking.
  * VF_BENCH_FRONTEND_STEREO=sparse runs the frame with sparse stereo instead (each feature matched
  * alone, no map: rows with "stereo": "sparse" and matched_per_frame, the camera-1 records a
- * frame), =both the dense rows then the sparse ones; the dense rows carry no "stereo" field. */
+ * frame), =both the dense rows then the sparse ones; the dense rows carry no "stereo" field.
+ * VF_BENCH_FRONTEND_PAIR=rectified gives the pair ideal cameras (one pinhole model, no distortion,
+ * the right camera 11 cm along x): the texture's 20-pixel shift is then a true disparity of 20
+ * everywhere and the points match, where with EuRoC's calibration (the default) almost none does;
+ * those rows carry "pair": "rectified". */
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,19 +102,29 @@ void bench_frontend_input_free(bench_frontend_input* in) {
   }
 }
 
+int bench_frontend_pair_rectified(void) {
+  const char* pair = getenv("VF_BENCH_FRONTEND_PAIR");
+  return pair != NULL && strcmp(pair, "rectified") == 0;
+}
+
 vf_frontend_config bench_frontend_config(void) {
   vf_frontend_config fc = vf_frontend_config_default();
   vf_camera rig[2];
   vf_euroc_vi_sensor(rig, NULL);
+  if (bench_frontend_pair_rectified()) {
+    rig[0] = rig[1] = vf_camera_default();
+    rig[1].T_BS[3] = 0.11;
+  }
   fc.cam0 = rig[0];
   fc.cam1 = rig[1];
   fc.features.max_features = 200;
   fc.features.min_features = 200;
   fc.stereo.median = 0;
-  /* The pair is one texture shifted, rectified with a calibration it was not taken with: its
-   * disparity map steps everywhere, so the birth check (on by default) would refuse every corner
-   * and the frame would track nothing. Its probe still runs (the features stage). */
-  fc.birth_edge_radius = 0;
+  /* With EuRoC's calibration the pair is one texture shifted, rectified with a calibration it was
+   * not taken with: its disparity map steps everywhere, so the birth check (on by default) would
+   * refuse every corner and the frame would track nothing. Its probe still runs (the features
+   * stage). The rectified pair is one plane: its check stays on. */
+  if (!bench_frontend_pair_rectified()) fc.birth_edge_radius = 0;
   return fc;
 }
 
@@ -131,6 +145,7 @@ static int bench_frontend_run(vf_context* ctx, const bench_options* opt, bench_o
     bench_result_begin(out, "frontend", 752, 480, &st);
     bench_result_str(out, "input", bench_input_name(where));
     if (sparse) bench_result_str(out, "stereo", "sparse");
+    if (bench_frontend_pair_rectified()) bench_result_str(out, "pair", "rectified");
     bench_result_num(out, "features_per_frame", j->features / n);
     if (sparse) bench_result_num(out, "matched_per_frame", j->matched / n);
     bench_result_num(out, "rectify_ms", j->sum.rectify_ms / n);
@@ -169,6 +184,12 @@ static int bench_frontend_mode(vf_context* ctx, const bench_options* opt, bench_
 int bench_frontend(vf_context* ctx, const bench_options* opt, bench_out* out) {
   const char* mode = getenv("VF_BENCH_FRONTEND_STEREO");
   if (mode != NULL && *mode == '\0') mode = NULL; /* set but empty: the default */
+  const char* pair = getenv("VF_BENCH_FRONTEND_PAIR");
+  if (pair != NULL && *pair != '\0' && strcmp(pair, "euroc") != 0 &&
+      !bench_frontend_pair_rectified()) {
+    fprintf(stderr, "frontend: VF_BENCH_FRONTEND_PAIR is euroc or rectified, not '%s'\n", pair);
+    return 1;
+  }
   if (mode != NULL && strcmp(mode, "dense") != 0 && strcmp(mode, "sparse") != 0 &&
       strcmp(mode, "both") != 0) {
     fprintf(stderr, "frontend: VF_BENCH_FRONTEND_STEREO is dense, sparse or both, not '%s'\n",
