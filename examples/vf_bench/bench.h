@@ -93,9 +93,11 @@ typedef struct bench_frontend_input {
 } bench_frontend_input;
 vf_status bench_frontend_input_make(bench_input where, bench_frontend_input* in);
 void bench_frontend_input_free(bench_frontend_input* in);
-/* EuRoC's rig, 200 features, SGM 64/4 without the median: the stage's configuration. */
-vf_frontend_config bench_frontend_config(void);
-/* VF_BENCH_FRONTEND_PAIR=rectified: the pair's cameras ideal (bench_frontend.c). */
+/* EuRoC's rig (rectified: ideal cameras instead, for which the pair's shift is a true
+ * disparity), 200 features, SGM 64/4 without the median: the stage's configuration. */
+vf_frontend_config bench_frontend_config(int rectified);
+/* VF_BENCH_FRONTEND_PAIR=rectified: the frontend stage's cameras ideal (bench_frontend.c); the
+ * rig and streams stages keep EuRoC's. */
 int bench_frontend_pair_rectified(void);
 /* The index of the input's next frame, its time (in->t_ns) advanced by 50 ms. */
 int bench_frontend_next(bench_frontend_input* in);

@@ -107,11 +107,11 @@ int bench_frontend_pair_rectified(void) {
   return pair != NULL && strcmp(pair, "rectified") == 0;
 }
 
-vf_frontend_config bench_frontend_config(void) {
+vf_frontend_config bench_frontend_config(int rectified) {
   vf_frontend_config fc = vf_frontend_config_default();
   vf_camera rig[2];
   vf_euroc_vi_sensor(rig, NULL);
-  if (bench_frontend_pair_rectified()) {
+  if (rectified) {
     rig[0] = rig[1] = vf_camera_default();
     rig[1].T_BS[3] = 0.11;
   }
@@ -124,7 +124,7 @@ vf_frontend_config bench_frontend_config(void) {
    * not taken with: its disparity map steps everywhere, so the birth check (on by default) would
    * refuse every corner and the frame would track nothing. Its probe still runs (the features
    * stage). The rectified pair is one plane: its check stays on. */
-  if (!bench_frontend_pair_rectified()) fc.birth_edge_radius = 0;
+  if (!rectified) fc.birth_edge_radius = 0;
   return fc;
 }
 
@@ -132,7 +132,7 @@ static int bench_frontend_run(vf_context* ctx, const bench_options* opt, bench_o
                               bench_input where, int sparse) {
   frontend_job* j = calloc(1, sizeof *j);
   if (j == NULL) return 1;
-  vf_frontend_config fc = bench_frontend_config();
+  vf_frontend_config fc = bench_frontend_config(bench_frontend_pair_rectified());
   if (sparse) fc.stereo_mode = VF_FRONTEND_STEREO_SPARSE;
   vf_frontend_callbacks cb = {on_features, NULL, j};
   vf_status s = bench_frontend_input_make(where, &j->in);

@@ -66,7 +66,7 @@ static void turned_pair(double yaw, vf_camera pair[2]) {
 }
 
 static vf_status rig_make(vf_context* ctx, int pairs, int sparse, rig_job* j) {
-  vf_frontend_config fc = bench_frontend_config();
+  vf_frontend_config fc = bench_frontend_config(0);
   if (sparse) fc.stereo_mode = VF_FRONTEND_STEREO_SPARSE;
   if (pairs == 0) {
     vf_frontend_callbacks cb = {on_features, NULL, j};

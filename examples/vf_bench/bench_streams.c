@@ -68,7 +68,7 @@ static void* stream_run(void* arg) {
   vf_frontend* fe = NULL;
   bench_frontend_input in;
   memset(&in, 0, sizeof in);
-  vf_frontend_config fc = bench_frontend_config();
+  vf_frontend_config fc = bench_frontend_config(0);
   vf_status s = vf_context_create(&cc, &ctx);
   if (s == VF_OK) s = bench_frontend_input_make(j->where, &in);
   vf_frontend_callbacks cb = {stream_on_features, NULL, j};
