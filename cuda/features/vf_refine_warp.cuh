@@ -33,10 +33,11 @@ static_assert(VF_DR_COLS + 2 <= 32 && VF_DR_SIDE + 5 <= 32, "a strip's raw colum
 // columns from (x0, y0), into out (out_stride floats a row). Lane j reads raw column x0 - 1 + j
 // of every raw row, all its loads at once (one wait on memory, not one a pixel as a loop over
 // the pixels has), takes the row's other two taps from lanes j + 1 and j + 2, and lane k < cols
-// runs down column k.
-__device__ __forceinline__ void vf_smooth_strip(const uint8_t* img, size_t stride, int x0, int y0,
-                                                int rows, int cols, float* out, int out_stride,
-                                                int lane) {
+// runs down column k. Not inlined: the left and the right strip share one copy of the code
+// (a warp that runs alone on its multiprocessor waits for each new instruction to be fetched).
+__device__ __noinline__ void vf_smooth_strip(const uint8_t* img, size_t stride, int x0, int y0,
+                                             int rows, int cols, float* out, int out_stride,
+                                             int lane) {
   const uint8_t* p = img + (size_t)(y0 - 1) * stride + (size_t)(x0 - 1 + min(lane, cols + 1));
   unsigned raw[kRawRows];
 #pragma unroll

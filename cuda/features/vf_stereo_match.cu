@@ -200,7 +200,10 @@ __device__ __forceinline__ uint64_t vf_match_run_lanes(const uint8_t* f, size_t 
     unsigned c = 0;
     const uint8_t* pm = m + (size_t)(y - r) * ms + (size_t)(xm - r);
     if (kR > 0) {
-#pragma unroll
+      // Three rows a trip, not all fifteen: one warp runs this alone on a multiprocessor, and
+      // the unrolled body (about 1000 instructions a copy) was fetched from L2 as it ran (Nsight
+      // Compute: 43% of the matcher's stalls waited for instructions).
+#pragma unroll 3
       for (int j = 0; j < 2 * kR + 1; ++j) {
         const int4* z = reinterpret_cast<const int4*>(zf[j]);
         const uint8_t* row = pm + (size_t)j * ms;
@@ -229,10 +232,13 @@ __device__ __forceinline__ uint64_t vf_match_run_lanes(const uint8_t* f, size_t 
 }
 
 // vf_match_run on a warp: the same disparities, costs and choices (the smallest cost, the
-// smallest disparity on ties), every lane ending with the same result.
-__device__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs, const uint8_t* m,
-                                             size_t ms, int width, int xf, int y, int sign, int lo,
-                                             int hi, const vf_match_rect* w, int lane) {
+// smallest disparity on ties), every lane ending with the same result. Not inlined: a point's
+// searches (the prior's window or the whole range, then the left-right check) share one copy
+// of the code, which the second finds in the instruction cache.
+__device__ __noinline__ vf_match_search vf_match_run_warp(const uint8_t* f, size_t fs,
+                                                          const uint8_t* m, size_t ms, int width,
+                                                          int xf, int y, int sign, int lo, int hi,
+                                                          const vf_match_rect* w, int lane) {
   int32_t* cost = vf_warp_costs();
   vf_match_search s = vf_match_begin(width, xf, sign, lo, hi, w);
   lo = s.lo;
