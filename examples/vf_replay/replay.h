@@ -27,6 +27,7 @@ typedef struct replay_options {
   int prefetch;       /* pairs decoded ahead, -1 = max(8, 2 x decode threads) */
   int read_only;      /* 1: only read the sequence (no frontend): the reader's own speed */
   int no_eval;        /* 1: no evaluation even where the sequence has ground truth */
+  int pageable;       /* --pageable: ordinary image buffers on CUDA too */
   int stereo;         /* --stereo: a vf_frontend_stereo_mode (stereo on), -1 = the config's */
   int dense_every;    /* --dense-every: sparse mode's map every N frames, -1 = the config's */
   int rig;            /* --rig: the cameras of a camchain file through the rig frontend */

@@ -11,6 +11,7 @@ static int usage(void) {
           "                 [--max-frames N] [--csv FILE] [--json FILE] [--disparity-dir DIR]\n"
           "                 [--overlay-dir DIR] [--overlay N[,N...]] [--quiet]\n"
           "                 [--decode-threads N] [--prefetch N] [--read-only] [--no-eval]\n"
+          "                 [--pageable]\n"
           "                 [--stereo dense|sparse] [--dense-every N] [--rig [CAMCHAIN.yaml]]\n"
           "SEQUENCE is an EuRoC ASL folder (holding mav0), real or written by vf_synth.\n"
           "The config's context section sets the backend and the CPU threads; --backend\n"
@@ -18,6 +19,7 @@ static int usage(void) {
           "--decode-threads: threads decoding images (and ground truth) ahead, 0..64;\n"
           "--prefetch: pairs decoded ahead, 0..64; --read-only: read the images (and the\n"
           "ground-truth files), no frontend; --no-eval: no ground-truth evaluation;\n"
+          "--pageable: on CUDA, decode into ordinary memory, not page-locked buffers;\n"
           "--json: the summary (features, tracks, the evaluation) as JSON;\n"
           "--stereo: the frontend's stereo mode (over the config's); --dense-every: in sparse\n"
           "mode also a dense map every N frames (0 = never), compared with the matches;\n"
@@ -70,6 +72,10 @@ int replay_parse_args(int argc, char** argv, replay_options* opt) {
       if ((n > 5 && strcmp(v + n - 5, ".yaml") == 0) || (n > 4 && strcmp(v + n - 4, ".yml") == 0))
         opt->rig_camchain = argv[++i];
       opt->rig = 1;
+      continue;
+    }
+    if (strcmp(a, "--pageable") == 0) {
+      opt->pageable = 1;
       continue;
     }
     if (strcmp(a, "--read-only") == 0 || strcmp(a, "--no-eval") == 0) {

@@ -31,6 +31,10 @@ typedef struct vf_euroc_config {
                                   itself, no thread; default 8 */
   int decode_threads;          /**< threads decoding the queued pairs in parallel, 0..64 (0 and 1:
                                   one thread); at most `prefetch` are used; default min(cores, 8) */
+  int pinned; /**< 1: the queued pairs are decoded into page-locked buffers (vf_image_alloc_pinned),
+                 which a CUDA frontend uploads asynchronously instead of staging them while its
+                 thread waits; where such memory cannot be had (a build without CUDA, no device),
+                 ordinary buffers, with a warning. 0 (default): ordinary buffers */
 } vf_euroc_config;
 
 /** IMU calibration from imu0/sensor.yaml (continuous-time noise densities, Kalibr's convention). */

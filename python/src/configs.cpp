@@ -175,7 +175,8 @@ static void register_frontend_configs(nb::module_& m) {
                                 "EuRoC reader settings (vf_euroc_config).")
       .RW(vf_euroc_config, stereo_tolerance_ns)
       .RW(vf_euroc_config, prefetch)
-      .RW(vf_euroc_config, decode_threads);
+      .RW(vf_euroc_config, decode_threads)
+      .RW(vf_euroc_config, pinned);
 }
 
 void register_configs(nb::module_& m) {

@@ -18,7 +18,7 @@
 
 vf_euroc_config vf_euroc_config_default(void) {
   const int cores = vf_cpu_cores();
-  vf_euroc_config c = {1000000, 8, cores > 8 ? 8 : cores};
+  vf_euroc_config c = {1000000, 8, cores > 8 ? 8 : cores, 0};
   return c;
 }
 
@@ -149,6 +149,9 @@ vf_status vf_euroc_open(const char* path, const vf_euroc_config* config, const v
                    "vf_euroc_open: stereo_tolerance_ns %lld (0..1e9) or prefetch %d (0..%d) out "
                    "of range",
                    (long long)cfg.stereo_tolerance_ns, cfg.prefetch, VF_EUROC_MAX_PREFETCH);
+  }
+  if (cfg.pinned != 0 && cfg.pinned != 1) {
+    return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_open: pinned %d is not 0 or 1", cfg.pinned);
   }
   if (cfg.decode_threads < 0 || cfg.decode_threads > VF_EUROC_MAX_THREADS) {
     return vf_fail(NULL, VF_ERR_INVALID_ARG, "vf_euroc_open: decode_threads %d is outside 0..%d",

@@ -60,6 +60,23 @@ static void* vf_euroc_worker(void* arg) {
   return NULL;
 }
 
+/* config.pinned: each slot's two buffers page-locked ahead at the calibrated size, which the
+ * decoding then reuses (an image of another size gets an ordinary buffer, and its error). Where
+ * that memory cannot be had, the rest stay ordinary, with a warning. */
+static void vf_euroc_pin_slots(vf_euroc* e) {
+  for (int i = 0; i < e->nslots; ++i) {
+    for (int k = 0; k < 2; ++k) {
+      const vf_camera* cam = &e->cam[k];
+      if (vf_image_alloc_pinned(&e->slots[i].image[k], cam->width, cam->height, VF_PIXEL_U8) !=
+          VF_OK) {
+        vf_log(e->log, VF_LOG_WARN, "EuRoC: page-locked image buffers: %s; ordinary memory",
+               vf_last_error_message());
+        return;
+      }
+    }
+  }
+}
+
 /* The workers to start: decode_threads (0 counts as 1), no more than there are slots. */
 static int vf_euroc_worker_count(const vf_euroc* e) {
   int n = e->config.decode_threads > 1 ? e->config.decode_threads : 1;
@@ -76,6 +93,7 @@ vf_status vf_euroc_stream_start(vf_euroc* e) {
     e->slots = vf_calloc((size_t)e->nslots, sizeof *e->slots);
     if (e->slots == NULL)
       return vf_fail(NULL, VF_ERR_NOMEM, "vf_euroc: %d prefetch slots", e->nslots);
+    if (e->config.pinned) vf_euroc_pin_slots(e);
   }
   for (int i = 0; i < e->nslots; ++i) e->slots[i].pair = -1;
   if (!e->sync_ready) {

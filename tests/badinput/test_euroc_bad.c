@@ -228,6 +228,12 @@ static void check_structure(void) {
     CHECK_FAILS(vf_euroc_open(root, &cfg, NULL, &e), VF_ERR_INVALID_ARG);
     CHECK(e == NULL && strstr(vf_last_error_message(), "decode_threads") != NULL);
   }
+  for (int bad = -1; bad <= 2; bad += 3) {
+    cfg = vf_euroc_config_default();
+    cfg.pinned = bad;
+    CHECK_FAILS(vf_euroc_open(root, &cfg, NULL, &e), VF_ERR_INVALID_ARG);
+    CHECK(e == NULL && strstr(vf_last_error_message(), "pinned") != NULL);
+  }
   CHECK_FAILS(vf_euroc_next(NULL, NULL), VF_ERR_INVALID_ARG);
   int64_t t = 0;
   CHECK_FAILS(vf_euroc_pair_time(NULL, 0, &t), VF_ERR_INVALID_ARG);

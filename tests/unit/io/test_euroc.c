@@ -165,6 +165,18 @@ int main(void) {
   uint64_t c = e != NULL ? replay(e, &stereo, &imu) : 0;
   CHECK(a == c && stereo == 95);
   vf_euroc_close(e);
+  /* Page-locked buffers asked for, queued and synchronous: the same events (without a device,
+   * ordinary buffers and a warning). */
+  for (int prefetch = 0; prefetch <= 8; prefetch += 8) {
+    cfg.prefetch = prefetch;
+    cfg.pinned = 1;
+    CHECK_OK(vf_euroc_open(root, &cfg, NULL, &e));
+    uint64_t p = e != NULL ? replay(e, &stereo, &imu) : 0;
+    CHECK(a == p && stereo == 95);
+    vf_euroc_close(e);
+  }
+  cfg = vf_euroc_config_default();
+  cfg.prefetch = 0;
   /* Pools of decoding threads, with queues shorter and longer than the pool: the same events
    * in the same order; a rewind in the middle starts the same stream again. */
   static const int pool_threads[4] = {2, 4, 8, 16}, pool_slots[4] = {8, 2, 16, 5};
