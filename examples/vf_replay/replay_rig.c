@@ -93,7 +93,10 @@ static int setup(replay_rig_run* r, vf_context* ctx, const vf_frontend_config* c
   vf_euroc_info info;
   vf_euroc_get_info(*reader, &info);
   r->imu_samples = info.imu_replayed;
-  if (replay_rig_sets_open(opt->sequence, &r->rig, r->decode_threads, r->prefetch, sets) != 0)
+  /* As the single pair's reader on CUDA: page-locked buffers unless --pageable. */
+  const int pinned = vf_context_backend(ctx) == VF_BACKEND_CUDA && !opt->pageable;
+  if (replay_rig_sets_open(opt->sequence, &r->rig, r->decode_threads, r->prefetch, pinned, sets) !=
+      0)
     return -1;
   r->total = opt->max_frames > 0 && opt->max_frames < sets->count ? opt->max_frames : sets->count;
   vf_frontend_config fc = *config;

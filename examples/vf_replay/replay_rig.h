@@ -20,13 +20,14 @@ typedef struct replay_rig_sets {
   int rows[VF_RIG_MAX_CAMERAS];    /* images each camera lists */
   int missing[VF_RIG_MAX_CAMERAS]; /* of those, files that do not exist (left out of the sets) */
   replay_ahead* images;            /* the sets' images decoded ahead */
+  int pinned; /* decoded into page-locked buffers where they can be had (a CUDA rig) */
 } replay_rig_sets;
 
 /* Reads every camera's list of `sequence` (the folder holding mav0, or mav0) for `rig` and starts
- * decoding the images ahead (`threads` threads, `depth` sets). 0, or -1 with the reason on
- * stderr. */
+ * decoding the images ahead (`threads` threads, `depth` sets; `pinned`: into page-locked buffers,
+ * which a CUDA frontend uploads asynchronously). 0, or -1 with the reason on stderr. */
 int replay_rig_sets_open(const char* sequence, const vf_rig* rig, int threads, int depth,
-                         replay_rig_sets* out);
+                         int pinned, replay_rig_sets* out);
 /* Camera k's image of set `set` (sets are asked for in order), NULL where it has none; a listed
  * image that cannot be read or has the wrong size is reported on stderr and NULL too. Valid
  * until a later set is asked for. */

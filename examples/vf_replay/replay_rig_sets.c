@@ -131,6 +131,11 @@ static int decode_image(const void* user, int set, int64_t t_ns, int k, vf_image
   const char* name = s->name[(size_t)set * (size_t)s->cameras + (size_t)k];
   (void)t_ns;
   if (name == NULL) return 0;
+  /* A ring entry's first image: its buffer page-locked at the camera's size (then reused), or,
+   * where that memory cannot be had, an ordinary one from the decoder. */
+  if (s->pinned && image->data == NULL &&
+      vf_image_alloc_pinned(image, s->width[k], s->height[k], VF_PIXEL_U8) != VF_OK)
+    memset(image, 0, sizeof *image);
   char path[2400];
   snprintf(path, sizeof path, "%s/cam%d/data/%s", s->root, k, name);
   return vf_png_read_gray_into(path, 8, image) == VF_OK && image->width == s->width[k] &&
@@ -138,8 +143,9 @@ static int decode_image(const void* user, int set, int64_t t_ns, int k, vf_image
 }
 
 int replay_rig_sets_open(const char* sequence, const vf_rig* rig, int threads, int depth,
-                         replay_rig_sets* s) {
+                         int pinned, replay_rig_sets* s) {
   memset(s, 0, sizeof *s);
+  s->pinned = pinned;
   snprintf(s->root, sizeof s->root, "%s/mav0", sequence);
   if (!exists_as(s->root, 1)) snprintf(s->root, sizeof s->root, "%s", sequence);
   s->cameras = rig->camera_count;
