@@ -56,6 +56,9 @@ typedef struct replay_stats {
 } replay_stats;
 
 int replay_parse_args(int argc, char** argv, replay_options* opt);
+/* Whether the images are decoded into page-locked buffers: on CUDA, unless --pageable (the single
+ * pair's reader and the rig's ring alike). */
+int replay_pinned_buffers(const replay_options* opt, const vf_context* ctx);
 
 /* Monotonic seconds (replay_clock.c). */
 double replay_now_s(void);

@@ -49,6 +49,12 @@ static int parse_count(const char* s, long max, int* out) {
   return 0;
 }
 
+/* The frontend uploads page-locked images asynchronously on CUDA; ordinary ones the driver stages
+ * while the frontend's thread waits (docs/perf/replay.md). */
+int replay_pinned_buffers(const replay_options* opt, const vf_context* ctx) {
+  return vf_context_backend(ctx) == VF_BACKEND_CUDA && !opt->pageable;
+}
+
 int replay_parse_args(int argc, char** argv, replay_options* opt) {
   memset(opt, 0, sizeof *opt);
   opt->backend = VF_BACKEND_AUTO;

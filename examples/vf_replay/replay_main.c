@@ -218,9 +218,7 @@ static int setup(const replay_options* opt, vf_context* ctx, vf_frontend_config*
                 : 2 * ec.decode_threads > 8
                     ? (2 * ec.decode_threads < 64 ? 2 * ec.decode_threads : 64)
                     : 8;
-  /* On CUDA the frontend uploads page-locked images asynchronously; ordinary ones the driver
-   * stages while the frontend's thread waits (docs/perf/replay.md). */
-  ec.pinned = vf_context_backend(ctx) == VF_BACKEND_CUDA && !opt->pageable;
+  ec.pinned = replay_pinned_buffers(opt, ctx);
   st->decode_threads = ec.decode_threads > 1 ? ec.decode_threads : 1;
   st->prefetch = ec.prefetch;
   if (vf_euroc_open(opt->sequence, &ec, ctx, reader) != VF_OK) {

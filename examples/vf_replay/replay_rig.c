@@ -93,8 +93,7 @@ static int setup(replay_rig_run* r, vf_context* ctx, const vf_frontend_config* c
   vf_euroc_info info;
   vf_euroc_get_info(*reader, &info);
   r->imu_samples = info.imu_replayed;
-  /* As the single pair's reader on CUDA: page-locked buffers unless --pageable. */
-  const int pinned = vf_context_backend(ctx) == VF_BACKEND_CUDA && !opt->pageable;
+  const int pinned = replay_pinned_buffers(opt, ctx);
   if (replay_rig_sets_open(opt->sequence, &r->rig, r->decode_threads, r->prefetch, pinned, sets) !=
       0)
     return -1;

@@ -132,10 +132,10 @@ static int decode_image(const void* user, int set, int64_t t_ns, int k, vf_image
   (void)t_ns;
   if (name == NULL) return 0;
   /* A ring entry's first image: its buffer page-locked at the camera's size (then reused), or,
-   * where that memory cannot be had, an ordinary one from the decoder. */
-  if (s->pinned && image->data == NULL &&
-      vf_image_alloc_pinned(image, s->width[k], s->height[k], VF_PIXEL_U8) != VF_OK)
-    memset(image, 0, sizeof *image);
+   * where that memory cannot be had (the failed call leaves the image cleared), an ordinary one
+   * from the decoder. */
+  if (s->pinned && image->data == NULL)
+    (void)vf_image_alloc_pinned(image, s->width[k], s->height[k], VF_PIXEL_U8);
   char path[2400];
   snprintf(path, sizeof path, "%s/cam%d/data/%s", s->root, k, name);
   return vf_png_read_gray_into(path, 8, image) == VF_OK && image->width == s->width[k] &&
