@@ -29,9 +29,9 @@ static vf_status vf_frontend_queue_right(vf_frontend* fe, const vf_image* right,
   return s == VF_OK ? VF_OK : vf_fail(&fe->err, s, "rectification: %s", vf_last_error_message());
 }
 
-static vf_status vf_frontend_queue_stereo(vf_frontend* fe) {
+static vf_status vf_frontend_queue_stereo(vf_frontend* fe, int left_linked) {
   vf_stage_clock* clk = &fe->side_clock;
-  vf_status s = vf_stream_link_signal(&fe->left_ready);
+  vf_status s = left_linked ? VF_OK : vf_stream_link_signal(&fe->left_ready);
   if (s == VF_OK) s = vf_stage_clock_mark(clk, VF_SIDE_STEREO);
   if (s != VF_OK) return vf_fail(&fe->err, s, "stereo: %s", vf_last_error_message());
   s = vf_stereo_compute(fe->stereo, &fe->rectified[0], &fe->rectified[1], &fe->disparity, NULL);
@@ -61,11 +61,14 @@ static vf_status vf_frontend_rectify_right(vf_frontend* fe, const vf_image* righ
 static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_image* left,
                                         const vf_image* right, int* lost, int* added) {
   vf_stage_clock* clk = &fe->clock;
-  vf_stage_clock_mark(clk, VF_STAGE_RECTIFY);
-  /* A rig queued both rectifications and the pyramid already (vf_frontend_set_prepared). */
+  /* A rig queued both rectifications and the pyramid already (vf_frontend_set_prepared), and
+   * maybe the tracking too (vf_frontend_track_ahead: the clock's marks start at the tracking). */
   const int early_batched = (fe->prepared & VF_FRONTEND_PREPARED_EARLY) != 0;
   const int prepared = (fe->prepared & VF_FRONTEND_PREPARED_INPUTS) != 0;
+  const int tracked_ahead = (fe->prepared & VF_FRONTEND_PREPARED_TRACK) != 0;
+  const int left_linked = (fe->prepared & VF_FRONTEND_PREPARED_LEFT_LINKED) != 0;
   fe->prepared = 0;
+  if (!tracked_ahead) vf_stage_clock_mark(clk, VF_STAGE_RECTIFY);
   if (!prepared) vf_frontend_bind_left(fe);
   vf_status s = VF_OK;
   if (fe->side != NULL) {
@@ -79,17 +82,23 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
     s = vf_frontend_rectify_right(fe, right);
     if (s != VF_OK) return s;
   }
+  /* A tracking queued ahead is finished even when a step before it fails (below). */
   if (fe->side != NULL) {
-    s = vf_frontend_queue_stereo(fe);
-    if (s != VF_OK) return s;
+    s = vf_frontend_queue_stereo(fe, left_linked);
+    if (s != VF_OK && !tracked_ahead) return s;
   }
-  vf_stage_clock_mark(clk, VF_STAGE_PYRAMID);
+  if (!tracked_ahead) vf_stage_clock_mark(clk, VF_STAGE_PYRAMID);
   if (!prepared) s = vf_pyramid_build(fe->pyramid[fe->cur], &fe->rectified[0]);
-  if (s != VF_OK) return vf_fail(&fe->err, s, "pyramid: %s", vf_last_error_message());
-  s = vf_frontend_detect_early(fe, early_batched);
-  if (s != VF_OK) return s;
-  vf_stage_clock_mark(clk, VF_STAGE_TRACK);
-  s = vf_frontend_track_submit(fe, t_ns);
+  if (s != VF_OK && !prepared) return vf_fail(&fe->err, s, "pyramid: %s", vf_last_error_message());
+  if (s == VF_OK) s = vf_frontend_detect_early(fe, early_batched);
+  if (s != VF_OK && !tracked_ahead) return s;
+  if (tracked_ahead) {
+    /* Queued before this call: the tracks changed with it. */
+    fe->frame_committed = fe->frame_committed || fe->tracking;
+  } else {
+    vf_stage_clock_mark(clk, VF_STAGE_TRACK);
+    s = vf_frontend_track_submit(fe, t_ns);
+  }
   if (s == VF_OK && right_late) s = vf_frontend_rectify_right(fe, right);
   /* Sparse stereo on CUDA: the tracked tracks' matches right behind the tracking, so that the
    * GPU matches while the host takes the tracking's results and detects (their GPU time then
@@ -139,7 +148,7 @@ static vf_status vf_frontend_queue_main(vf_frontend* fe, int64_t t_ns, const vf_
 
 vf_status vf_frontend_run_frame(vf_frontend* fe, int64_t t_ns, const vf_image* left,
                                 const vf_image* right, vf_stage_times* times) {
-  vf_stage_clock_reset(&fe->clock);
+  if (!(fe->prepared & VF_FRONTEND_PREPARED_TRACK)) vf_stage_clock_reset(&fe->clock);
   int lost = 0, added = 0;
   vf_status s = vf_frontend_queue_main(fe, t_ns, left, right, &lost, &added);
   double ms[VF_STAGE_CLOCK_MAX_MARKS], side_ms[VF_STAGE_CLOCK_MAX_MARKS];

@@ -2,6 +2,7 @@
 /* Where the frame's rectified left image lives (its pyramid's level 0), and the frame's first
  * steps handed to a rig, which batches them over its cameras (issue 37): the two rectifications
  * and the pyramid, the same calls as the frame's own (vf_frontend_frame.c), so the same pixels. */
+#include "core/vf_stage_clock.h"
 #include "frontend/vf_frontend_internal.h"
 
 void vf_frontend_bind_left(vf_frontend* fe) {
@@ -31,6 +32,17 @@ vf_detector* vf_frontend_early_job(vf_frontend* fe, const vf_pyramid** pyramid) 
 }
 
 void vf_frontend_set_prepared(vf_frontend* fe, int prepared) { fe->prepared = prepared; }
+
+void vf_frontend_track_ahead(vf_frontend* fe, int64_t t_ns) {
+  if (!(fe->prepared & VF_FRONTEND_PREPARED_INPUTS)) return;
+  /* The frame's clock starts here: its rectify and pyramid stages ran on the rig's stream. */
+  vf_stage_clock_reset(&fe->clock);
+  if (fe->side != NULL && vf_stream_link_signal(&fe->left_ready) != VF_OK) return;
+  fe->prepared |= VF_FRONTEND_PREPARED_LEFT_LINKED;
+  vf_stage_clock_mark(&fe->clock, VF_STAGE_TRACK);
+  /* A failure leaves nothing queued (the frame tries again and fails with its message). */
+  if (vf_frontend_track_submit(fe, t_ns) == VF_OK) fe->prepared |= VF_FRONTEND_PREPARED_TRACK;
+}
 
 int vf_frontend_prepare_pays(const vf_frontend* fe, const vf_image* left, const vf_image* right) {
   /* Without a side stream (sparse stereo, stereo off) the CUDA frame queues its right image after

@@ -132,6 +132,9 @@ vf_status vf_rig_frontend_create(vf_context* ctx, const vf_rig* rig,
   /* CUDA: the units' rectifications and pyramids in one launch each (vf_rig_frontend_batch.c);
    * VF_RIG_BATCH=0 gives each unit its own (measurements: docs/perf/rig.md). */
   fe->batch = ctx->backend == VF_BACKEND_CUDA && vf_env_digit("VF_RIG_BATCH", 0, 1) != 0;
+  /* With it, the units' trackings queued from the rig's thread before the units' threads start
+   * (vf_frontend_track_ahead); VF_RIG_TRACK_AHEAD=0 leaves them to the units' frames. */
+  fe->track_ahead = fe->batch && vf_env_digit("VF_RIG_TRACK_AHEAD", 0, 1) != 0;
   if (fe->batch) {
     vf_status s = vf_detector_batch_create(ctx, &fe->early);
     if (s != VF_OK) {

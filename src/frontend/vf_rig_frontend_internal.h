@@ -50,6 +50,7 @@ struct vf_rig_frontend {
   int have_previous;
   int in_callback;
   int batch;                       /* CUDA: the units' first steps batched on the rig's stream */
+  int track_ahead;                 /* with batch: the units' trackings queued by the rig */
   struct vf_detector_batch* early; /* with batch: the units' early detections */
 };
 

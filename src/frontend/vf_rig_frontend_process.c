@@ -157,6 +157,13 @@ vf_status vf_rig_frontend_process(vf_rig_frontend* fe, int64_t t_ns,
     s = vf_rig_prepare_early(fe, run, count);
     if (s != VF_OK) return s;
   }
+  /* Then, with several units, their trackings from this thread before any unit's thread queues
+   * its SGM: a path kernel's blocks walk whole image lines and hold their multiprocessors, so a
+   * tracking queued after the pairs' SGMs waited for them. A lone unit queues its SGM first (the
+   * SGM bounds its frame; docs/perf/rig.md). */
+  if (fe->track_ahead && count > 1) {
+    for (int i = 0; i < count; ++i) vf_frontend_track_ahead(fe->units[run[i]].fe, t_ns);
+  }
   vf_rig_frame_job job = {fe, t_ns, images, run};
   if (vf_rig_runs_at_once(fe, count)) {
     vf_parallel_items(fe->ctx->pool, count, vf_pool_threads(fe->ctx->pool), 1, vf_rig_run_unit,
