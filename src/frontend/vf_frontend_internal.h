@@ -325,11 +325,11 @@ vf_detector* vf_frontend_early_job(vf_frontend* fe, const vf_pyramid** pyramid);
 #define VF_FRONTEND_PREPARED_LEFT_LINKED 8
 void vf_frontend_set_prepared(vf_frontend* fe, int prepared);
 /* The next frame's tracking queued now, on the frontend's stream, by a rig before its units'
- * threads start (their inputs prepared: does nothing otherwise), so that the tracking's blocks
- * reach the GPU before the pairs' SGMs fill it; the frame then skips the step. The stereo stream
- * is linked to the rectified left image first, so that the SGM does not wait for the tracking.
- * Where the tracking cannot be queued the frame queues it itself (and reports why). */
-void vf_frontend_track_ahead(vf_frontend* fe, int64_t t_ns);
+ * threads start (their inputs prepared: does nothing otherwise); the frame then skips the step.
+ * A stereo stream is linked to the rectified left image first, so that an SGM does not wait for
+ * the tracking. Where the tracking cannot be queued the frame queues it itself (and reports
+ * why). Returns 1 when the step was taken (also for a frame with nothing to track), else 0. */
+int vf_frontend_track_ahead(vf_frontend* fe, int64_t t_ns);
 /* Whether batching this frame's first steps with other cameras' pays (CUDA): not for a frame
  * that rectifies its right image after the tracking when an image must be uploaded. */
 int vf_frontend_prepare_pays(const vf_frontend* fe, const vf_image* left, const vf_image* right);

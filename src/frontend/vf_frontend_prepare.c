@@ -33,15 +33,17 @@ vf_detector* vf_frontend_early_job(vf_frontend* fe, const vf_pyramid** pyramid) 
 
 void vf_frontend_set_prepared(vf_frontend* fe, int prepared) { fe->prepared = prepared; }
 
-void vf_frontend_track_ahead(vf_frontend* fe, int64_t t_ns) {
-  if (!(fe->prepared & VF_FRONTEND_PREPARED_INPUTS)) return;
+int vf_frontend_track_ahead(vf_frontend* fe, int64_t t_ns) {
+  if (!(fe->prepared & VF_FRONTEND_PREPARED_INPUTS)) return 0;
   /* The frame's clock starts here: its rectify and pyramid stages ran on the rig's stream. */
   vf_stage_clock_reset(&fe->clock);
-  if (fe->side != NULL && vf_stream_link_signal(&fe->left_ready) != VF_OK) return;
+  if (fe->side != NULL && vf_stream_link_signal(&fe->left_ready) != VF_OK) return 0;
   fe->prepared |= VF_FRONTEND_PREPARED_LEFT_LINKED;
   vf_stage_clock_mark(&fe->clock, VF_STAGE_TRACK);
   /* A failure leaves nothing queued (the frame tries again and fails with its message). */
-  if (vf_frontend_track_submit(fe, t_ns) == VF_OK) fe->prepared |= VF_FRONTEND_PREPARED_TRACK;
+  if (vf_frontend_track_submit(fe, t_ns) != VF_OK) return 0;
+  fe->prepared |= VF_FRONTEND_PREPARED_TRACK;
+  return 1;
 }
 
 int vf_frontend_prepare_pays(const vf_frontend* fe, const vf_image* left, const vf_image* right) {

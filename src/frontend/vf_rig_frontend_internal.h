@@ -51,6 +51,7 @@ struct vf_rig_frontend {
   int in_callback;
   int batch;                       /* CUDA: the units' first steps batched on the rig's stream */
   int track_ahead;                 /* with batch: the units' trackings queued by the rig */
+  int ahead_units;                 /* this frame's units whose tracking the rig queued */
   struct vf_detector_batch* early; /* with batch: the units' early detections */
 };
 

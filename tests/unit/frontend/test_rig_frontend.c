@@ -2,7 +2,8 @@
 /* The rig frontend (vf_rig_frontend.h) on rigs built in code, fed crops of the moving scene
  * texture (frontend_scene.h) at 256x192: a two-pair rig gives each pair exactly what a
  * vf_frontend over the pair gives alone (records bit for bit, the same maps), with rig camera
- * indices and ids unique across the rig, its units running at once on two threads; a rig of one
+ * indices and ids unique across the rig, its units running at once on two threads, in dense and
+ * in sparse stereo (on CUDA the sparse rig queues its units' trackings itself); a rig of one
  * pair and two mono cameras gives camera-1 records for the pair only, skips a unit whose camera
  * has no image (with a warning) and continues its tracks at the next frame; and each unit's
  * gyroscope seed turns with its own camera's extrinsic rotation (a backward camera sees a pitch
@@ -11,6 +12,7 @@
  * CUDA backend. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <viofront/viofront.h>
 
@@ -189,13 +191,29 @@ static void back_channel(vf_rig_frontend* fe, vf_frontend* const lone[2], const 
   CHECK(vf_rig_frontend_predict(fe, bad, NULL, 1) == VF_ERR_INVALID_ARG);
 }
 
-/* Two pairs, units at once on two threads, against two lone frontends on another context. */
-static void test_two_pairs(const uint8_t* tex, vf_image* img) {
+/* Whether the rig queues its units' trackings itself: on CUDA, with several units and no dense
+ * one, unless VF_RIG_TRACK_AHEAD=0 (vf_rig_frontend_process.c). */
+static int tracks_ahead(int sparse) {
+  const char* e = getenv("VF_RIG_TRACK_AHEAD");
+  return sparse && test_backend == VF_BACKEND_CUDA && !(e != NULL && strcmp(e, "0") == 0);
+}
+
+/* Two pairs, units at once on two threads, against two lone frontends on another context; dense
+ * or sparse stereo (on CUDA from device images, which the rig rectifies batched, so that it also
+ * queues the units' trackings). */
+static void test_two_pairs(const uint8_t* tex, vf_image* img, int sparse) {
   vf_rig rig = vf_rig_default();
   const double t0[3] = {0, 0, 0}, t2[3] = {0.05, 0, 0.05};
   add_cameras(&rig, R_FORWARD, t0, 1);
   add_cameras(&rig, R_SIDE, t2, 1);
-  const vf_frontend_config fc = small_config();
+  vf_frontend_config fc = small_config();
+  if (sparse) fc.stereo_mode = VF_FRONTEND_STEREO_SPARSE;
+  const int device = sparse && test_backend == VF_BACKEND_CUDA;
+  vf_image dev[4];
+  memset(dev, 0, sizeof dev);
+  for (int c = 0; c < 4 && device; ++c)
+    CHECK_OK(vf_image_alloc(&dev[c], W, H, VF_PIXEL_U8, VF_MEMORY_DEVICE));
+  const vf_image* in = device ? dev : img;
   vf_context* ctx = cpu_context(2, NULL);
   vf_context* ctx_alone = cpu_context(2, NULL);
   static rig_log got;
@@ -220,17 +238,20 @@ static void test_two_pairs(const uint8_t* tex, vf_image* img) {
   }
   /* On CUDA a lone frontend's stereo stream has the greatest priority; two pairs' have normal
    * priority (every unit's SGM would otherwise go before every unit's tracking). */
-  for (int p = 0; p < 2 && test_backend == VF_BACKEND_CUDA && fe != NULL; ++p) {
+  for (int p = 0; p < 2 && !sparse && test_backend == VF_BACKEND_CUDA && fe != NULL; ++p) {
     const vf_frontend* unit = fe->units[p].fe;
     CHECK(unit->side != NULL && !unit->side->urgent && unit->ctx->calm_siblings);
     CHECK(lone[p] != NULL && lone[p]->side != NULL && lone[p]->side->urgent);
   }
   uint64_t ended[4] = {0, 0, 0, 0};
+  int ahead = 0;
   for (int k = 0; k < FRAMES && fe != NULL; ++k) {
-    const vf_image* set[4] = {&img[0], &img[1], &img[2], &img[3]};
+    const vf_image* set[4] = {&in[0], &in[1], &in[2], &in[3]};
     for (int c = 0; c < 4; ++c) camera_frame(tex, c / 2, c % 2, k, &img[c]);
+    for (int c = 0; c < 4 && device; ++c) CHECK_OK(vf_image_copy(&img[c], &dev[c]));
     if (k == FRAMES - 1 && lone[0] != NULL && lone[1] != NULL) back_channel(fe, lone, &got, ended);
     CHECK_OK(vf_rig_frontend_process(fe, 1000000 + 50000000LL * k, set));
+    ahead += fe->ahead_units;
     for (int p = 0; p < 2 && lone[p] != NULL; ++p)
       CHECK_OK(vf_frontend_process(lone[p], 1000000 + 50000000LL * k, set[2 * p], set[2 * p + 1]));
   }
@@ -238,7 +259,8 @@ static void test_two_pairs(const uint8_t* tex, vf_image* img) {
   for (int p = 0; p < 2; ++p) {
     const unit_log *g = &got.unit[p], *a = &alone[p];
     CHECK(g->frames == FRAMES && a->frames == FRAMES);
-    CHECK(g->maps == FRAMES && a->maps == FRAMES && got.pair_maps[p] == FRAMES);
+    const int maps = sparse ? 0 : FRAMES;
+    CHECK(g->maps == maps && a->maps == maps && got.pair_maps[p] == maps);
     for (int k = 0; k < g->frames && k < a->frames; ++k) {
       CHECK(g->count[k] == a->count[k] && g->count[k] > 20);
       CHECK(g->map_hash[k] == a->map_hash[k]);
@@ -270,8 +292,13 @@ static void test_two_pairs(const uint8_t* tex, vf_image* img) {
   for (int i = 0; i < n; ++i)
     for (int e = 0; e < 4; ++e) back += ids[i] == ended[e];
   CHECK(ended[0] != 0 && ended[2] != 0 && back == 0);
-  printf("two pairs: %d records equal to two lone frontends' (%d right), maps equal\n", compared,
-         rights);
+  /* every frame's two units but the first frame's (nothing to track yet) */
+  CHECK(ahead == (tracks_ahead(sparse) ? 2 * (FRAMES - 1) : 0));
+  printf(
+      "two pairs, %s: %d records equal to two lone frontends' (%d right)%s; %d trackings "
+      "queued by the rig\n",
+      sparse ? "sparse" : "dense", compared, rights, sparse ? "" : ", maps equal", ahead);
+  for (int c = 0; c < 4; ++c) vf_image_free(&dev[c]);
   vf_frontend_destroy(lone[0]);
   vf_frontend_destroy(lone[1]);
   vf_rig_frontend_destroy(fe);
@@ -394,7 +421,8 @@ int main(int argc, char** argv) {
   memset(img, 0, sizeof img);
   for (int c = 0; c < 4; ++c) CHECK_OK(vf_image_alloc(&img[c], W, H, VF_PIXEL_U8, VF_MEMORY_HOST));
   if (tex != NULL && vf_test_failures == 0) {
-    test_two_pairs(tex, img);
+    test_two_pairs(tex, img, 0);
+    test_two_pairs(tex, img, 1);
     test_pair_and_monos(tex, img);
     test_gyro_seed();
   }
