@@ -191,11 +191,16 @@ static void back_channel(vf_rig_frontend* fe, vf_frontend* const lone[2], const 
   CHECK(vf_rig_frontend_predict(fe, bad, NULL, 1) == VF_ERR_INVALID_ARG);
 }
 
-/* Whether the rig queues its units' trackings itself: on CUDA, with several units and no dense
- * one, unless VF_RIG_TRACK_AHEAD=0 (vf_rig_frontend_process.c). */
+static int env_is_zero(const char* name) {
+  const char* e = getenv(name);
+  return e != NULL && strcmp(e, "0") == 0;
+}
+
+/* Whether the rig queues its units' trackings itself: on CUDA with the units' first steps batched,
+ * several units and no dense one, unless VF_RIG_TRACK_AHEAD=0 (vf_rig_frontend_process.c). */
 static int tracks_ahead(int sparse) {
-  const char* e = getenv("VF_RIG_TRACK_AHEAD");
-  return sparse && test_backend == VF_BACKEND_CUDA && !(e != NULL && strcmp(e, "0") == 0);
+  return sparse && test_backend == VF_BACKEND_CUDA && !env_is_zero("VF_RIG_BATCH") &&
+         !env_is_zero("VF_RIG_TRACK_AHEAD");
 }
 
 /* Two pairs, units at once on two threads, against two lone frontends on another context; dense
@@ -292,8 +297,8 @@ static void test_two_pairs(const uint8_t* tex, vf_image* img, int sparse) {
   for (int i = 0; i < n; ++i)
     for (int e = 0; e < 4; ++e) back += ids[i] == ended[e];
   CHECK(ended[0] != 0 && ended[2] != 0 && back == 0);
-  /* every frame's two units but the first frame's (nothing to track yet) */
-  CHECK(ahead == (tracks_ahead(sparse) ? 2 * (FRAMES - 1) : 0));
+  /* both units every frame (the first one's step has nothing to track) */
+  CHECK(ahead == (tracks_ahead(sparse) ? 2 * FRAMES : 0));
   printf(
       "two pairs, %s: %d records equal to two lone frontends' (%d right)%s; %d trackings "
       "queued by the rig\n",
