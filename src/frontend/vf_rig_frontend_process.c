@@ -176,8 +176,9 @@ vf_status vf_rig_frontend_process(vf_rig_frontend* fe, int64_t t_ns,
   }
   vf_rig_frame_job job = {fe, t_ns, images, run};
   if (vf_rig_runs_at_once(fe, count)) {
-    vf_parallel_items(fe->ctx->pool, count, vf_pool_threads(fe->ctx->pool), 1, vf_rig_run_unit,
-                      &job);
+    /* One chunk a unit: the pool wakes only the workers the units need. */
+    const int pool = vf_pool_threads(fe->ctx->pool);
+    vf_parallel_items(fe->ctx->pool, count, count < pool ? count : pool, 1, vf_rig_run_unit, &job);
   } else {
     for (int i = 0; i < count; ++i) vf_rig_run_unit(i, &job);
   }
