@@ -302,12 +302,58 @@ static void test_cores(void) {
 #endif
 }
 
+/* Chunk 0 waits (at most 2 s) for chunk 1 to start: only a worker can run it meanwhile. */
+typedef struct meet_job {
+  atomic_int started[2];
+  atomic_int met;
+} meet_job;
+
+static void meet_fn(int begin, int end, void* arg) {
+  meet_job* j = arg;
+  (void)end;
+  atomic_store(&j->started[begin], 1);
+  if (begin != 0) return;
+  for (int i = 0; i < 20000 && !atomic_load(&j->started[1]); ++i) sleep_us(100);
+  atomic_store(&j->met, atomic_load(&j->started[1]));
+}
+
+/* A call of two chunks wakes one of the sleeping workers (a call wakes only as many as its chunks
+ * need, the last to fall asleep first): its chunks run at once, every time, after the workers of
+ * a pool of 8 fell asleep; and a call of all chunks after it still finds every worker. */
+static void test_wake_for_chunks(void) {
+  vf_pool* pool = NULL;
+  CHECK_OK(vf_pool_create(8, &pool));
+  if (pool == NULL) return;
+  static range_job j;
+  int met = 0;
+  for (int round = 0; round < 20; ++round) {
+    CHECK(check_range(pool, 1000, 8, &j)); /* every worker started and busy once */
+    sleep_us(2000);                        /* asleep */
+    meet_job m;
+    atomic_store(&m.started[0], 0);
+    atomic_store(&m.started[1], 0);
+    atomic_store(&m.met, 0);
+    vf_parallel_for(pool, 2, 2, meet_fn, &m);
+    met += atomic_load(&m.met);
+  }
+  CHECK(met == 20);
+  j.chunk_sleep_us = 3000;
+  atomic_store(&j.other_thread, 0);
+  sleep_us(2000);
+  CHECK(check_range(pool, 8, 8, &j));
+  CHECK(atomic_load(&j.other_thread));
+  j.chunk_sleep_us = 0;
+  vf_pool_destroy(pool);
+  printf("two chunks after the workers fell asleep: run at once in %d of 20 calls\n", met);
+}
+
 int main(void) {
   test_cores();
   test_every_index();
   test_items();
   test_nested();
   test_many_calls();
+  test_wake_for_chunks();
   test_several_threads();
   test_destroy();
   test_start_failure();
