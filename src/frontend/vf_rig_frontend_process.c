@@ -168,7 +168,7 @@ vf_status vf_rig_frontend_process(vf_rig_frontend* fe, int64_t t_ns,
    * the units' threads start, so that every unit's tracking is on the GPU before the first
    * thread's host work begins (a 2-pair sparse frame 3-4% shorter on an H100). Not beside dense
    * units: their SGMs, queued behind the trackings, found the multiprocessors partly held and
-   * took a quarter longer (a 2-pair frame 25% longer on an H100; docs/perf/rig.md). */
+   * took 29% longer (a 2-pair frame 27% longer on an H100; docs/perf/rig.md). */
   fe->ahead_units = 0;
   if (fe->track_ahead && count > 1 && !vf_rig_any_dense(fe, run, count)) {
     for (int i = 0; i < count; ++i)
